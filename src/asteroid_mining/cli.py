@@ -1,5 +1,141 @@
-"""The `asteroid-mining` command line."""
+"""The `asteroid-mining` command line: one entry point whose sub-commands call the packages below it.
+
+Users never see a traceback: a usage mistake or an unexpected failure is reported as one line on standard
+error, `asteroid-mining: error: …`, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.main import get_command
 
-app = typer.Typer(help="Asteroid Mining: a cooperative strategy game.", no_args_is_help=True)
+from . import __version__
+
+PROG = "asteroid-mining"
+
+
+class _App(typer.Typer):
+    """A Typer app whose errors are one line for people, never a traceback."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        command = get_command(self)
+        try:
+            result = command.main(*args, prog_name=PROG, standalone_mode=False, **kwargs)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
+        except typer.Abort:
+            _fail("aborted", code=130)
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            sys.exit(130)
+        except typer.TyperException as mistake:
+            if type(mistake).__name__ == "NoArgsIsHelpError":
+                # `asteroid-mining` alone (or a group alone): show its help, as a user expects.
+                print(mistake.format_message())
+                sys.exit(0)
+            ctx = getattr(mistake, "ctx", None)
+            where = ctx.command_path if ctx is not None else PROG
+            message = mistake.format_message().rstrip(".")
+            _fail(f"{message} (see '{where} --help')", code=mistake.exit_code or 2)
+        except BrokenPipeError:
+            sys.exit(1)
+        except Exception as crash:  # the last line of defence: one line, not a traceback
+            _fail(f"{type(crash).__name__}: {crash}" if str(crash) else type(crash).__name__)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+app = _App(
+    name=PROG,
+    help="Asteroid Mining: a cooperative strategy game of settlers, drills, solar storms and teleport gates.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"{PROG} {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Show the version and exit.", callback=_show_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Asteroid Mining: a cooperative strategy game of settlers, drills, solar storms and teleport gates."""
+
+
+@app.command()
+def script(
+    files: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="FILE", help="Scenario files to run; '-' reads standard input.", show_default=False
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only failures, errors and the summary.")
+    ] = False,
+) -> None:
+    """Run scenario files (.scn); with no file, an interactive prompt (or standard input when piped).
+
+    Exit status: 0 when every check held, 1 when a check failed, 2 when a file had an error.
+    """
+    paths = list(files or [])
+    if not paths:
+        if sys.stdin is not None and sys.stdin.isatty():
+            from .script import repl
+
+            repl.main()
+            return
+        paths = ["-"]
+    from .script.runner import run_files
+
+    raise typer.Exit(run_files(paths, quiet=quiet, out=sys.stdout))
+
+
+@app.command()
+def demo(
+    fast: Annotated[bool, typer.Option("--fast", help="Do not pause between steps.")] = False,
+) -> None:
+    """A guided tour of the game in the terminal: drilling, mining, storms, explosions, robots and gates."""
+    from .demo import play_tour
+
+    raise typer.Exit(play_tour(fast=fast))
+
+
+def _mount_maps() -> None:
+    """Mount `asteroid-mining map …` from the maps package.
+
+    Guarded so that the rest of the command line keeps working while that package is missing; a failure
+    inside the maps package itself (any other import error) is not hidden.
+    """
+    try:
+        from .maps.cli import app as maps_app
+    except ModuleNotFoundError as missing:
+        if not (missing.name or "").startswith(f"{__package__}.maps"):
+            raise
+        detail = f"{missing}"
+
+        @app.command(name="map", help="Generate, check and show belts (not available in this build).")
+        def map_unavailable() -> None:
+            _fail(f"the map commands are not available in this build ({detail})")
+
+        return
+    app.add_typer(maps_app, name="map", help="Generate, check and show belts (maps).")
+
+
+_mount_maps()

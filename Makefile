@@ -1,0 +1,75 @@
+# Asteroid Mining — developer commands.
+#
+#   make play    set up (if needed) and play the game (for now: the terminal demo)
+#   make test    set up (if needed) and run every test
+#   make lint    ruff check + mypy
+#   make bench   run every benchmarks/bench_*.py
+#   make clean   remove caches and build output (make distclean also removes .venv)
+#
+# Setting up is idempotent: the virtualenv is created only when it is missing or broken, and
+# `pip install -e '.[dev]'` runs only when pyproject.toml's content changed since the last install
+# (its checksum is kept in a stamp file inside .venv).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+PYTEST_ARGS ?=
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PIP_NO_INPUT := 1
+
+.PHONY: help setup test lint bench play clean distclean
+
+help:
+	@echo "make play    - set up and play (terminal demo for now)"
+	@echo "make test    - set up and run all tests"
+	@echo "make lint    - ruff check and mypy"
+	@echo "make bench   - run the benchmarks"
+	@echo "make clean   - remove caches and build output (distclean: also .venv)"
+
+setup: $(STAMP)
+
+# The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
+# a touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall.
+$(STAMP): pyproject.toml
+	@if ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then \
+		if [ -z "$(PYTHON)" ]; then echo "error: python3.11 or python3 is needed to set up" >&2; exit 1; fi; \
+		echo "creating $(VENV) with $(PYTHON)"; \
+		rm -rf $(VENV); \
+		$(PYTHON) -m venv $(VENV); \
+	fi
+	@sum=$$(sha256sum pyproject.toml | cut -d' ' -f1); \
+	if [ -f $@ ] && [ "$$(cat $@)" = "$$sum" ] && [ -x $(VENV)/bin/asteroid-mining ]; then \
+		touch $@; \
+	else \
+		echo "installing the project and its dev tools into $(VENV)"; \
+		$(PY) -m pip install --quiet -e '.[dev]' </dev/null; \
+		echo "$$sum" > $@; \
+	fi
+
+test: setup
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+bench: setup
+	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/bench_*.py)"; exit 0; fi; \
+	for f in "$${files[@]}"; do echo "== $$f"; $(PY) "$$f"; done
+
+play: setup
+	$(VENV)/bin/asteroid-mining demo
+
+clean:
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
+
+distclean: clean
+	rm -rf $(VENV)
