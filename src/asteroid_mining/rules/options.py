@@ -25,7 +25,8 @@ class Options:
 
     def with_value(self, key: str, value: str) -> Options:
         """A copy with option `key` set from its textual `value`; raises OptionError."""
-        return replace(self, **{key: parse_option(key, value)})
+        changes: dict[str, Any] = {key: parse_option(key, value)}
+        return replace(self, **changes)
 
     def with_preset(self, name: str) -> Options:
         """A copy with every option of preset `name` set, keeping `turns` (not part of a preset)."""

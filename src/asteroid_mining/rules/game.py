@@ -1,0 +1,298 @@
+"""`Game`: the engine's face. Build a game, ask what is legal, apply actions, end rounds, save and replay."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from . import setup
+from .actions import Action, action_from_json
+from .belt import Belt
+from .effects import winnable
+from .errors import GameFormatError, Refusal, Refused, SetupError
+from .events import Event
+from .legal import legal_actions
+from .options import CLASSIC, OptionError, Options
+from .orbit import Orbit
+from .perform import perform
+from .refusals import check
+from .round import finish_round, first_turn, next_living
+from .serialize import state_from_json, state_to_json
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .storms import index_angles
+from .view import player_view
+
+END_ROUND = {"type": "end_round"}
+"""The history entry of a round ended by `Game.end_round` (free turns)."""
+
+
+class Game:
+    """One game of Asteroid Mining. All randomness comes from the generator seeded at creation (R18)."""
+
+    def __init__(self, state: GameState) -> None:
+        """Wrap a state; use `Game.new`, `Game.empty` or `Game.from_json` instead."""
+        self._state = state
+
+    # ----- making games -----
+    @classmethod
+    def new(cls, belt: Belt, options: Options = CLASSIC, seed: int = 0, settlers: int = 3) -> Game:
+        """A real game on `belt`: settlers `s1…sN` on the start, UFOs on random asteroids, storms forecast."""
+        if settlers < 1:
+            raise SetupError("a game needs at least one settler")
+        state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
+        for spec in belt.asteroids:
+            setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
+                               spec.orbit, spec.position)
+        for a, b in belt.links:
+            setup.link(state, a, [b])
+        for pair in belt.gates:
+            setup.add_gates(state, pair.first, pair.first_at, pair.second, pair.second_at)
+        for n in range(1, settlers + 1):
+            setup.add_settler(state, f"s{n}", belt.start)
+        places = [a for a in state.asteroids if a != belt.start] or [belt.start]
+        for uid in state.fresh_ids("ufo", options.ufos):
+            setup.add_ufo(state, uid, state.rng.choice(places))
+        index_angles(state)
+        first_turn(state)
+        return cls(state)
+
+    @classmethod
+    def empty(cls, options: Options | None = None, seed: int = 0) -> Game:
+        """An empty scripted game (free turns by default): nothing random happens unless asked."""
+        return cls(GameState(options or Options(turns="free"), random.Random(seed), scripted=True))
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Game:
+        """A game from `to_json`'s document; raises GameFormatError naming the JSON path of a problem."""
+        return cls(state_from_json(doc))
+
+    @classmethod
+    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: list[Any]) -> Game:
+        """Rebuild a game from its belt, options, seed and the history of accepted inputs."""
+        game = cls.new(belt, options, seed, settlers)
+        for i, entry in enumerate(history):
+            try:
+                if entry == END_ROUND:
+                    game.end_round()
+                else:
+                    game.apply(action_from_json(entry, f"history[{i}]"))
+            except Refused as exc:
+                raise GameFormatError(f"history[{i}]", f"refused on replay: {exc.refusal.message}") from None
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game as a versioned JSON document; `Game.from_json` restores it exactly."""
+        return state_to_json(self._state)
+
+    def view(self) -> dict[str, Any]:
+        """The players' view (R17): unsurveyed cores are `unknown`."""
+        return player_view(self._state)
+
+    # ----- set-up (scripts) -----
+    def set_option(self, key: str, value: str) -> list[Event]:
+        """Set one rule option from its text (`set KEY VALUE`); SetupError on an unknown key or bad value."""
+        try:
+            self._state.options = self._state.options.with_value(key, value)
+        except OptionError as exc:
+            raise SetupError(str(exc)) from None
+        if key == "turns":
+            first_turn(self._state)
+        return []
+
+    def set_preset(self, name: str) -> None:
+        """Set every option of a preset (`rules classic|extended`), keeping `turns`; only before any object."""
+        if self._state.things:
+            raise SetupError("the rules preset can only be chosen before the first object")
+        try:
+            self._state.options = self._state.options.with_preset(name)
+        except OptionError as exc:
+            raise SetupError(str(exc)) from None
+
+    def reseed(self, seed: int) -> None:
+        """Seed the game's random generator."""
+        self._state.rng = random.Random(seed)
+
+    def add_asteroid(self, aid: str, mantle: int = 3, core: str = "hollow", sun: str | None = None,
+                     orbit: Orbit | None = None, position: tuple[float, float] | None = None) -> list[Event]:
+        """A new asteroid (pinned far by default); it reacts at once if it must (R6)."""
+        events = setup.add_asteroid(self._state, aid, mantle, core, sun, orbit, position)
+        if position is not None:
+            index_angles(self._state)
+        return self._after(events)
+
+    def link(self, first: str, *others: str) -> None:
+        """Make `first` a neighbour of each of `others` (R2)."""
+        setup.link(self._state, first, others)
+
+    def add_settler(self, sid: str, at: str, cargo: Mapping[str, int] | None = None) -> list[Event]:
+        """A new settler on `at` with that cargo; may complete a win at once (R14)."""
+        events = setup.add_settler(self._state, sid, at, cargo)
+        if self._state.turn is None:
+            first_turn(self._state)
+        return events
+
+    def add_robot(self, rid: str, at: str, ai: bool = True) -> None:
+        """A new robot on `at`."""
+        setup.add_robot(self._state, rid, at, ai)
+
+    def add_ufo(self, uid: str, at: str, ai: bool = True) -> None:
+        """A new UFO on `at` (E2)."""
+        setup.add_ufo(self._state, uid, at, ai)
+
+    def set_ai(self, aid: str, on: bool) -> None:
+        """Switch the AI of a robot or UFO."""
+        setup.set_ai(self._state, aid, on)
+
+    def add_gates(self, first: str, first_where: str, second: str, second_where: str) -> None:
+        """A linked gate pair; `where` is an asteroid (the gate orbits it) or a settler (who carries it)."""
+        setup.add_gates(self._state, first, first_where, second, second_where)
+
+    def pin_sun(self, aid: str, near: bool) -> list[Event]:
+        """Pin an asteroid near or far now; reactions follow at once (R5, R6)."""
+        return self._after(setup.pin_sun(self._state, aid, near))
+
+    def storm(self, asteroids: list[str]) -> list[Event]:
+        """A storm hits these asteroids now, without forecast (R7)."""
+        return self._after(setup.scripted_storm(self._state, asteroids))
+
+    def forecast(self, round_no: int, asteroids: list[str]) -> list[Event]:
+        """Schedule a storm over these asteroids for the end-of-round phase of `round_no`."""
+        return setup.scripted_forecast(self._state, round_no, asteroids)
+
+    # ----- play -----
+    def check(self, action: Action) -> Refusal | None:
+        """Why the rules refuse `action` now, or None when they accept it. Changes nothing."""
+        return check(self._state, action)
+
+    def legal_actions(self, actor: str) -> list[Action]:
+        """Every action `actor` may take now (empty when it cannot act)."""
+        return legal_actions(self._state, actor)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Carry out an action and return its events; raises Refused (changing nothing) when refused.
+
+        In strict turns the turn passes to the next living settler, and after the last one's step the robots,
+        UFOs and the end-of-round phase run at once (their events are returned too).
+        """
+        state = self._state
+        refusal = check(state, action)
+        if refusal is not None:
+            raise Refused(refusal)
+        actor = state.things[action.actor]
+        assert isinstance(actor, Settler | Robot | Ufo)
+        events = perform(state, actor, action)
+        state.history.append(action.to_json())
+        if isinstance(actor, Settler) and state.options.turns == "strict":
+            self._pass_turn(state.settler_order.index(actor.id), events)
+            return events
+        return self._after(events)
+
+    def end_round(self) -> list[Event]:
+        """Free turns: robots and UFOs step, then the end-of-round phase (R9, R12). Nothing once ended."""
+        state = self._state
+        if state.options.turns == "strict":
+            raise Refused(Refusal("turns_strict", "in strict turns the round ends by itself after the last step"))
+        if not state.running:
+            return []
+        state.history.append(dict(END_ROUND))
+        return finish_round(state)
+
+    def _after(self, events: list[Event]) -> list[Event]:
+        """Strict turns: if the settler whose step it is has died, the turn moves on (R9a)."""
+        state = self._state
+        if state.options.turns == "strict" and state.running and state.turn is not None:
+            current = state.settlers[state.turn]
+            if not current.alive:
+                self._pass_turn(state.settler_order.index(current.id), events)
+        return events
+
+    def _pass_turn(self, position: int, events: list[Event]) -> None:
+        state = self._state
+        if not state.running:
+            return
+        following = next_living(state, position)
+        if following is not None:
+            state.turn = following
+        else:
+            # every settler still to step has stepped or died: the round goes on to the robots (R9a)
+            events.extend(finish_round(state))
+
+    # ----- reading -----
+    @property
+    def status(self) -> str:
+        """`running`, `won` or `lost`."""
+        return self._state.status
+
+    @property
+    def round(self) -> int:
+        """The current round (the first is 1)."""
+        return self._state.round
+
+    @property
+    def turn(self) -> str | None:
+        """The settler whose step it is (strict turns), else None."""
+        return self._state.turn
+
+    @property
+    def winnable(self) -> bool:
+        """R16: whether a win is still possible in principle."""
+        return winnable(self._state)
+
+    @property
+    def options(self) -> Options:
+        """The rule options in force."""
+        return self._state.options
+
+    @property
+    def asteroids(self) -> Mapping[str, Asteroid]:
+        """Every asteroid by id, in creation order (exploded ones included)."""
+        return self._state.asteroids
+
+    @property
+    def settlers(self) -> Mapping[str, Settler]:
+        """Every settler by id, in creation order (the dead included)."""
+        return self._state.settlers
+
+    @property
+    def robots(self) -> Mapping[str, Robot]:
+        """Every robot by id, in creation order (destroyed ones included)."""
+        return self._state.robots
+
+    @property
+    def ufos(self) -> Mapping[str, Ufo]:
+        """Every UFO by id, in creation order (destroyed ones included)."""
+        return self._state.ufos
+
+    @property
+    def gates(self) -> Mapping[str, Gate]:
+        """Every gate by id, in creation order (destroyed ones included)."""
+        return self._state.gates
+
+    @property
+    def forecasts(self) -> list[Forecast]:
+        """The storms forecast and not yet hit (R7)."""
+        return list(self._state.forecasts)
+
+    @property
+    def history(self) -> list[dict[str, object]]:
+        """The accepted inputs, in order, for `Game.replay`."""
+        return list(self._state.history)
+
+    @property
+    def state(self) -> GameState:
+        """The underlying state, for read-only use by other layers."""
+        return self._state
+
+    def kind_of(self, tid: str) -> str | None:
+        """`asteroid`, `settler`, `robot`, `ufo` or `gate` for a known id, else None."""
+        thing = self._state.things.get(tid)
+        return thing.kind if thing else None
+
+    def is_near(self, aid: str) -> bool:
+        """True when the asteroid is near the Sun this round (R5)."""
+        return self._state.is_near(self._state.asteroids[aid])
+
+    def gate_active(self, gid: str) -> bool:
+        """True when both gates of the pair exist and are placed (R11)."""
+        return self._state.gate_active(self._state.gates[gid])

@@ -1,0 +1,310 @@
+"""A game as a versioned JSON document, and back, exactly (`to_json(from_json(doc)) == doc`).
+
+Derived indexes (hot cores, watched orbits, storm lookups, counters) are not stored: they are rebuilt on load.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .effects import reactive_exposed, schedule_watch
+from .errors import GameFormatError
+from .ids import id_problem
+from .materials import CORES, KINDS, MATERIALS
+from .options import OptionError, Options
+from .orbit import Orbit
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .storms import index_angles, rebuild_storm_index
+
+FORMAT = "asteroid-mining/game"
+VERSION = 1
+T = TypeVar("T")
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    """The whole state as JSON-ready data."""
+    version, internal, gauss = state.rng.getstate()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "options": state.options.to_json(),
+        "scripted": state.scripted,
+        "storm_sector": state.storm_sector,
+        "round": state.round,
+        "status": state.status,
+        "turn": state.turn,
+        "rng": [version, list(internal), gauss],
+        "asteroids": [
+            {
+                "id": a.id,
+                "mantle": a.mantle,
+                "core": a.core,
+                "orbit": str(a.orbit) if a.orbit else None,
+                "pinned": a.pinned,
+                "position": list(a.position) if a.position else None,
+                "exists": a.exists,
+                "exposures": a.exposures,
+                "surveyed": a.surveyed,
+                "neighbours": list(a.neighbours),
+            }
+            for a in state.asteroids.values()
+        ],
+        "settlers": [
+            {"id": s.id, "at": s.at, "alive": s.alive, "cargo": dict(s.cargo), "gates": list(s.gates)}
+            for s in state.settlers.values()
+        ],
+        "robots": [{"id": r.id, "at": r.at, "alive": r.alive, "ai": r.ai} for r in state.robots.values()],
+        "ufos": [
+            {"id": u.id, "at": u.at, "alive": u.alive, "ai": u.ai, "cargo": dict(u.cargo)}
+            for u in state.ufos.values()
+        ],
+        "gates": [
+            {"id": g.id, "partner": g.partner, "at": g.at, "carrier": g.carrier, "exists": g.exists,
+             "haywire": g.haywire}
+            for g in state.gates.values()
+        ],
+        "order": [t.kind[0] for t in state.things.values()],
+        "forecasts": [
+            {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
+            for f in state.forecasts
+        ],
+        "history": list(state.history),
+    }
+
+
+class _Reader:
+    """Typed access to a JSON document that names the path of the first problem."""
+
+    def __init__(self, doc: Any) -> None:
+        self.doc = doc
+
+    @staticmethod
+    def get(obj: Any, path: str, key: str, kind: type[T] | tuple[type, ...], nullable: bool = False) -> Any:
+        if not isinstance(obj, dict):
+            raise GameFormatError(path, "must be an object")
+        where = f"{path}.{key}" if path else key
+        if key not in obj:
+            raise GameFormatError(where, "is missing")
+        value = obj[key]
+        if value is None and nullable:
+            return None
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            raise GameFormatError(where, f"must be {_name(kind)}, not a boolean")
+        if not isinstance(value, kind):
+            raise GameFormatError(where, f"must be {_name(kind)}")
+        return value
+
+    @staticmethod
+    def items(obj: Any, path: str, key: str) -> list[tuple[str, Any]]:
+        values = _Reader.get(obj, path, key, list)
+        where = f"{path}.{key}" if path else key
+        return [(f"{where}[{i}]", v) for i, v in enumerate(values)]
+
+
+def _name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "an object",
+             float: "a number"}
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def _check(condition: bool, path: str, reason: str) -> None:
+    if not condition:
+        raise GameFormatError(path, reason)
+
+
+def state_from_json(doc: Any) -> GameState:
+    """Rebuild a state from `state_to_json`'s document; GameFormatError names the JSON path of a problem."""
+    get, items = _Reader.get, _Reader.items
+    _check(isinstance(doc, dict), "", "a saved game must be a JSON object")
+    _check(doc.get("format") == FORMAT, "format", f"must be {FORMAT!r}: this is not a saved game")
+    version = get(doc, "", "version", int)
+    _check(version <= VERSION, "version", f"{version} is newer than this game understands ({VERSION})")
+    _check(version >= 1, "version", "must be at least 1")
+    try:
+        options = Options.from_json(get(doc, "", "options", dict))
+    except OptionError as exc:
+        raise GameFormatError("options", str(exc)) from None
+    rng = random.Random()
+    raw = get(doc, "", "rng", list)
+    try:
+        rng.setstate((raw[0], tuple(raw[1]), raw[2]))
+    except (ValueError, TypeError, IndexError):
+        raise GameFormatError("rng", "is not a generator state") from None
+    state = GameState(options, rng, get(doc, "", "scripted", bool),
+                      float(get(doc, "", "storm_sector", (int, float))))
+    state.round = get(doc, "", "round", int)
+    _check(state.round >= 1, "round", "must be at least 1")
+    state.status = get(doc, "", "status", str)
+    _check(state.status in ("running", "won", "lost"), "status", "must be running, won or lost")
+    state.turn = get(doc, "", "turn", str, nullable=True)
+
+    pending: dict[str, Any] = {}
+
+    def new_id(path: str, obj: Any) -> str:
+        tid: str = get(obj, path, "id", str)
+        problem = id_problem(tid)
+        _check(problem is None, f"{path}.id", problem or "")
+        _check(tid not in pending, f"{path}.id", f"{tid!r} is used twice")
+        return tid
+
+    for path, obj in items(doc, "", "asteroids"):
+        aid = new_id(path, obj)
+        orbit_text = get(obj, path, "orbit", str, nullable=True)
+        try:
+            orbit = Orbit.parse(orbit_text) if orbit_text is not None else None
+        except ValueError as exc:
+            raise GameFormatError(f"{path}.orbit", str(exc)) from None
+        pinned = get(obj, path, "pinned", str, nullable=True)
+        _check((orbit is None) == (pinned in ("near", "far")), f"{path}.pinned",
+               "must be near or far exactly when there is no orbit")
+        core = get(obj, path, "core", str)
+        _check(core in CORES, f"{path}.core", f"{core!r} is not a core")
+        mantle = get(obj, path, "mantle", int)
+        _check(mantle >= 0, f"{path}.mantle", "cannot be negative")
+        pos = get(obj, path, "position", list, nullable=True)
+        if pos is not None:
+            _check(len(pos) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pos),
+                   f"{path}.position", "must be [x, y]")
+        a = Asteroid(aid, 0, mantle, core, orbit, pinned, (float(pos[0]), float(pos[1])) if pos else None,
+                     exists=get(obj, path, "exists", bool), exposures=get(obj, path, "exposures", int),
+                     surveyed=get(obj, path, "surveyed", bool))
+        pending[aid] = (a, path, get(obj, path, "neighbours", list))
+    for path, obj in items(doc, "", "settlers"):
+        sid = new_id(path, obj)
+        s = Settler(sid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                    _cargo(get(obj, path, "cargo", dict), f"{path}.cargo"),
+                    [g for g in get(obj, path, "gates", list)])
+        pending[sid] = (s, path, None)
+    for path, obj in items(doc, "", "robots"):
+        rid = new_id(path, obj)
+        pending[rid] = (Robot(rid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                              get(obj, path, "ai", bool)), path, None)
+    for path, obj in items(doc, "", "ufos"):
+        uid = new_id(path, obj)
+        pending[uid] = (Ufo(uid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                            get(obj, path, "ai", bool), _cargo(get(obj, path, "cargo", dict), f"{path}.cargo")),
+                        path, None)
+    for path, obj in items(doc, "", "gates"):
+        gid = new_id(path, obj)
+        pending[gid] = (Gate(gid, 0, get(obj, path, "partner", str), get(obj, path, "at", str, nullable=True),
+                             get(obj, path, "carrier", str, nullable=True), get(obj, path, "exists", bool),
+                             get(obj, path, "haywire", bool)), path, None)
+
+    _restore_order(state, doc, pending)
+    _link_everything(state, pending)
+    for path, obj in items(doc, "", "forecasts"):
+        ids = get(obj, path, "asteroids", list)
+        for i, aid in enumerate(ids):
+            _check(aid in state.asteroids, f"{path}.asteroids[{i}]", f"{aid!r} is not an asteroid")
+        sector = get(obj, path, "sector", list, nullable=True)
+        if sector is not None:
+            _check(len(sector) == 2 and all(isinstance(v, int | float) for v in sector), f"{path}.sector",
+                   "must be [start, width]")
+        state.forecasts.append(Forecast(get(obj, path, "round", int), tuple(ids),
+                                        (float(sector[0]), float(sector[1])) if sector else None))
+    for path, entry in items(doc, "", "history"):
+        _check(isinstance(entry, dict) and isinstance(entry.get("type"), str), path, "must be an action object")
+        state.history.append(entry)
+    _rebuild_indexes(state)
+    if state.turn is not None:
+        _check(state.turn in state.settlers and state.settlers[state.turn].alive, "turn",
+               f"{state.turn!r} is not a living settler")
+    return state
+
+
+def _cargo(obj: dict[str, Any], path: str) -> dict[str, int]:
+    _check(set(obj) == set(KINDS), path, f"must have exactly the kinds {', '.join(KINDS)}")
+    for kind in KINDS:
+        _check(isinstance(obj[kind], int) and not isinstance(obj[kind], bool) and obj[kind] >= 0,
+               f"{path}.{kind}", "must be a whole number ≥ 0")
+    return {k: obj[k] for k in KINDS}
+
+
+def _restore_order(state: GameState, doc: dict[str, Any], pending: dict[str, Any]) -> None:
+    """Re-create `things` in creation order, from the per-kind lists and the `order` string of kind letters."""
+    order = _Reader.get(doc, "", "order", list)
+    queues: dict[str, list[Any]] = {"a": [], "s": [], "r": [], "u": [], "g": []}
+    for entry in pending.values():
+        queues[entry[0].kind[0]].append(entry[0])
+    _check(len(order) == len(pending), "order", "must name every thing once")
+    positions = dict.fromkeys(queues, 0)
+    homes: dict[str, Callable[[], dict[str, Any]]] = {
+        "a": lambda: state.asteroids, "s": lambda: state.settlers, "r": lambda: state.robots,
+        "u": lambda: state.ufos, "g": lambda: state.gates,
+    }
+    for i, letter in enumerate(order):
+        _check(letter in queues and positions[letter] < len(queues[letter]), f"order[{i}]",
+               "does not match the lists of things")
+        thing = queues[letter][positions[letter]]
+        positions[letter] += 1
+        thing.index = i
+        state.things[thing.id] = thing
+    for letter, things in queues.items():
+        for thing in things:
+            homes[letter]()[thing.id] = thing
+
+
+def _link_everything(state: GameState, pending: dict[str, Any]) -> None:
+    for aid, (asteroid, path, neighbours) in ((k, v) for k, v in pending.items() if v[0].kind == "asteroid"):
+        for i, other in enumerate(neighbours):
+            _check(isinstance(other, str) and other in state.asteroids and other != aid,
+                   f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
+        asteroid.neighbours = dict.fromkeys(neighbours)
+    for aid, asteroid in state.asteroids.items():
+        for other in asteroid.neighbours:
+            _check(aid in state.asteroids[other].neighbours, pending[aid][1] + ".neighbours",
+                   f"the link to {other} is not mutual")
+    for kind_dict in (state.settlers, state.robots, state.ufos):
+        for tid, actor in kind_dict.items():
+            path = pending[tid][1]
+            if actor.alive:
+                _check(actor.at in state.asteroids and state.asteroids[actor.at].exists, f"{path}.at",
+                       "a living actor must stand on an existing asteroid")
+                assert actor.at is not None
+                where = state.asteroids[actor.at]
+                {"settler": where.settlers, "robot": where.robots, "ufo": where.ufos}[actor.kind][tid] = None
+            else:
+                _check(actor.at is None, f"{path}.at", "must be null for a dead or destroyed actor")
+    for gid, gate in state.gates.items():
+        path = pending[gid][1]
+        _check(gate.partner in state.gates and state.gates[gate.partner].partner == gid, f"{path}.partner",
+               "must name a gate whose partner is this gate")
+        if gate.at is not None:
+            _check(gate.at in state.asteroids and state.asteroids[gate.at].exists, f"{path}.at",
+                   "must be an existing asteroid")
+            state.asteroids[gate.at].gates[gid] = None
+        if gate.carrier is not None:
+            _check(gate.carrier in state.settlers and gid in state.settlers[gate.carrier].gates,
+                   f"{path}.carrier", "must be a settler that lists this gate")
+    for sid, settler in state.settlers.items():
+        for i, gid in enumerate(settler.gates):
+            _check(gid in state.gates and state.gates[gid].carrier == sid, f"{pending[sid][1]}.gates[{i}]",
+                   "must be a gate this settler carries")
+    for asteroid in state.asteroids.values():
+        asteroid.gates = dict(sorted(asteroid.gates.items(), key=lambda kv: state.gates[kv[0]].index))
+
+
+def _rebuild_indexes(state: GameState) -> None:
+    state.settler_order = list(state.settlers)
+    state.living = sum(1 for s in state.settlers.values() if s.alive)
+    for kind in KINDS:
+        state.core_units[kind] = 0
+        state.cargo_units[kind] = 0
+    for a in state.asteroids.values():
+        if a.exists and a.core in MATERIALS:
+            state.core_units[a.core] += 1
+        if reactive_exposed(a):
+            if state.is_near(a):
+                state.hot[a.id] = None
+            else:
+                schedule_watch(state, a)
+    for s in state.settlers.values():
+        if s.alive:
+            for kind in KINDS:
+                state.cargo_units[kind] += s.cargo[kind]
+    rebuild_storm_index(state)
+    index_angles(state)

@@ -1,0 +1,208 @@
+"""The game's state: plain records of everything in the belt, and the container that indexes them.
+
+Records are mutable and owned by the engine; other layers read them and never write them.
+Destroyed things stay in their dicts (their ids stay taken) with `exists`/`alive` false.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .materials import HOLLOW, KINDS
+from .options import Options
+from .orbit import Orbit
+
+
+def _empty_cargo() -> dict[str, int]:
+    return dict.fromkeys(KINDS, 0)
+
+
+@dataclass(slots=True, eq=False)
+class Asteroid:
+    """An asteroid (R1): mantle, core, orbit or pin (R5), and who is on or around it."""
+
+    id: str
+    index: int
+    mantle: int
+    core: str
+    orbit: Orbit | None
+    pinned: str | None
+    """`near`/`far` when pinned (R5), else None and the orbit decides."""
+    position: tuple[float, float] | None = None
+    exists: bool = True
+    exposures: int = 0
+    """Exposures of a radioactive core counted so far (R6b); reset when the unit leaves the core."""
+    surveyed: bool = False
+    neighbours: dict[str, None] = field(default_factory=dict)
+    gates: dict[str, None] = field(default_factory=dict)
+    settlers: dict[str, None] = field(default_factory=dict)
+    robots: dict[str, None] = field(default_factory=dict)
+    ufos: dict[str, None] = field(default_factory=dict)
+    kind: ClassVar[str] = "asteroid"
+
+    @property
+    def exposed(self) -> bool:
+        """The core is exposed: the mantle is 0 (R3)."""
+        return self.mantle == 0
+
+    @property
+    def shelter(self) -> bool:
+        """Drilled through with a hollow core (R4)."""
+        return self.exists and self.mantle == 0 and self.core == HOLLOW
+
+
+@dataclass(slots=True, eq=False)
+class Settler:
+    """A settler in a one-person spaceship (R9–R11)."""
+
+    id: str
+    index: int
+    at: str | None
+    alive: bool = True
+    cargo: dict[str, int] = field(default_factory=_empty_cargo)
+    gates: list[str] = field(default_factory=list)
+    kind: ClassVar[str] = "settler"
+
+    @property
+    def carry_total(self) -> int:
+        """Units of material in the cargo hold (gates do not count)."""
+        return sum(self.cargo.values())
+
+
+@dataclass(slots=True, eq=False)
+class Robot:
+    """An AI robot (R13): moves and drills, carries nothing."""
+
+    id: str
+    index: int
+    at: str | None
+    alive: bool = True
+    ai: bool = True
+    kind: ClassVar[str] = "robot"
+
+
+@dataclass(slots=True, eq=False)
+class Ufo:
+    """A UFO (E2): takes exposed cores, wanders, never drills; its hold has no limit."""
+
+    id: str
+    index: int
+    at: str | None
+    alive: bool = True
+    ai: bool = True
+    cargo: dict[str, int] = field(default_factory=_empty_cargo)
+    kind: ClassVar[str] = "ufo"
+
+    @property
+    def carry_total(self) -> int:
+        """Units in the UFO's hold."""
+        return sum(self.cargo.values())
+
+
+@dataclass(slots=True, eq=False)
+class Gate:
+    """One gate of a linked pair (R11): carried by a settler or orbiting an asteroid."""
+
+    id: str
+    index: int
+    partner: str
+    at: str | None = None
+    carrier: str | None = None
+    exists: bool = True
+    haywire: bool = False
+    kind: ClassVar[str] = "gate"
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """A storm scheduled to hit `asteroids` in the end-of-round phase of `round` (R7)."""
+
+    round: int
+    asteroids: tuple[str, ...]
+    sector: tuple[float, float] | None = None
+    """(start angle, width) in degrees for a storm over a sector of a laid-out belt."""
+
+
+Thing = Asteroid | Settler | Robot | Ufo | Gate
+"""Anything with an id."""
+
+GAME_STATUSES = ("running", "won", "lost")
+
+
+@dataclass(slots=True, eq=False)
+class GameState:
+    """Everything in a game. Indexes (`hot`, `watch`, `storm_at`, counters) are derived and rebuilt on load."""
+
+    options: Options
+    rng: random.Random
+    scripted: bool
+    storm_sector: float = 30.0
+    round: int = 1
+    status: str = "running"
+    turn: str | None = None
+    asteroids: dict[str, Asteroid] = field(default_factory=dict)
+    settlers: dict[str, Settler] = field(default_factory=dict)
+    robots: dict[str, Robot] = field(default_factory=dict)
+    ufos: dict[str, Ufo] = field(default_factory=dict)
+    gates: dict[str, Gate] = field(default_factory=dict)
+    things: dict[str, Thing] = field(default_factory=dict)
+    """Every id ever used, to the thing it names."""
+    forecasts: list[Forecast] = field(default_factory=list)
+    history: list[dict[str, object]] = field(default_factory=list)
+    """Accepted inputs (actions and round ends), for replays."""
+    # --- derived indexes ---
+    settler_order: list[str] = field(default_factory=list)
+    living: int = 0
+    core_units: dict[str, int] = field(default_factory=_empty_cargo)
+    """Units of each kind in the cores of existing asteroids (R16)."""
+    cargo_units: dict[str, int] = field(default_factory=_empty_cargo)
+    """Units of each kind in living settlers' cargo (R16)."""
+    hot: dict[str, None] = field(default_factory=dict)
+    """Asteroids near the Sun with an exposed radioactive core: counted at each round start (R6b)."""
+    watch: dict[int, list[str]] = field(default_factory=dict)
+    """Round → far asteroids with an exposed reactive core whose orbit brings them near then (R6)."""
+    storm_at: dict[str, int] = field(default_factory=dict)
+    """Asteroid → the first round a forecast storm hits it."""
+    angles: list[float] = field(default_factory=list)
+    angle_ids: list[str] = field(default_factory=list)
+    """Asteroids of a laid-out belt sorted by their angle seen from the Sun, for storm sectors (R7)."""
+    next_name: dict[str, int] = field(default_factory=dict)
+
+    def is_near(self, asteroid: Asteroid) -> bool:
+        """True when the asteroid is near the Sun in the current round (R5)."""
+        if asteroid.orbit is None:
+            return asteroid.pinned == "near"
+        return asteroid.orbit.is_near(self.round)
+
+    def gate_active(self, gate: Gate) -> bool:
+        """A gate is active when it and its partner exist and both orbit an asteroid (R11)."""
+        if not gate.exists or gate.at is None:
+            return False
+        partner = self.gates[gate.partner]
+        return partner.exists and partner.at is not None
+
+    def fresh_ids(self, prefix: str, count: int) -> list[str]:
+        """The `count` lowest-numbered ids `prefixN` not taken.
+
+        Ids are never freed, so the lowest free number only grows: the search resumes where it last began.
+        """
+        n = self.next_name.get(prefix, 1)
+        found: list[str] = []
+        while len(found) < count:
+            if f"{prefix}{n}" not in self.things:
+                if not found:
+                    self.next_name[prefix] = n
+                found.append(f"{prefix}{n}")
+            n += 1
+        return found
+
+    def next_index(self) -> int:
+        """The creation index of the next new thing (creation order decides R8's and R9's orders)."""
+        return len(self.things)
+
+    @property
+    def running(self) -> bool:
+        """True until the game is won or lost."""
+        return self.status == "running"
