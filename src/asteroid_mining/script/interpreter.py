@@ -1,0 +1,281 @@
+"""Runs statements of the scenario language against the rules engine (SCENARIO.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..rules import (
+    BuildGates,
+    BuildRobot,
+    Deposit,
+    Drill,
+    Game,
+    Mine,
+    Move,
+    Options,
+    Place,
+    Refused,
+    SetupError,
+    Wait,
+)
+from ..rules.actions import Action
+from ..rules.options import OptionError
+from . import parser as p
+from .checks import evaluate
+from .lexer import Line, ScriptError, tokenize
+from .reporter import Reporter
+from .show import describe, describe_game
+
+_MACHINES = ("settler", "robot", "ufo")
+
+
+class Interpreter:
+    """One scripted game (one file): executes statements in order and reports to a Reporter.
+
+    `name` is how the file is named in messages (`-` for standard input).
+    """
+
+    def __init__(self, name: str, reporter: Reporter) -> None:
+        self.name = name
+        self.reporter = reporter
+        self.game = Game.empty(options=Options(turns="free"), seed=0)
+        self._objects = False
+        self._handlers: dict[type[p.Statement], Callable[[Any], None]] = {
+            p.Rules: self._rules,
+            p.SetOption: self._set,
+            p.Seed: self._seed,
+            p.NewAsteroid: self._asteroid,
+            p.Link: self._link,
+            p.NewSettler: self._settler,
+            p.NewMachine: self._machine,
+            p.SetAi: self._ai,
+            p.NewGates: self._gates,
+            p.Do: self._do,
+            p.EndRound: self._end_round,
+            p.Sun: self._sun,
+            p.Storm: self._storm,
+            p.Forecast: self._forecast,
+            p.Expect: self._expect,
+            p.Show: self._show,
+        }
+
+    # -- running -------------------------------------------------------------------------------------------
+
+    def run(self, source: str) -> bool:
+        """Execute every statement of `source`; stop at the first script error. True when there was none."""
+        return all(self.run_line(line.number, line.words) for line in tokenize(source))
+
+    def run_line(self, number: int, words: tuple[str, ...]) -> bool:
+        """Parse and execute one line; report a script error and return False if there is one."""
+        try:
+            self.execute(p.parse_line(Line(number, words)))
+        except ScriptError as exc:
+            self.reporter.error(self.name, exc.line or number, exc.message)
+            return False
+        except (SetupError, Refused, OptionError) as exc:
+            self.reporter.error(self.name, number, str(exc))
+            return False
+        except Exception as exc:  # an engine or interpreter bug must still become one error line
+            self.reporter.error(self.name, number, f"internal error: {type(exc).__name__}: {exc}")
+            return False
+        return True
+
+    def execute(self, statement: p.Statement) -> None:
+        """Execute one parsed statement; raises ScriptError (or an engine error) on a script error."""
+        self._handlers[type(statement)](statement)
+
+    # -- helpers -------------------------------------------------------------------------------------------
+
+    @property
+    def ended(self) -> bool:
+        """The game has been won or lost (R16a)."""
+        return self.game.status != "running"
+
+    def _events(self, events: Iterable[Any] | None) -> None:
+        for event in events or ():
+            self.reporter.event(event.text())
+
+    def _fail(self, statement: p.Statement, message: str) -> ScriptError:
+        return ScriptError(message, statement.line)
+
+    def _kind(self, statement: p.Statement, ident: str) -> str:
+        kind = self.game.kind_of(ident)
+        if kind is None:
+            raise self._fail(statement, f"unknown id {ident!r}")
+        return str(kind)
+
+    def _asteroid_id(self, statement: p.Statement, ident: str) -> str:
+        """`ident` if it names an asteroid still in the belt; a script error otherwise."""
+        kind = self._kind(statement, ident)
+        if kind != "asteroid":
+            raise self._fail(statement, f"{ident} is a {kind}, not an asteroid")
+        if not self.game.asteroids[ident].exists:
+            raise self._fail(statement, f"asteroid {ident} has exploded")
+        return ident
+
+    def _new_id(self, statement: p.Statement, ident: str) -> str:
+        """`ident` if it is free for a new thing; a script error if taken."""
+        kind = self.game.kind_of(ident)
+        if kind is not None:
+            raise self._fail(statement, f"id {ident!r} is already taken (by a {kind})")
+        return ident
+
+    def _new_object(self, statement: p.Statement, *idents: str) -> None:
+        if self.ended:
+            raise self._fail(
+                statement, f"the game has ended ({self.game.status}): no new things can be added"
+            )
+        if len(set(idents)) != len(idents):
+            raise self._fail(statement, f"id {idents[0]!r} is given twice")
+        for ident in idents:
+            self._new_id(statement, ident)
+        self._objects = True
+
+    # -- set-up --------------------------------------------------------------------------------------------
+
+    def _rules(self, s: p.Rules) -> None:
+        if self._objects:
+            raise self._fail(s, "rules must come before the first asteroid, settler, robot, UFO or gate")
+        self.game.set_preset(s.preset)
+
+    def _set(self, s: p.SetOption) -> None:
+        self._events(self.game.set_option(s.key, s.value))
+
+    def _seed(self, s: p.Seed) -> None:
+        self.game.reseed(s.seed)
+
+    def _asteroid(self, s: p.NewAsteroid) -> None:
+        self._new_object(s, s.id)
+        self._events(self.game.add_asteroid(s.id, mantle=s.mantle, core=s.core, sun=s.sun, orbit=s.orbit))
+
+    def _link(self, s: p.Link) -> None:
+        for ident in (s.first, *s.others):
+            self._asteroid_id(s, ident)
+        if s.first in s.others:
+            raise self._fail(s, f"asteroid {s.first} cannot neighbour itself")
+        self.game.link(s.first, *s.others)
+
+    def _settler(self, s: p.NewSettler) -> None:
+        self._new_object(s, s.id)
+        self._asteroid_id(s, s.at)
+        self._events(self.game.add_settler(s.id, s.at, cargo=dict(s.cargo)))
+
+    def _machine(self, s: p.NewMachine) -> None:
+        self._new_object(s, s.id)
+        self._asteroid_id(s, s.at)
+        add = self.game.add_robot if s.kind == "robot" else self.game.add_ufo
+        add(s.id, s.at, ai=s.ai)
+
+    def _ai(self, s: p.SetAi) -> None:
+        kind = self._kind(s, s.id)
+        if kind not in ("robot", "ufo"):
+            raise self._fail(s, f"{s.id} is a {kind}: only robots and UFOs have an AI")
+        self.game.set_ai(s.id, s.on)
+
+    def _gates(self, s: p.NewGates) -> None:
+        self._new_object(s, s.first, s.second)
+        for where in (s.first_where, s.second_where):
+            kind = self._kind(s, where)
+            if kind == "asteroid":
+                self._asteroid_id(s, where)
+            elif kind == "settler":
+                if not self.game.settlers[where].alive:
+                    raise self._fail(s, f"settler {where} is dead and cannot carry a gate")
+            else:
+                raise self._fail(
+                    s, f"a gate orbits an asteroid or is carried by a settler, and {where} is a {kind}"
+                )
+        self.game.add_gates(s.first, s.first_where, s.second, s.second_where)
+
+    # -- play ----------------------------------------------------------------------------------------------
+
+    def _action(self, s: p.Do) -> Action:
+        kind = self._kind(s, s.actor)
+        if kind not in _MACHINES:
+            raise self._fail(s, f"{s.actor} is a {kind}: only settlers, robots and UFOs act")
+        if s.action == "move":
+            self._kind(s, s.args[0])
+            return Move(s.actor, s.args[0])
+        if s.action == "drill":
+            return Drill(s.actor)
+        if s.action == "mine":
+            return Mine(s.actor)
+        if s.action == "deposit":
+            return Deposit(s.actor, s.args[0])
+        if s.action == "place":
+            self._kind(s, s.args[0])
+            return Place(s.actor, s.args[0])
+        if s.action == "wait":
+            return Wait(s.actor)
+        new_ids = s.args[1:]
+        for ident in new_ids:
+            self._new_id(s, ident)
+        if s.args[0] == "robot":
+            return BuildRobot(s.actor, new_ids[0] if new_ids else None)
+        return BuildGates(s.actor, *new_ids) if new_ids else BuildGates(s.actor)
+
+    def _do(self, s: p.Do) -> None:
+        action = self._action(s)
+        if not s.reject:
+            try:
+                events = self.game.apply(action)
+            except Refused as exc:
+                raise self._fail(s, exc.refusal.message) from None
+            self._events(events)
+            return
+        before = self.game.to_json()
+        try:
+            events = self.game.apply(action)
+        except Refused as exc:
+            if self.game.to_json() != before:
+                self.reporter.check_failed(self.name, s.line, s.text, "refused, but the state changed")
+            else:
+                self.reporter.check_passed()
+                self.reporter.event(f"refused as expected: {exc.refusal.message}")
+            return
+        self._events(events)
+        self.reporter.check_failed(self.name, s.line, s.text, "was accepted")
+
+    def _end_round(self, s: p.EndRound) -> None:
+        if self.game.options.turns == "strict":
+            raise self._fail(s, "end-round is not allowed with strict turns: the round ends by itself")
+        if not self.ended:
+            self._events(self.game.end_round())
+
+    def _sun(self, s: p.Sun) -> None:
+        self._asteroid_id(s, s.asteroid)
+        if not self.ended:
+            self._events(self.game.pin_sun(s.asteroid, s.near))
+
+    def _storm(self, s: p.Storm) -> None:
+        for ident in s.asteroids:
+            self._asteroid_id(s, ident)
+        if not self.ended:
+            self._events(self.game.storm(list(s.asteroids)))
+
+    def _forecast(self, s: p.Forecast) -> None:
+        for ident in s.asteroids:
+            self._asteroid_id(s, ident)
+        if s.round < self.game.round:
+            raise self._fail(
+                s, f"round {s.round} is over: a forecast is for round {self.game.round} or later"
+            )
+        if not self.ended:
+            self._events(self.game.forecast(s.round, list(s.asteroids)))
+
+    # -- checks and people ---------------------------------------------------------------------------------
+
+    def _expect(self, s: p.Expect) -> None:
+        held, was = evaluate(self.game, s.path, s.op, s.value, s.line)
+        if held:
+            self.reporter.check_passed()
+        else:
+            self.reporter.check_failed(self.name, s.line, s.text, f"was {was}")
+
+    def _show(self, s: p.Show) -> None:
+        if s.target is not None and s.target != "game":
+            self._kind(s, s.target)
+        lines = describe_game(self.game) if s.target is None else describe(self.game, s.target)
+        for line in lines:
+            self.reporter.event(line)

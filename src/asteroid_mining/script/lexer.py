@@ -1,0 +1,70 @@
+"""Lexical level of the scenario language: lines, words, comments and ids (SCENARIO.md, "Lexical")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+ID_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+"""What an id looks like."""
+RESERVED = frozenset({"none", "game", "true", "false"})
+"""Words that can never be ids."""
+
+
+class ScriptError(Exception):
+    """An error of the script: the file stops. `line` is the 1-based line, or None for the whole file."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One non-blank line of a script, cut into words (comments removed)."""
+
+    number: int
+    words: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The statement as written, words separated by single spaces."""
+        return " ".join(self.words)
+
+
+def split_words(text: str) -> tuple[str, ...]:
+    """The words of one line: `#` starts a comment; spaces and tabs separate words."""
+    return tuple(text.split("#", 1)[0].split())
+
+
+def tokenize(source: str) -> Iterator[Line]:
+    """Every statement line of `source`, with its line number; blank and comment-only lines are skipped."""
+    for number, raw in enumerate(source.splitlines(), start=1):
+        words = split_words(raw)
+        if words:
+            yield Line(number, words)
+
+
+def is_id(word: str) -> bool:
+    """True when `word` has the form of an id (reserved words included)."""
+    return ID_PATTERN.match(word) is not None
+
+
+def check_id(word: str, line: int | None = None) -> str:
+    """`word` if it can name a thing; raises ScriptError for a malformed id or a reserved word."""
+    if word in RESERVED:
+        raise ScriptError(f"{word!r} is a reserved word and cannot be an id", line)
+    if not is_id(word):
+        raise ScriptError(
+            f"{word!r} is not a valid id (letters, digits, '_' and '-', starting with a letter)", line
+        )
+    return word
+
+
+def whole_number(word: str, what: str, line: int | None = None, minimum: int = 0) -> int:
+    """`word` read as a whole number ≥ `minimum`; raises ScriptError naming `what` otherwise."""
+    if not word.isascii() or not word.isdigit() or int(word) < minimum:
+        raise ScriptError(f"{what} must be a whole number of at least {minimum}, not {word!r}", line)
+    return int(word)
