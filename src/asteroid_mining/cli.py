@@ -21,9 +21,10 @@ class _App(typer.Typer):
     """A Typer app whose errors are one line for people, never a traceback."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        argv = kwargs.get("args", args[0] if args else None)
         command = get_command(self)
         try:
-            result = command.main(*args, prog_name=PROG, standalone_mode=False, **kwargs)
+            result = command.main(args=argv, prog_name=PROG, standalone_mode=False)
         except typer.Exit as done:
             sys.exit(done.exit_code)
         except typer.Abort:
@@ -97,10 +98,9 @@ def script(
     paths = list(files or [])
     if not paths:
         if sys.stdin is not None and sys.stdin.isatty():
-            from .script import repl
+            from .script.repl import main as prompt
 
-            repl.main()
-            return
+            raise typer.Exit(prompt())
         paths = ["-"]
     from .script.runner import run_files
 
