@@ -8,7 +8,7 @@ from typing import Any
 
 from ..rules import Game
 from ..rules.materials import CORES, KINDS
-from .lexer import ScriptError, is_id
+from .lexer import ScriptError, a_kind, is_id
 
 Typed = bool | int | str | None | frozenset[str]
 """A value as compared: a boolean, a number, a word, an id (None for `none`) or a set of ids."""
@@ -57,6 +57,8 @@ _ASTEROID: dict[str, Callable[[Game, Any], Reading]] = {
     "robots": lambda g, a: _set(a.robots),
     "ufos": lambda g, a: _set(a.ufos),
 }
+
+
 def _carry(kind: str) -> Callable[[Game, Any], Reading]:
     return lambda g, s: _num(s.cargo.get(kind, 0))
 
@@ -101,9 +103,7 @@ def read_path(game: Game, path: tuple[str, ...], line: int | None = None) -> Rea
     owner, name = path[0], ".".join(path[1:])
     if owner == "game":
         if name not in _GAME:
-            raise ScriptError(
-                f"unknown path game.{name} (known: {', '.join('game.' + k for k in _GAME)})", line
-            )
+            raise ScriptError(f"unknown path game.{name} (known: {', '.join('game.' + k for k in _GAME)})", line)
         return _GAME[name](game, None)
     kind = game.kind_of(owner)
     if kind is None:
@@ -111,14 +111,12 @@ def read_path(game: Game, path: tuple[str, ...], line: int | None = None) -> Rea
     table_name, fields, live = _PATHS[kind]
     if name not in fields:
         known = ", ".join(f"{owner}.{k}" for k in fields)
-        raise ScriptError(f"unknown path {owner}.{name} for a {kind} (known: {known})", line)
+        raise ScriptError(f"unknown path {owner}.{name} for {a_kind(kind)} (known: {known})", line)
     record = getattr(game, table_name)[owner]
     if name not in _ALWAYS and not getattr(record, live):
         gone = "exploded" if kind == "asteroid" else "been destroyed" if live == "exists" else "died"
         allowed = f"{owner}.{live}" if kind == "asteroid" else f"{owner}.{live} and {owner}.at"
-        raise ScriptError(
-            f"cannot ask {owner}.{name}: {kind} {owner} has {gone} (only {allowed} remain)", line
-        )
+        raise ScriptError(f"cannot ask {owner}.{name}: {kind} {owner} has {gone} (only {allowed} remain)", line)
     return fields[name](game, record)
 
 
@@ -163,9 +161,7 @@ def show_value(value: Typed) -> str:
     return str(value)
 
 
-def evaluate(
-    game: Game, path: tuple[str, ...], op: str, text: str, line: int | None = None
-) -> tuple[bool, str]:
+def evaluate(game: Game, path: tuple[str, ...], op: str, text: str, line: int | None = None) -> tuple[bool, str]:
     """Whether `PATH OP VALUE` holds now, and the path's current value written as a script would."""
     reading = read_path(game, path, line)
     actual = reading.value
@@ -177,9 +173,7 @@ def evaluate(
     if op in ("<", "<=", ">", ">=") and reading.type != "num":
         raise ScriptError(f"{op!r} compares numbers only, and {'.'.join(path)} is not a number", line)
     if reading.type != "set" and "," in text:
-        raise ScriptError(
-            f"{'.'.join(path)} holds one value, not a list: {text!r} (use 'in' for a choice)", line
-        )
+        raise ScriptError(f"{'.'.join(path)} holds one value, not a list: {text!r} (use 'in' for a choice)", line)
     expected = parse_value(game, reading, text, line)
     return _compare(actual, op, expected), show_value(actual)
 

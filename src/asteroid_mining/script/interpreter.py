@@ -23,11 +23,9 @@ from ..rules.actions import Action
 from ..rules.options import OptionError
 from . import parser as p
 from .checks import evaluate
-from .lexer import Line, ScriptError, tokenize
+from .lexer import Line, ScriptError, a_kind, tokenize
 from .reporter import Reporter
 from .show import describe, describe_game
-
-_MACHINES = ("settler", "robot", "ufo")
 
 
 class Interpreter:
@@ -109,7 +107,7 @@ class Interpreter:
         """`ident` if it names an asteroid still in the belt; a script error otherwise."""
         kind = self._kind(statement, ident)
         if kind != "asteroid":
-            raise self._fail(statement, f"{ident} is a {kind}, not an asteroid")
+            raise self._fail(statement, f"{ident} is {a_kind(kind)}, not an asteroid")
         if not self.game.asteroids[ident].exists:
             raise self._fail(statement, f"asteroid {ident} has exploded")
         return ident
@@ -118,14 +116,12 @@ class Interpreter:
         """`ident` if it is free for a new thing; a script error if taken."""
         kind = self.game.kind_of(ident)
         if kind is not None:
-            raise self._fail(statement, f"id {ident!r} is already taken (by a {kind})")
+            raise self._fail(statement, f"id {ident!r} is already taken (by {a_kind(kind)})")
         return ident
 
     def _new_object(self, statement: p.Statement, *idents: str) -> None:
         if self.ended:
-            raise self._fail(
-                statement, f"the game has ended ({self.game.status}): no new things can be added"
-            )
+            raise self._fail(statement, f"the game has ended ({self.game.status}): no new things can be added")
         if len(set(idents)) != len(idents):
             raise self._fail(statement, f"id {idents[0]!r} is given twice")
         for ident in idents:
@@ -170,7 +166,7 @@ class Interpreter:
     def _ai(self, s: p.SetAi) -> None:
         kind = self._kind(s, s.id)
         if kind not in ("robot", "ufo"):
-            raise self._fail(s, f"{s.id} is a {kind}: only robots and UFOs have an AI")
+            raise self._fail(s, f"{s.id} is {a_kind(kind)}: only robots and UFOs have an AI")
         self.game.set_ai(s.id, s.on)
 
     def _gates(self, s: p.NewGates) -> None:
@@ -184,16 +180,14 @@ class Interpreter:
                     raise self._fail(s, f"settler {where} is dead and cannot carry a gate")
             else:
                 raise self._fail(
-                    s, f"a gate orbits an asteroid or is carried by a settler, and {where} is a {kind}"
+                    s, f"a gate orbits an asteroid or is carried by a settler, and {where} is {a_kind(kind)}"
                 )
         self.game.add_gates(s.first, s.first_where, s.second, s.second_where)
 
     # -- play ----------------------------------------------------------------------------------------------
 
     def _action(self, s: p.Do) -> Action:
-        kind = self._kind(s, s.actor)
-        if kind not in _MACHINES:
-            raise self._fail(s, f"{s.actor} is a {kind}: only settlers, robots and UFOs act")
+        self._kind(s, s.actor)  # an undeclared actor is a script error; a non-actor is refused by the rules
         if s.action == "move":
             self._kind(s, s.args[0])
             return Move(s.actor, s.args[0])
@@ -258,9 +252,7 @@ class Interpreter:
         for ident in s.asteroids:
             self._asteroid_id(s, ident)
         if s.round < self.game.round:
-            raise self._fail(
-                s, f"round {s.round} is over: a forecast is for round {self.game.round} or later"
-            )
+            raise self._fail(s, f"round {s.round} is over: a forecast is for round {self.game.round} or later")
         if not self.ended:
             self._events(self.game.forecast(s.round, list(s.asteroids)))
 

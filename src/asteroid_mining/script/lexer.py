@@ -57,9 +57,7 @@ def check_id(word: str, line: int | None = None) -> str:
     if word in RESERVED:
         raise ScriptError(f"{word!r} is a reserved word and cannot be an id", line)
     if not is_id(word):
-        raise ScriptError(
-            f"{word!r} is not a valid id (letters, digits, '_' and '-', starting with a letter)", line
-        )
+        raise ScriptError(f"{word!r} is not a valid id (letters, digits, '_' and '-', starting with a letter)", line)
     return word
 
 
@@ -68,3 +66,9 @@ def whole_number(word: str, what: str, line: int | None = None, minimum: int = 0
     if not word.isascii() or not word.isdigit() or int(word) < minimum:
         raise ScriptError(f"{what} must be a whole number of at least {minimum}, not {word!r}", line)
     return int(word)
+
+
+def a_kind(kind: str) -> str:
+    """`kind` with its indefinite article: `an asteroid`, `a settler`, `a UFO`."""
+    word = "UFO" if kind == "ufo" else kind
+    return f"an {word}" if word[0] in "aeiouAEIOU" and word != "UFO" else f"a {word}"

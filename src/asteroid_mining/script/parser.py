@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..rules.materials import CARGO_LIMIT, CORES, KINDS
 from ..rules.options import OptionError, parse_option
 from ..rules.orbit import Orbit
-from .lexer import Line, ScriptError, check_id, tokenize, whole_number
+from .lexer import Line, ScriptError, a_kind, check_id, tokenize, whole_number
 
 OPS = ("==", "!=", "<", "<=", ">", ">=", "in")
 """The comparison operators of `expect`."""
@@ -184,9 +184,7 @@ def _error(line: Line, message: str) -> ScriptError:
     return ScriptError(message, line.number)
 
 
-def _split_options(
-    line: Line, words: list[str], allowed: tuple[str, ...]
-) -> tuple[list[str], dict[str, str]]:
+def _split_options(line: Line, words: list[str], allowed: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
     """Positional words and `key=value` options (any order after the positional words)."""
     positional: list[str] = []
     options: dict[str, str] = {}
@@ -303,7 +301,7 @@ def _machine(line: Line, words: list[str]) -> Statement:
     _count(line, positional, 1, f"{kind} ID at=A [ai=on|off]")
     ident = check_id(positional[0], line.number)
     if "at" not in opts:
-        raise _error(line, f"a {kind} needs at=ASTEROID")
+        raise _error(line, f"{a_kind(kind)} needs at=ASTEROID")
     at = check_id(opts["at"], line.number)
     ai = _on_off(line, opts.get("ai", "on"), "ai")
     return NewMachine(line.number, line.text, kind, ident, at, ai)
