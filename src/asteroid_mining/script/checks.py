@@ -116,7 +116,7 @@ def read_path(game: Game, path: tuple[str, ...], line: int | None = None) -> Rea
     if name not in _ALWAYS and not getattr(record, live):
         gone = "exploded" if kind == "asteroid" else "been destroyed" if live == "exists" else "died"
         allowed = f"{owner}.{live}" if kind == "asteroid" else f"{owner}.{live} and {owner}.at"
-        raise ScriptError(f"cannot ask {owner}.{name}: {kind} {owner} has {gone} (only {allowed} remain)", line)
+        raise ScriptError(f"cannot ask {owner}.{name}: {kind} {owner} has {gone} (only {allowed} can be asked)", line)
     return fields[name](game, record)
 
 
