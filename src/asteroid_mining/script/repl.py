@@ -47,8 +47,12 @@ def _save_history(readline: object | None) -> None:
         readline.write_history_file(HISTORY)  # type: ignore[attr-defined]
 
 
-def session(lines: TextIO | None = None, out: TextIO = sys.stdout, prompt: str = PROMPT) -> int:
-    """Run the prompt reading from `lines` (the terminal when None); returns 0, or 1 if a check failed."""
+def session(lines: TextIO | None = None, out: TextIO | None = None, prompt: str = PROMPT) -> int:
+    """Run the prompt reading from `lines` (the terminal when None); returns 0, or 1 if a check failed.
+
+    Output goes to `out` (standard output when None).
+    """
+    out = out or sys.stdout
     reporter = Reporter(out)
     interpreter = Interpreter("<prompt>", reporter)
     number = 0
