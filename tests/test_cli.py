@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +155,37 @@ def test_map_commands_are_mounted() -> None:
     assert result.returncode == 0, result.stderr
     for command in ("generate", "check", "show"):
         assert command in result.stdout
+
+
+def test_script_without_file_on_a_terminal_opens_the_prompt() -> None:
+    pty = pytest.importorskip("pty")
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on a terminal
+        os.execv(sys.executable, [sys.executable, "-m", "asteroid_mining", "script"])
+    os.write(fd, b"asteroid A\nexpect A.mantle == 3\nquit\n")
+    output = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    text = output.decode(errors="replace")
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        time.sleep(2)
+        done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail(f"the prompt did not end: {text}")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "scenario prompt" in text
+    assert "1 passed, 0 failed" in text
