@@ -553,3 +553,44 @@ def test_show_prints_things(tmp_path: Path) -> None:
     assert "gate g1: orbits A, partner g2, inactive" in text_out
     assert "settler s1: dead" in text_out
     assert "gate g2: destroyed" in text_out
+
+
+def test_lexical_details(tmp_path: Path) -> None:
+    text = (
+        "asteroid A\tmantle=2   core=iron\r\n"
+        "\r\n"
+        "   # a comment line\n"
+        "asteroid B# a comment right after a word\n"
+        "link A B # trailing\r\n"
+        "settler s-1_x at=A\n"
+        "asteroid a\n"
+        "expect A.neighbours == B\r\n"
+        "expect s-1_x.at == A\n"
+        "expect a.exists == true\n"
+        "expect A.core == iron\n"
+        "expect A.mantle == 5\n"
+    )
+    code, lines, name = run_text(tmp_path, text)
+    assert code == 1
+    assert lines == [f"{name}:12: check failed: expect A.mantle == 5 (was 2)", "4 passed, 1 failed"]
+
+
+def test_only_spaces_and_tabs_separate_words(tmp_path: Path) -> None:
+    code, lines, name = run_text(tmp_path, "asteroid\u00a0A\n")
+    assert code == 2
+    assert lines[0] == f"{name}:1: error: unknown statement 'asteroid\\xa0A'"
+
+
+def test_after_the_end_link_and_forces_change_nothing(tmp_path: Path) -> None:
+    text = (
+        "asteroid A\nasteroid B\nasteroid C mantle=0 core=ice\nsettler s1 at=A\nstorm A\n"
+        "expect game.status == lost\nlink A B\nsun C near\nstorm B\nforecast 1 C\nend-round\n"
+        "expect A.neighbours == none\nexpect C.core == ice\nexpect C.sun == far\nexpect game.round == 1\n"
+        "reject do s1 wait\nsettler s2 at=B\n"
+    )
+    code, lines, name = run_text(tmp_path, text)
+    assert code == 2
+    assert lines == [
+        f"{name}:17: error: the game has ended (lost): no new things can be added",
+        "6 passed, 0 failed",
+    ]

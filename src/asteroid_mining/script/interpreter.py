@@ -150,7 +150,8 @@ class Interpreter:
             self._asteroid_id(s, ident)
         if s.first in s.others:
             raise self._fail(s, f"asteroid {s.first} cannot neighbour itself")
-        self.game.link(s.first, *s.others)
+        if not self.ended:  # R16a: nothing changes any more once the game has ended
+            self.game.link(s.first, *s.others)
 
     def _settler(self, s: p.NewSettler) -> None:
         self._new_object(s, s.id)

@@ -34,14 +34,21 @@ class Line:
         return " ".join(self.words)
 
 
+_SEPARATORS = re.compile(r"[ \t]+")
+
+
 def split_words(text: str) -> tuple[str, ...]:
     """The words of one line: `#` starts a comment; spaces and tabs separate words."""
-    return tuple(text.split("#", 1)[0].split())
+    code = text.split("#", 1)[0].strip(" \t\r\n")
+    return tuple(_SEPARATORS.split(code)) if code else ()
 
 
 def tokenize(source: str) -> Iterator[Line]:
-    """Every statement line of `source`, with its line number; blank and comment-only lines are skipped."""
-    for number, raw in enumerate(source.splitlines(), start=1):
+    """Every statement line of `source`, with its line number; blank and comment-only lines are skipped.
+
+    Lines end at `\\n` (a `\\r` before it is dropped), so numbers match what editors show.
+    """
+    for number, raw in enumerate(source.split("\n"), start=1):
         words = split_words(raw)
         if words:
             yield Line(number, words)
