@@ -135,7 +135,7 @@ def _mount_maps() -> None:
             _fail(f"the map commands are not available in this build ({detail})")
 
         return
-    app.add_typer(maps_app, name="map", help="Generate, check and show belts (maps).")
+    app.add_typer(maps_app, name="map")
 
 
 _mount_maps()
