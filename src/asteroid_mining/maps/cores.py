@@ -1,0 +1,168 @@
+"""Cores and mantles of a generated belt (R1): enough of every material, and shelters everywhere.
+
+- Every material kind gets comfortably more units than a win needs (`fairness.needed_units`: the win's 3 of
+  each, a robot and a gate pair), more on bigger belts; iron, the most needed, is the commonest.
+- Hollow asteroids (shelters against storms, R4) are placed first, as a greedy cover, so that every asteroid
+  has one within `SHELTER_HOPS` moves; the other hollow ones fall at random.
+- Ice and uranium never sit on a hub or on a *hot* asteroid (always near the Sun, where they could never be
+  mined), nor bare (mantle 0) at the start.
+- Mantles: hollow asteroids are thin (0–2 layers, so a shelter can be reached and opened within a storm's
+  warning), material ones 1–5 layers with an occasional thick one; a few iron and carbon cores lie bare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from ..rules.materials import CORES, HOLLOW, KINDS, MATERIALS
+from .fairness import needed_units
+from .graph import BoolArray, IntArray, adjacency
+
+HOLLOW_CODE = CORES.index(HOLLOW)
+"""The code of a hollow core in the arrays (an index into `CORES`)."""
+KIND_WEIGHTS = {"ice": 0.24, "iron": 0.30, "carbon": 0.21, "uranium": 0.25}
+"""How the material cores divide between the kinds (about in proportion to what a game uses)."""
+MATERIAL_SHARE = 0.64
+"""Share of asteroids holding a material at richness 1; the rest are hollow."""
+MIN_HOLLOW_SHARE = 0.15
+"""However rich a belt, at least this share of asteroids are hollow."""
+
+
+@dataclass(frozen=True)
+class Cores:
+    """Each asteroid's core (an index into `CORES`) and mantle."""
+
+    core: IntArray
+    mantle: IntArray
+
+    def names(self) -> list[str]:
+        """The cores as the rules name them."""
+        return [CORES[c] for c in self.core.tolist()]
+
+
+def material_counts(n: int, richness: float) -> dict[str, int]:
+    """How many asteroids hold each kind: a richness-scaled share, never below the fairness floor."""
+    share = min(1.0 - MIN_HOLLOW_SHARE, max(0.15, MATERIAL_SHARE * richness))
+    floor = floor_units(n)
+    counts = {k: max(floor[k], round(n * share * KIND_WEIGHTS[k])) for k in KINDS}
+    return counts
+
+
+def floor_units(n: int) -> dict[str, int]:
+    """The fewest units of each kind a belt of `n` asteroids gets: a win's needs plus a margin."""
+    need = needed_units()
+    if n < 60:
+        return {k: need[k] + 1 for k in KINDS}
+    return {k: 2 * need[k] for k in KINDS}
+
+
+def minimum_size() -> int:
+    """The smallest belt the generator makes: the material floor plus a few hollow asteroids."""
+    return sum(floor_units(1).values()) + 4
+
+
+SMART_COVER_SIZE = 3_000
+"""Up to this size, each shelter is placed where it covers the most (a slower, tighter greedy cover)."""
+
+
+def make_cores(
+    n: int,
+    edges: IntArray,
+    hot: BoolArray,
+    hubs: IntArray,
+    richness: float,
+    rng: np.random.Generator,
+) -> Cores:
+    """Cores and mantles for a belt of `n` asteroids linked by `edges`."""
+    counts = material_counts(n, richness)
+    matrix = adjacency(n, edges)
+    cover = _shelter_cover(matrix, rng, smart=n <= SMART_COVER_SIZE)
+    _make_room(counts, n - int(cover.sum()), floor_units(n))
+    n_hollow = n - sum(counts.values())
+    if n_hollow < 1:
+        raise ValueError(f"a belt of {n} asteroids is too small for its materials")
+    hollow = cover.copy()
+    extra = n_hollow - int(hollow.sum())
+    if extra > 0:
+        hollow[rng.choice(np.flatnonzero(~hollow), size=extra, replace=False)] = True
+    elif extra < 0:  # a tiny belt cannot shelter everyone: keep the first shelters of the cover
+        hollow[np.flatnonzero(hollow)[n_hollow:]] = False
+    codes = np.concatenate([np.full(counts[k], CORES.index(k), dtype=np.int64) for k in KINDS])
+    core = np.full(n, HOLLOW_CODE, dtype=np.int64)
+    core[~hollow] = codes[rng.permutation(len(codes))]
+    _keep_reactive_safe(core, hot, hubs, rng)
+    return Cores(core, _mantles(core, rng))
+
+
+def _make_room(counts: dict[str, int], room: int, floor: dict[str, int]) -> None:
+    """Lower the material counts (never below the floor) until at most `room` asteroids hold one."""
+    while sum(counts.values()) > room:
+        kind = max(KINDS, key=lambda k: (counts[k] - floor[k], -KINDS.index(k)))
+        if counts[kind] <= floor[kind]:
+            return
+        counts[kind] -= 1
+
+
+def _shelter_cover(matrix: sparse.csr_matrix, rng: np.random.Generator, smart: bool) -> BoolArray:
+    """Asteroids to make hollow so that every asteroid has one within `SHELTER_HOPS` (= 2) moves.
+
+    A greedy cover: the asteroids are visited in random order, and each one not yet covered gets a shelter
+    on itself or (`smart`) on whichever of its neighbours covers the most asteroids still uncovered.
+    """
+    n = matrix.shape[0]
+    indptr, indices = matrix.indptr, matrix.indices
+    degree = np.diff(indptr)
+
+    def ball(v: int) -> IntArray:  # everything within two moves of v (SHELTER_HOPS)
+        around = indices[indptr[v] : indptr[v + 1]]
+        return np.concatenate([[v], around, *(indices[indptr[w] : indptr[w + 1]] for w in around.tolist())])
+
+    covered = np.zeros(n, dtype=bool)
+    chosen = np.zeros(n, dtype=bool)
+    for u in rng.permutation(n).tolist():
+        if covered[u]:
+            continue
+        best = u
+        if smart:
+            gain = np.count_nonzero(~covered[ball(u)])
+            for v in indices[indptr[u] : indptr[u + 1]].tolist():
+                if degree[v] > 4 * max(1, degree[u]):
+                    continue  # a hub: its reach is not the point of a shelter
+                g = np.count_nonzero(~covered[ball(v)])
+                if g > gain:
+                    best, gain = v, g
+        chosen[best] = True
+        covered[ball(best)] = True
+    return chosen
+
+
+def _reactive_mask(core: IntArray) -> BoolArray:
+    reactive = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
+    return np.asarray(reactive[core])
+
+
+def _keep_reactive_safe(core: IntArray, hot: BoolArray, hubs: IntArray, rng: np.random.Generator) -> None:
+    """Swap ice and uranium off hot asteroids and hubs, onto safe asteroids holding a steady material."""
+    banned = hot.copy()
+    banned[hubs] = True
+    wrong = np.flatnonzero(banned & _reactive_mask(core))
+    safe = np.flatnonzero(~banned & ~_reactive_mask(core) & (core != HOLLOW_CODE))
+    if len(wrong) == 0:
+        return
+    partners = rng.choice(safe, size=min(len(wrong), len(safe)), replace=False)
+    for a, b in zip(wrong.tolist(), partners.tolist(), strict=False):
+        core[a], core[b] = core[b], core[a]
+
+
+def _mantles(core: IntArray, rng: np.random.Generator) -> IntArray:
+    n = len(core)
+    hollow = core == HOLLOW_CODE
+    steady = ~hollow & ~_reactive_mask(core)
+    thin = rng.choice(np.array([0, 1, 2]), size=n, p=[0.35, 0.4, 0.25])
+    thick = 1 + rng.binomial(4, 0.45, n) + (rng.random(n) < 0.06) * rng.integers(1, 4, n)
+    bare = steady & (rng.random(n) < 0.06)
+    mantle = np.where(hollow, thin, np.where(bare, 0, thick))
+    return mantle.astype(np.int64)
