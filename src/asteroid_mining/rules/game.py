@@ -9,7 +9,7 @@ from typing import Any
 from . import setup
 from .actions import Action, action_from_json
 from .belt import Belt
-from .effects import winnable
+from .effects import react, winnable
 from .errors import GameFormatError, Refusal, Refused, SetupError
 from .events import Event
 from .legal import legal_actions
@@ -43,14 +43,18 @@ class Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
         for spec in belt.asteroids:
             setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
-                               spec.orbit, spec.position)
+                               spec.orbit, spec.position, react_now=False)
         for a, b in belt.links:
             setup.link(state, a, [b])
         for pair in belt.gates:
             setup.add_gates(state, pair.first, pair.first_at, pair.second, pair.second_at)
+        for asteroid in list(state.asteroids.values()):
+            if asteroid.exists:
+                react(state, asteroid, [])  # a belt laid out with exposed reactive cores near the Sun (R6)
+        start = setup.existing_asteroid(state, belt.start)
         for n in range(1, settlers + 1):
-            setup.add_settler(state, f"s{n}", belt.start)
-        places = [a for a in state.asteroids if a != belt.start] or [belt.start]
+            setup.add_settler(state, f"s{n}", start.id)
+        places = [a.id for a in state.asteroids.values() if a.exists and a is not start] or [start.id]
         for uid in state.fresh_ids("ufo", options.ufos):
             setup.add_ufo(state, uid, state.rng.choice(places))
         index_angles(state)

@@ -52,8 +52,12 @@ def add_asteroid(
     sun: str | None = None,
     orbit: Orbit | None = None,
     position: tuple[float, float] | None = None,
+    react_now: bool = True,
 ) -> list[Event]:
-    """A new asteroid, pinned `far` unless `sun` or `orbit` says otherwise; reacts at once if it must (R6)."""
+    """A new asteroid, pinned `far` unless `sun` or `orbit` says otherwise; reacts at once if it must (R6).
+
+    A whole belt is laid out with `react_now=False` and reacts once every asteroid and link exists.
+    """
     _new_id(state, aid)
     if mantle < 0:
         raise SetupError(f"the mantle of {aid} cannot be negative ({mantle})")
@@ -70,7 +74,8 @@ def add_asteroid(
     if core != "hollow":
         state.core_units[core] += 1
     events: list[Event] = []
-    react(state, asteroid, events)
+    if react_now:
+        react(state, asteroid, events)
     return events
 
 
