@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import select
 import signal
@@ -141,20 +140,21 @@ def test_usage_errors_are_one_line_exit_2(args: tuple[str, ...]) -> None:
     assert "Traceback" not in result.stderr
 
 
-def _maps_cli_present() -> bool:
-    try:
-        return importlib.util.find_spec("asteroid_mining.maps.cli") is not None
-    except ModuleNotFoundError:
-        return False
-
-
 def test_map_commands_are_mounted() -> None:
-    if not _maps_cli_present():
-        pytest.skip("the maps command line is not there yet")
     result = run("map", "--help")
     assert result.returncode == 0, result.stderr
-    for command in ("generate", "check", "show"):
+    for command in ("generate", "check", "show", "list"):
         assert command in result.stdout
+    assert "not available" not in run("--help").stdout
+
+
+def test_map_generate_and_check(tmp_path: Path) -> None:
+    belt = tmp_path / "belt.json"
+    made = run("map", "generate", "-o", str(belt), "--preset", "tutorial", "--seed", "3")
+    assert made.returncode == 0, made.stdout + made.stderr
+    checked = run("map", "check", str(belt))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"{belt}: ok" in checked.stdout
 
 
 def test_script_without_file_on_a_terminal_opens_the_prompt() -> None:
