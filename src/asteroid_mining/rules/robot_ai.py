@@ -10,6 +10,8 @@ from .actions import Action, Drill, Mine, Move, Wait
 from .materials import HOLLOW, is_reactive
 from .state import Asteroid, GameState, Robot, Ufo
 
+_SECOND_HOP = 16
+"""Exits a robot looks behind for a shelter two moves away."""
 _SAMPLES = 6
 """Random neighbours a robot looks at when it explores: enough to find work, O(1) on a hub."""
 
@@ -45,6 +47,11 @@ def _shelter(state: GameState, robot: Robot, here: Asteroid, storm: int) -> Acti
         if dest.shelter:
             return Move(robot.id, target)
     steps_left = storm - state.round + 1
+    if steps_left >= 2:
+        # two moves away: look behind a bounded number of exits, so that a step costs O(degree) at most
+        for target, dest in exits[:_SECOND_HOP]:
+            if any(beyond.shelter for _, beyond in _exits(state, dest)):
+                return Move(robot.id, target)
     if here.core == HOLLOW and here.mantle <= steps_left:
         return Drill(robot.id)
     best: tuple[int, str] | None = None
