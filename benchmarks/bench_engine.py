@@ -90,7 +90,7 @@ def time_actions(game: Game, count: int) -> dict[str, float]:
 
 def time_hub_legal(game: Game) -> tuple[int, float]:
     hub = max((a for a in game.asteroids.values() if a.exists), key=lambda a: len(a.neighbours))
-    sid = next(iter(game.settlers))
+    sid = next(s.id for s in game.settlers.values() if s.alive)
     place_actor(game.state, game.settlers[sid], hub)
     runs = []
     for _ in range(200):
