@@ -249,15 +249,22 @@ def _restore_order(state: GameState, doc: dict[str, Any], pending: dict[str, Any
 
 
 def _link_everything(state: GameState, pending: dict[str, Any]) -> None:
-    for aid, (asteroid, path, neighbours) in ((k, v) for k, v in pending.items() if v[0].kind == "asteroid"):
-        for i, other in enumerate(neighbours):
-            _check(isinstance(other, str) and other in state.asteroids and other != aid,
-                   f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
+    known = state.asteroids
+    for aid, asteroid in known.items():
+        _, path, neighbours = pending[aid]
+        # the fast path checks whole lists with set operations; the slow one only runs to name a bad entry
+        if not all(type(other) is str for other in neighbours) or (
+            aid in neighbours or not known.keys() >= set(neighbours) or len(set(neighbours)) != len(neighbours)
+        ):
+            for i, other in enumerate(neighbours):
+                _check(isinstance(other, str) and other in known and other != aid,
+                       f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
+                _check(other not in neighbours[:i], f"{path}.neighbours[{i}]", f"{other!r} is listed twice")
         asteroid.neighbours = dict.fromkeys(neighbours)
-    for aid, asteroid in state.asteroids.items():
+    for aid, asteroid in known.items():
         for other in asteroid.neighbours:
-            _check(aid in state.asteroids[other].neighbours, pending[aid][1] + ".neighbours",
-                   f"the link to {other} is not mutual")
+            if aid not in known[other].neighbours:
+                raise GameFormatError(pending[aid][1] + ".neighbours", f"the link to {other} is not mutual")
     for kind_dict in (state.settlers, state.robots, state.ufos):
         for tid, actor in kind_dict.items():
             path = pending[tid][1]
