@@ -361,11 +361,9 @@ def test_hand_checks_agree_with_the_full_schema_on_asteroids(item: dict[str, Any
 
     if isinstance(item.get("orbit"), str) and item["orbit"] not in ("6/2/1", "x"):
         return
-    schema = dict(belt_schema())
-    validator = Draft202012Validator(schema)
-    doc = {"format": "asteroid-mining/belt", "version": 1, "start": "S", "asteroids": [{"id": "S"}, item]}
-    if "position" in item:
-        doc["asteroids"][0]["position"] = [0, 0]
+    validator = Draft202012Validator(belt_schema())
+    first: dict[str, Any] = {"id": "S", "position": [0, 0]} if "position" in item else {"id": "S"}
+    doc = {"format": "asteroid-mining/belt", "version": 1, "start": "S", "asteroids": [first, item]}
     schema_ok = not list(validator.iter_errors(doc))
     hand_ok = not [p for p in belt_problems(doc) if p.path.startswith("asteroids[1]")]
     if item.get("id") == "S":

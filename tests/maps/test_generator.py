@@ -8,6 +8,8 @@ import time
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from asteroid_mining.maps import belt_problems, belt_to_json
 from asteroid_mining.maps.fairness import NEAR_SHARE, SHELTER_HOPS, SHELTER_SHARE, fairness_report, needed_units
@@ -213,3 +215,27 @@ def test_standard_is_quick() -> None:
     begin = time.perf_counter()
     generate_belt("standard", seed=9)
     assert time.perf_counter() - begin < 2.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    size=st.integers(30, 400),
+    density=st.floats(1.0, 12.0),
+    hubs=st.integers(0, 3),
+    richness=st.floats(0.2, 2.0),
+    storms=st.floats(0.0, 3.0),
+    seed=st.integers(0, 2**32),
+)
+def test_any_parameters_give_a_valid_connected_belt(
+    size: int, density: float, hubs: int, richness: float, storms: float, seed: int
+) -> None:
+    params = BeltParams(size=size, density=density, hubs=min(hubs, size // 20), richness=richness, storms=storms)
+    belt = generate_belt(params, seed=seed)
+    assert len(belt.asteroids) == size
+    assert belt_problems(belt_to_json(belt)) == []
+    assert nx.is_connected(graph(belt))
+    report = fairness_report(belt)
+    need = needed_units()
+    assert all(report.usable[k] >= need[k] for k in KINDS)
+    # a tiny, nearly treelike belt has too few hollow asteroids left over to shelter everyone
+    assert report.shelter_share >= (SHELTER_SHARE if size >= 60 or density >= 2.5 else 0.8)

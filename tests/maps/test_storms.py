@@ -114,3 +114,4 @@ def test_recommended_interval_keeps_the_hazard() -> None:
     assert recommended_storm_interval(15.0) == 5
     assert recommended_storm_interval(30.0, 0.0) == 0
     assert recommended_storm_interval(1.0, 10.0) == 1
+    assert recommended_storm_interval(30.0, 1e-300) == 10_000

@@ -8,20 +8,16 @@ with it. The checks are written for speed (one pass per array, no per-element js
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..rules.belt import AsteroidSpec, GatePairSpec
+from ..rules.ids import id_problem as rules_id_problem
 from ..rules.materials import CORES
 from ..rules.orbit import Orbit
 from .problems import Problem
 from .schema import json_type
 
-ID_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-"""What an id looks like (SCENARIO.md); matched in full."""
-RESERVED_IDS = frozenset(("none", "game", "true", "false"))
-"""Words that cannot be ids."""
 MAX_ID_LENGTH = 64
 """The longest id a belt may use."""
 ASTEROID_FIELDS = frozenset(("id", "mantle", "core", "orbit", "position"))
@@ -33,16 +29,16 @@ _MISSING: Any = object()
 
 
 def id_problem(value: object) -> str | None:
-    """Why `value` cannot be an id, as a sentence, or None when it can."""
+    """Why `value` cannot be an id in a belt file, as a sentence, or None when it can.
+
+    The rules' own id check (syntax, reserved words), plus what a file can get wrong besides: a value that is
+    not a string, or an id too long for a player's screen.
+    """
     if not isinstance(value, str):
         return f"an id must be a string, not {json_type(value)}"
     if len(value) > MAX_ID_LENGTH:
         return f"id {value[:20]!r}... is too long (at most {MAX_ID_LENGTH} characters)"
-    if not ID_PATTERN.fullmatch(value):
-        return f"{value!r} is not a valid id (a letter, then letters, digits, '_' or '-')"
-    if value in RESERVED_IDS:
-        return f"{value!r} is reserved and cannot be an id"
-    return None
+    return rules_id_problem(value)
 
 
 def _is_number(value: object) -> bool:

@@ -38,8 +38,12 @@ class Preset(StrEnum):
     huge = "huge"
 
 
+PROG = "asteroid-mining map"
+"""How the commands are known to users, for messages."""
+
+
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"{PROG}: error: {message}", err=True)
     raise typer.Exit(2)
 
 

@@ -1,6 +1,6 @@
 """The belt file format: versioned JSON, read with every problem reported, written canonically.
 
-A belt file looks like this (see `docs/belt-format.md` and the JSON Schema `belt.schema.json`)::
+A belt file looks like this (see `docs/maps.md` and the JSON Schema `belt.schema.json`)::
 
     {
       "format": "asteroid-mining/belt",

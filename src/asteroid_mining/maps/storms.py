@@ -22,6 +22,10 @@ STORM_HAZARD = (30.0 / 360.0) / 10.0
 sector, a storm every 10 rounds on average) give 1 in 120."""
 
 
+MAX_STORM_INTERVAL = 10_000
+"""The longest interval suggested (for a vanishingly small storm frequency)."""
+
+
 def angle_of(position: tuple[float, float]) -> float:
     """The angle in degrees [0, 360) of a point seen from the Sun at (0, 0)."""
     angle = math.degrees(math.atan2(position[1], position[0])) % 360.0
@@ -77,5 +81,7 @@ def recommended_storm_interval(storm_sector: float, frequency: float = 1.0) -> i
     """
     if frequency <= 0.0:
         return 0
-    interval = (storm_sector / 360.0) / (STORM_HAZARD * frequency)
-    return max(1, round(interval))
+    share, rate = storm_sector / 360.0, STORM_HAZARD * frequency
+    if rate * MAX_STORM_INTERVAL <= share:
+        return MAX_STORM_INTERVAL
+    return max(1, round(share / rate))
