@@ -23,10 +23,10 @@ from scipy.spatial import cKDTree
 from ..rules.belt import AsteroidSpec, Belt
 from ..rules.orbit import Orbit
 from .cores import make_cores, minimum_size
-from .graph import IntArray, degrees, hub_mask, unique_edges
+from .graph import FloatArray, IntArray, degrees, hub_mask, unique_edges
 from .layout import lay_out
 from .links import choose_hubs, hub_links, join_components, proximity_links
-from .orbits import make_orbits
+from .orbits import Orbits, make_orbits
 from .start import choose_start
 from .storms import recommended_storm_interval, recommended_storm_sector
 
@@ -154,7 +154,7 @@ def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overri
 
 
 def _asteroids(
-    ids: list[str], cores: list[str], mantle: IntArray, orbits: Any, positions: Any
+    ids: list[str], cores: list[str], mantle: IntArray, orbits: Orbits, positions: FloatArray
 ) -> tuple[AsteroidSpec, ...]:
     orbit_of: dict[tuple[int, int, int], Orbit] = {}
     out = []

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..rules.belt import Belt
 from ..rules.materials import HOLLOW, KINDS
-from .graph import BeltArrays, FloatArray, degrees, hub_mask
+from .graph import BeltArrays, BoolArray, FloatArray, degrees, hub_mask
 from .problems import MapError
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def render_belt(belt: Belt, path: str | os.PathLike[str], color_by_core: bool = 
     return target
 
 
-def _positions(belt: Belt, arrays: BeltArrays) -> tuple[FloatArray, bool]:
+def _positions(arrays: BeltArrays) -> tuple[FloatArray, bool]:
     """The belt's positions, or a spring layout made for the picture (and False)."""
     if arrays.positions is not None:
         return arrays.positions, True
@@ -100,153 +101,54 @@ def _sizes(n: int) -> tuple[float, float]:
     return 2.2, 0.18
 
 
-def _draw(fig: Figure, belt: Belt, color_by_core: bool, svg: bool) -> None:
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
+@dataclass(frozen=True)
+class _Scene:
+    """What every layer of a picture needs: positions, masks and marker sizes."""
 
+    ax: Axes
+    xy: FloatArray
+    area: FloatArray
+    """Marker area of each asteroid (points²): hubs larger."""
+    size: float
+    width: float
+    raster: bool
+    """Rasterise dots and lines (big belts in SVG)."""
+
+    def dots(self, mask: BoolArray, scale: float = 1.0, **style: Any) -> None:
+        """Scatter the asteroids in `mask`."""
+        if mask.any():
+            style.setdefault("linewidths", 0)
+            style.setdefault("rasterized", self.raster)
+            self.ax.scatter(self.xy[mask, 0], self.xy[mask, 1], s=self.area[mask] * scale, **style)
+
+
+def _draw(fig: Figure, belt: Belt, color_by_core: bool, svg: bool) -> None:
     arrays = BeltArrays.of(belt)
     n = arrays.n
-    xy, laid_out = _positions(belt, arrays)
+    xy, laid_out = _positions(arrays)
     deg = degrees(n, arrays.edges)
     hubs = hub_mask(deg)
     size, width = _sizes(n)
-    raster = svg and n > 2000  # an SVG of 200,000 vector lines would be unreadably slow
-
     ax = fig.add_axes((0.02, 0.075, 0.96, 0.84))
     ax.set_facecolor(BACKGROUND)
     ax.set_aspect("equal")
     ax.axis("off")
-    radius = float(np.hypot(xy[:, 0], xy[:, 1]).max()) if n else 1.0
-    inner = float(np.hypot(xy[:, 0], xy[:, 1]).min()) if n else 0.5
-    pad = radius * 0.06
+    distance = np.hypot(xy[:, 0], xy[:, 1])
+    radius, inner = float(distance.max()), float(distance.min())
+    pad = radius * 0.06 + 1e-9
     ax.set_xlim(-radius - pad, radius + pad)
     ax.set_ylim(-radius - pad, radius + pad)
+    area = np.where(hubs, size * 3.5 + np.sqrt(deg) * size * 0.15, size)
+    # an SVG of 200,000 vector lines would be unreadably slow: big belts are rasterised inside the SVG
+    scene = _Scene(ax, xy, area, size, width, raster=svg and n > 2000)
 
     if laid_out:
         _sun(ax, max(inner * 0.1, radius * 0.028))
         _storm_wedge(ax, belt.storm_sector, inner, radius)
-
-    # links: ordinary ones, then a hub's spokes fainter
-    if len(arrays.edges):
-        spoke = hubs[arrays.edges[:, 0]] | hubs[arrays.edges[:, 1]]
-        segments = xy[arrays.edges]
-        alpha = 0.55 if n <= 400 else 0.4 if n <= 3000 else 0.3
-        for chosen, a, w in ((~spoke, alpha, width), (spoke, alpha * 0.25, width * 0.7)):
-            if chosen.any():
-                lines = LineCollection(
-                    list(segments[chosen]), colors=LINK_COLOUR, linewidths=w, alpha=a, zorder=1, rasterized=raster
-                )
-                ax.add_collection(lines)
-
-    near = np.array([(a.orbit.is_near(1) if a.orbit is not None else a.sun == "near") for a in belt.asteroids])
-    cores = np.array([a.core for a in belt.asteroids])
-    shelter = np.array([a.core == HOLLOW and a.mantle == 0 for a in belt.asteroids])
-    area = np.where(hubs, size * 3.5 + np.sqrt(deg) * size * 0.15, size)
-    if near.any():
-        ax.scatter(
-            xy[near, 0],
-            xy[near, 1],
-            s=area[near] * 5.0,
-            c=HALO_COLOUR,
-            alpha=0.38 if n <= 3000 else 0.5,
-            linewidths=0,
-            zorder=2,
-            rasterized=raster,
-        )
-    if color_by_core:
-        for kind in KINDS:
-            chosen = cores == kind
-            if chosen.any():
-                ax.scatter(
-                    xy[chosen, 0],
-                    xy[chosen, 1],
-                    s=area[chosen],
-                    c=CORE_COLOURS[kind],
-                    linewidths=0,
-                    zorder=3,
-                    rasterized=raster,
-                )
-        hollow = (cores == HOLLOW) & ~shelter
-        if hollow.any():
-            ax.scatter(
-                xy[hollow, 0],
-                xy[hollow, 1],
-                s=area[hollow],
-                facecolors="none",
-                edgecolors=CORE_COLOURS[HOLLOW],
-                linewidths=max(0.4, width),
-                zorder=3,
-                rasterized=raster,
-            )
-    else:
-        plain = ~shelter
-        ax.scatter(xy[plain, 0], xy[plain, 1], s=area[plain], c=PLAIN_COLOUR, linewidths=0, zorder=3, rasterized=raster)
-    bare = np.array([a.core != HOLLOW and a.mantle == 0 for a in belt.asteroids])
-    if bare.any() and color_by_core:
-        ax.scatter(
-            xy[bare, 0],
-            xy[bare, 1],
-            s=area[bare] * 1.25,
-            facecolors="none",
-            edgecolors="white",
-            linewidths=max(0.4, width),
-            zorder=4,
-            rasterized=raster,
-        )
-    if shelter.any():
-        ax.scatter(
-            xy[shelter, 0],
-            xy[shelter, 1],
-            s=area[shelter] * 1.3,
-            facecolors="none",
-            edgecolors="white",
-            linewidths=max(0.5, width * 1.6),
-            zorder=4,
-            rasterized=raster,
-        )
-    if hubs.any():
-        ax.scatter(
-            xy[hubs, 0],
-            xy[hubs, 1],
-            s=area[hubs] * 1.6,
-            facecolors="none",
-            edgecolors=TEXT,
-            linewidths=0.6,
-            alpha=0.8,
-            zorder=4,
-        )
-    _gates(ax, belt, arrays.index, xy, size)
-    start = arrays.index[belt.start]
-    ax.scatter(
-        [xy[start, 0]],
-        [xy[start, 1]],
-        s=max(size * 4, 150),
-        marker="*",
-        c="white",
-        edgecolors=BACKGROUND,
-        linewidths=0.8,
-        zorder=6,
-    )
-    ax.scatter(
-        [xy[start, 0]],
-        [xy[start, 1]],
-        s=max(size * 14, 600),
-        facecolors="none",
-        edgecolors="white",
-        linewidths=1.2,
-        alpha=0.8,
-        zorder=6,
-    )
-    ax.annotate(
-        "start",
-        xy[start],
-        xytext=(12, 10),
-        textcoords="offset points",
-        color="white",
-        fontsize=9.5,
-        fontweight="bold",
-        zorder=6,
-    )
+    _links(scene, arrays, hubs)
+    marks = _asteroids(scene, belt, color_by_core, hubs)
+    _gates(scene, belt, arrays.index)
+    _start(scene, arrays.index[belt.start])
     if n <= 60:
         for i, aid in enumerate(arrays.ids):
             ax.annotate(
@@ -260,36 +162,99 @@ def _draw(fig: Figure, belt: Belt, color_by_core: bool, svg: bool) -> None:
                 fontsize=7,
                 zorder=5,
             )
-
     _title(fig, belt, n, len(arrays.edges), int(hubs.sum()), laid_out)
-    handles = []
+    _legend(fig, color_by_core, marks | ({"hub"} if hubs.any() else set()) | ({"gate"} if belt.gates else set()))
+
+
+def _links(scene: _Scene, arrays: BeltArrays, hubs: BoolArray) -> None:
+    """Ordinary links, then a hub's links fainter (as spokes)."""
+    from matplotlib.collections import LineCollection
+
+    if len(arrays.edges) == 0:
+        return
+    spoke = hubs[arrays.edges[:, 0]] | hubs[arrays.edges[:, 1]]
+    segments = scene.xy[arrays.edges]
+    n = len(scene.xy)
+    alpha = 0.55 if n <= 400 else 0.4 if n <= 3000 else 0.3
+    for chosen, a, w in ((~spoke, alpha, scene.width), (spoke, alpha * 0.25, scene.width * 0.7)):
+        if chosen.any():
+            lines = LineCollection(
+                list(segments[chosen]), colors=LINK_COLOUR, linewidths=w, alpha=a, zorder=1, rasterized=scene.raster
+            )
+            scene.ax.add_collection(lines)
+
+
+def _asteroids(scene: _Scene, belt: Belt, color_by_core: bool, hubs: BoolArray) -> set[str]:
+    """Halos, cores (or plain dots), rings for shelters and bare cores, hub rims; the marks used, for the legend."""
+    near = np.array([a.orbit.is_near(1) if a.orbit is not None else a.sun == "near" for a in belt.asteroids])
+    cores = np.array([a.core for a in belt.asteroids])
+    drilled = np.array([a.mantle == 0 for a in belt.asteroids])
+    shelter = (cores == HOLLOW) & drilled
+    bare = (cores != HOLLOW) & drilled
+    ring = max(0.4, scene.width)
+    scene.dots(near, 5.0, c=HALO_COLOUR, alpha=0.38 if len(cores) <= 3000 else 0.5, zorder=2)
     if color_by_core:
         for kind in KINDS:
-            handles.append(Line2D([], [], ls="", marker="o", ms=8, mfc=CORE_COLOURS[kind], mec="none", label=kind))
-        handles.append(Line2D([], [], ls="", marker="o", ms=8, mfc="none", mec=CORE_COLOURS[HOLLOW], label="hollow"))
-        if bare.any():
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    ls="",
-                    marker="o",
-                    ms=8,
-                    mfc=PLAIN_COLOUR,
-                    mec="white",
-                    mew=1.2,
-                    label="bare core (mantle 0)",
-                )
-            )
-    handles += [
-        Line2D([], [], ls="", marker="o", ms=9, mfc="none", mec="white", mew=1.6, label="shelter (hollow, mantle 0)"),
-        Line2D([], [], ls="", marker="o", ms=13, mfc=HALO_COLOUR, mec="none", alpha=0.5, label="near the Sun, round 1"),
-        Line2D([], [], ls="", marker="*", ms=12, mfc="white", mec="none", label="start"),
-    ]
-    if hubs.any():
-        handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc=PLAIN_COLOUR, mec=TEXT, label="hub"))
-    if belt.gates:
-        handles.append(Line2D([], [], ls=(0, (3, 2)), lw=1.4, color=GATE_COLOUR, marker="D", ms=5, label="gate pair"))
+            scene.dots(cores == kind, c=CORE_COLOURS[kind], zorder=3)
+        scene.dots(
+            (cores == HOLLOW) & ~shelter, facecolors="none", edgecolors=CORE_COLOURS[HOLLOW], linewidths=ring, zorder=3
+        )
+        scene.dots(bare, 1.25, facecolors="none", edgecolors="white", linewidths=ring, zorder=4)
+    else:
+        scene.dots(~shelter, c=PLAIN_COLOUR, zorder=3)
+    scene.dots(shelter, 1.3, facecolors="none", edgecolors="white", linewidths=max(0.5, scene.width * 1.6), zorder=4)
+    scene.dots(hubs, 1.6, facecolors="none", edgecolors=TEXT, linewidths=0.6, alpha=0.8, zorder=4, rasterized=False)
+    marks = {"shelter", "start"} | ({"near"} if near.any() else set())
+    return marks | ({"bare"} if bare.any() and color_by_core else set())
+
+
+def _start(scene: _Scene, start: int) -> None:
+    """A white star in a ring, labelled."""
+    x, y = scene.xy[start]
+    scene.ax.scatter(
+        [x], [y], s=max(scene.size * 4, 150), marker="*", c="white", edgecolors=BACKGROUND, linewidths=0.8, zorder=6
+    )
+    scene.ax.scatter(
+        [x],
+        [y],
+        s=max(scene.size * 14, 600),
+        facecolors="none",
+        edgecolors="white",
+        linewidths=1.2,
+        alpha=0.8,
+        zorder=6,
+    )
+    scene.ax.annotate(
+        "start",
+        (x, y),
+        xytext=(12, 10),
+        textcoords="offset points",
+        color="white",
+        fontsize=9.5,
+        fontweight="bold",
+        zorder=6,
+    )
+
+
+def _legend(fig: Figure, color_by_core: bool, marks: set[str]) -> None:
+    from matplotlib.lines import Line2D
+
+    def dot(label: str, **style: Any) -> Line2D:
+        return Line2D([], [], ls="", marker=style.pop("marker", "o"), label=label, **style)
+
+    handles = []
+    if color_by_core:
+        handles += [dot(kind, ms=8, mfc=CORE_COLOURS[kind], mec="none") for kind in KINDS]
+        handles.append(dot("hollow", ms=8, mfc="none", mec=CORE_COLOURS[HOLLOW]))
+    entries = {
+        "bare": dot("bare core (mantle 0)", ms=8, mfc=PLAIN_COLOUR, mec="white", mew=1.2),
+        "shelter": dot("shelter (hollow, mantle 0)", ms=9, mfc="none", mec="white", mew=1.6),
+        "near": dot("near the Sun, round 1", ms=13, mfc=HALO_COLOUR, mec="none", alpha=0.5),
+        "start": dot("start", marker="*", ms=12, mfc="white", mec="none"),
+        "hub": dot("hub", ms=11, mfc=PLAIN_COLOUR, mec=TEXT),
+        "gate": Line2D([], [], ls=(0, (3, 2)), lw=1.4, color=GATE_COLOUR, marker="D", ms=5, label="gate pair"),
+    }
+    handles += [handle for key, handle in entries.items() if key in marks]
     fig.legend(
         handles=handles,
         loc="lower center",
@@ -303,10 +268,11 @@ def _draw(fig: Figure, belt: Belt, color_by_core: bool, svg: bool) -> None:
     )
 
 
-def _gates(ax: Axes, belt: Belt, index: dict[str, int], xy: FloatArray, size: float) -> None:
+def _gates(scene: _Scene, belt: Belt, index: dict[str, int]) -> None:
     """Each gate pair as a dashed arc between the asteroids its gates orbit, a diamond at each end."""
     from matplotlib.patches import FancyArrowPatch
 
+    ax, xy, size = scene.ax, scene.xy, scene.size
     for pair in belt.gates:
         a, b = xy[index[pair.first_at]], xy[index[pair.second_at]]
         arc = FancyArrowPatch(
