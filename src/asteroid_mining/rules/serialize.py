@@ -82,17 +82,18 @@ class _Reader:
 
     @staticmethod
     def get(obj: Any, path: str, key: str, kind: type[T] | tuple[type, ...], nullable: bool = False) -> Any:
-        if not isinstance(obj, dict):
-            raise GameFormatError(path, "must be an object")
-        where = f"{path}.{key}" if path else key
-        if key not in obj:
-            raise GameFormatError(where, "is missing")
-        value = obj[key]
+        try:
+            value = obj[key]
+        except (KeyError, TypeError):
+            if not isinstance(obj, dict):
+                raise GameFormatError(path, "must be an object") from None
+            raise GameFormatError(f"{path}.{key}" if path else key, "is missing") from None
         if value is None and nullable:
             return None
-        if isinstance(value, bool) and kind in (int, float, (int, float)):
-            raise GameFormatError(where, f"must be {_name(kind)}, not a boolean")
-        if not isinstance(value, kind):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            where = f"{path}.{key}" if path else key
+            if isinstance(value, bool):
+                raise GameFormatError(where, f"must be {_name(kind)}, not a boolean")
             raise GameFormatError(where, f"must be {_name(kind)}")
         return value
 
@@ -167,7 +168,7 @@ def state_from_json(doc: Any) -> GameState:
         _check(mantle >= 0, f"{path}.mantle", "cannot be negative")
         pos = get(obj, path, "position", list, nullable=True)
         if pos is not None:
-            _check(len(pos) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pos),
+            _check(len(pos) == 2 and all(type(v) in (int, float) for v in pos),
                    f"{path}.position", "must be [x, y]")
         a = Asteroid(aid, 0, mantle, core, orbit, pinned, (float(pos[0]), float(pos[1])) if pos else None,
                      exists=get(obj, path, "exists", bool), exposures=get(obj, path, "exposures", int),
@@ -202,7 +203,7 @@ def state_from_json(doc: Any) -> GameState:
             _check(aid in state.asteroids, f"{path}.asteroids[{i}]", f"{aid!r} is not an asteroid")
         sector = get(obj, path, "sector", list, nullable=True)
         if sector is not None:
-            _check(len(sector) == 2 and all(isinstance(v, int | float) for v in sector), f"{path}.sector",
+            _check(len(sector) == 2 and all(type(v) in (int, float) for v in sector), f"{path}.sector",
                    "must be [start, width]")
         state.forecasts.append(Forecast(get(obj, path, "round", int), tuple(ids),
                                         (float(sector[0]), float(sector[1])) if sector else None))
