@@ -32,7 +32,10 @@ help:
 	@echo "make bench   - run the benchmarks"
 	@echo "make clean   - remove caches and build output (distclean: also .venv)"
 
-setup: $(STAMP)
+# A venv whose interpreter no longer runs (moved, or its Python removed) is rebuilt whatever the stamp says.
+setup:
+	@$(PY) -c '' >/dev/null 2>&1 || rm -f $(STAMP)
+	@$(MAKE) --no-print-directory -s $(STAMP)
 
 # The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
 # a touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall.
