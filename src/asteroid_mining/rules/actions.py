@@ -2,77 +2,76 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import GameFormatError
 
 
+class _ActionBase:
+    """Shared behaviour of every action: its JSON form `{"type": name, "actor": …, …}`."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as a JSON object."""
+        out: dict[str, Any] = {"type": self.name}
+        for f in fields(self):  # type: ignore[arg-type]
+            out[f.name] = getattr(self, f.name)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(_ActionBase):
     """Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."""
 
     actor: str
     target: str
     name: ClassVar[str] = "move"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor, "target": self.target}
 
 
 @dataclass(frozen=True, slots=True)
-class Drill:
+class Drill(_ActionBase):
     """Drill one layer of the mantle."""
 
     actor: str
     name: ClassVar[str] = "drill"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor}
 
 
 @dataclass(frozen=True, slots=True)
-class Mine:
+class Mine(_ActionBase):
     """Take the core's unit into the cargo hold (a UFO takes it into its hold)."""
 
     actor: str
     name: ClassVar[str] = "mine"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor}
 
 
 @dataclass(frozen=True, slots=True)
-class Deposit:
+class Deposit(_ActionBase):
     """Put one unit of `kind` from the cargo into a shelter's hollow core."""
 
     actor: str
     kind: str
     name: ClassVar[str] = "deposit"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor, "kind": self.kind}
 
 
 @dataclass(frozen=True, slots=True)
-class BuildRobot:
+class BuildRobot(_ActionBase):
     """Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."""
 
     actor: str
     new_id: str | None = None
     name: ClassVar[str] = "build_robot"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor, "new_id": self.new_id}
 
 
 @dataclass(frozen=True, slots=True)
-class BuildGates:
+class BuildGates(_ActionBase):
     """Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."""
 
     actor: str
@@ -80,34 +79,25 @@ class BuildGates:
     second: str | None = None
     name: ClassVar[str] = "build_gates"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor, "first": self.first, "second": self.second}
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class Place(_ActionBase):
     """Put a carried gate into orbit around the actor's asteroid."""
 
     actor: str
     gate: str
     name: ClassVar[str] = "place"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor, "gate": self.gate}
 
 
 @dataclass(frozen=True, slots=True)
-class Wait:
+class Wait(_ActionBase):
     """Do nothing this step."""
 
     actor: str
     name: ClassVar[str] = "wait"
 
-    def to_json(self) -> dict[str, Any]:
-        """The action as JSON."""
-        return {"type": self.name, "actor": self.actor}
 
 
 Action = Move | Drill | Mine | Deposit | BuildRobot | BuildGates | Place | Wait
