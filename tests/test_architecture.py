@@ -15,6 +15,8 @@ ALLOWED: dict[str, set[str]] = {
     "rules": set(),
     "maps": {"rules"},
     "script": {"rules"},
+    "ai": {"rules", "maps"},
+    "demo": {"rules", "script"},
 }
 
 
