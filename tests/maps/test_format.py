@@ -169,7 +169,13 @@ def test_orbits_out_of_range(doc: dict[str, Any], orbit: object, message: str) -
     assert only(doc) == f"asteroids[1].orbit: {message}"
 
 
-@pytest.mark.parametrize("mantle", [-1, 1.5, True, "2", None])
+def test_a_whole_number_written_as_a_decimal_is_a_whole_number(doc: dict[str, Any]) -> None:
+    doc["asteroids"][0]["mantle"] = 2.0
+    assert parse_belt(doc).asteroids[0].mantle == 2
+    assert isinstance(parse_belt(doc).asteroids[0].mantle, int)
+
+
+@pytest.mark.parametrize("mantle", [-1, 1.5, -1.0, True, "2", None])
 def test_bad_mantles(doc: dict[str, Any], mantle: object) -> None:
     doc["asteroids"][0]["mantle"] = mantle
     assert only(doc).startswith("asteroids[0].mantle: the mantle must be a whole number of layers")

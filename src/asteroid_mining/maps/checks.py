@@ -119,6 +119,8 @@ def check_asteroids(items: list[Any], out: Checked) -> None:
         else:
             ok = False
         mantle = item.get("mantle", 3)
+        if type(mantle) is float and mantle.is_integer():
+            mantle = int(mantle)  # JSON has one kind of number: 2.0 is the whole number 2, as for JSON Schema
         if type(mantle) is not int or mantle < 0:
             out.add(f"{path}.mantle", f"the mantle must be a whole number of layers, 0 or more, not {mantle!r}")
             ok = False
@@ -187,16 +189,22 @@ def _short(value: object) -> str:
 
 
 def check_links(items: list[Any], out: Checked) -> None:
-    """Check every link: two different asteroids of the belt, each pair listed once (R2)."""
-    seen: dict[tuple[str, str], int] = {}
-    index, names = out.index, out.names
+    """Check every link: two different asteroids of the belt, each pair listed once (R2).
+
+    The hottest loop of loading a huge belt: one dict lookup per end and one per pair.
+    """
+    index_get, names, n = out.index.get, out.names, max(1, len(out.names))
+    seen: dict[int, int] = {}
+    links = out.links
     for j, link in enumerate(items):
         if type(link) is not list or len(link) != 2:
             out.add(f"links[{j}]", "a link must be a pair of asteroid ids, [a, b]")
             continue
         a, b = link
-        ia = index.get(a) if isinstance(a, str) else None
-        ib = index.get(b) if isinstance(b, str) else None
+        try:
+            ia, ib = index_get(a), index_get(b)
+        except TypeError:  # an unhashable end (an array or object)
+            ia = ib = None
         if ia is None or ib is None:
             if ia is None:
                 out.asteroid_ref(a, f"links[{j}][0]")
@@ -206,13 +214,11 @@ def check_links(items: list[Any], out: Checked) -> None:
         if ia == ib:
             out.add(f"links[{j}]", f"links {a!r} to itself (no asteroid neighbours itself, R2)")
             continue
-        key = (names[ia], names[ib]) if ia < ib else (names[ib], names[ia])
-        first = seen.get(key)
-        if first is not None:
+        first = seen.setdefault(ia * n + ib if ia < ib else ib * n + ia, j)
+        if first != j:
             out.add(f"links[{j}]", f"duplicate link: {a}–{b} is already links[{first}]")
             continue
-        seen[key] = j
-        out.links.append((names[ia], names[ib]))
+        links.append((names[ia], names[ib]))
 
 
 def check_gates(items: list[Any], out: Checked) -> None:

@@ -80,7 +80,9 @@ def make_cores(
     counts = material_counts(n, richness)
     matrix = adjacency(n, edges)
     cover = _shelter_cover(matrix, rng, smart=n <= SMART_COVER_SIZE)
+    # make room for the shelters: down to the usual floor, and on a tiny sparse belt down to the bare need
     _make_room(counts, n - int(cover.sum()), floor_units(n))
+    _make_room(counts, n - int(cover.sum()), needed_units())
     n_hollow = n - sum(counts.values())
     if n_hollow < 1:
         raise ValueError(f"a belt of {n} asteroids is too small for its materials")
@@ -103,7 +105,7 @@ def _make_room(counts: dict[str, int], room: int, floor: dict[str, int]) -> None
         kind = max(KINDS, key=lambda k: (counts[k] - floor[k], -KINDS.index(k)))
         if counts[kind] <= floor[kind]:
             return
-        counts[kind] -= 1
+        counts[kind] -= 1  # the kind with the most to spare gives way
 
 
 def _shelter_cover(matrix: sparse.csr_matrix, rng: np.random.Generator, smart: bool) -> BoolArray:
