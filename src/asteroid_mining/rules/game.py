@@ -52,8 +52,8 @@ class Game:
             if asteroid.exists:
                 react(state, asteroid, [])  # a belt laid out with exposed reactive cores near the Sun (R6)
         start = setup.existing_asteroid(state, belt.start)
-        for n in range(1, settlers + 1):
-            setup.add_settler(state, f"s{n}", start.id)
+        for sid in state.fresh_ids("s", settlers):  # s1…sN, skipping names the belt already uses
+            setup.add_settler(state, sid, start.id)
         places = [a.id for a in state.asteroids.values() if a.exists and a is not start] or [start.id]
         for uid in state.fresh_ids("ufo", options.ufos):
             setup.add_ufo(state, uid, state.rng.choice(places))

@@ -34,6 +34,8 @@ def sector_ids(state: GameState, start: float, width: float) -> list[str]:
     if width >= 360.0:
         return list(ids)
     start %= 360.0
+    if start >= 360.0:  # a tiny negative start rounds up to 360.0
+        start = 0.0
     end = start + width
     lo = bisect_left(angles, start)
     if end <= 360.0:
