@@ -9,18 +9,10 @@ from __future__ import annotations
 
 import random
 
-from ..rules import KINDS, WIN_TARGET, Action, Drill, Mine, Move, Wait
+from ..rules import Action, Drill, Mine, Move, Wait
 from ..rules.materials import CARGO_LIMIT, is_reactive
 from .observation import UNKNOWN, Observation
-
-
-def team_needs(obs: Observation) -> dict[str, int]:
-    """Units of each kind the living settlers still lack for a win (R14), from their cargo alone."""
-    need = dict.fromkeys(KINDS, WIN_TARGET)
-    for s in obs.living_settlers():
-        for kind, n in s.cargo.items():
-            need[kind] -= n
-    return {k: max(0, n) for k, n in need.items()}
+from .team import team_needs
 
 
 class GreedyBot:

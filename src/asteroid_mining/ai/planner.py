@@ -1,11 +1,356 @@
-"""`planner`: placeholder while the planner is written (behaves like greedy)."""
+"""`planner`: a cooperative team player.
+
+Each decision, in order of urgency:
+
+1. **Hazards.** Standing on exposed uranium that the orbit brings near next round: mine it, or leave.
+2. **Storms.** A storm is forecast for its asteroid (R7): reach, within the rounds left, a shelter, a hollow
+   asteroid it can drill open in time, or an asteroid outside the storm's path (a time-aware search).
+3. **Gathering.** Once the living settlers carry 3 of every kind between them, the smallest group that holds
+   it meets at one asteroid (the *base*: the one nearest to all of them, a shelter if it can) and wins (R14).
+4. **Collecting.** Otherwise it goes for the unit the team still needs that it can have soonest: distance,
+   mantle, and for ice and uranium the wait for an orbit window in which the last layer may go (far from the
+   Sun in that round and the next, so the unit is mined before the orbit brings it near, R6); or it surveys
+   the nearest unknown asteroid. Units other settlers are getting are not chased twice.
+
+It never drills the last layer of a reactive core unless the asteroid stays far until the unit is mined,
+never deposits, and steps onto no asteroid that a forecast storm will hit while it is there.
+
+It may control only some settlers of the team: needs and positions are read from the observation at every call;
+the one memory kept across calls is, per game, what each settler it controls is heading for (a *claim*, so that
+two of them do not chase the same unit) and the base of the gathering, both re-checked against the game at
+every use.
+"""
 
 from __future__ import annotations
 
-from .greedy import GreedyBot
+from dataclasses import dataclass, field
+
+from ..rules import KINDS, Action, BuildRobot, Drill, Mine, Move, Wait
+from ..rules.materials import CARGO_LIMIT, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
+from .observation import UNKNOWN, AsteroidView, Observation, SettlerView
+from .search import Reach, search
+from .sun import first_safe_round, safe_to_expose
+from .team import Claim, covering_group, team_needs
+
+SURVEY_COST = 3
+"""Extra rounds an unknown asteroid is reckoned to cost over a known unit at the same distance."""
+MAX_DEPTH = 14
+"""How many moves ahead the planner looks."""
+MAX_NODES = 600
+"""How many asteroids one search visits at most (bounds a decision on the largest belts)."""
+MEMORY_GAMES = 8
+"""Games remembered at once (a bot may serve several games)."""
 
 
-class PlannerBot(GreedyBot):
-    """The cooperative team player."""
+@dataclass(slots=True)
+class _Memory:
+    """What the planner remembers about one game: its claims and the base of the gathering."""
+
+    obs: Observation
+    controlled: dict[str, None] = field(default_factory=dict)
+    claims: dict[str, Claim] = field(default_factory=dict)
+    base: str | None = None
+    group: tuple[str, ...] = ()
+
+
+class PlannerBot:
+    """The cooperative team player (see the module's documentation)."""
 
     name = "planner"
+
+    def __init__(self, seed: int = 0, build_robots: bool = True) -> None:
+        self.seed = seed
+        self.build_robots = build_robots
+        self._games: dict[int, _Memory] = {}
+
+    def choose(self, obs: Observation, settler: str) -> Action:
+        """The action `settler` takes now."""
+        me = obs.settler(settler)
+        if obs.status != "running" or not me.alive or me.at is None:
+            return Wait(settler)
+        memory = self._memory(obs)
+        memory.controlled[settler] = None
+        action = _Decision(obs, me, memory, self.build_robots).decide()
+        if obs.check(action) is not None:  # a plan out of step with the game: never send an illegal action
+            return Wait(settler)
+        return action
+
+    def _memory(self, obs: Observation) -> _Memory:
+        key = obs.key[0]
+        memory = self._games.get(key)
+        if memory is None or not memory.obs.same_game(obs):
+            if len(self._games) >= MEMORY_GAMES:
+                del self._games[next(iter(self._games))]
+            memory = self._games[key] = _Memory(obs)
+        return memory
+
+
+class _Decision:
+    """One decision for one settler."""
+
+    def __init__(self, obs: Observation, me: SettlerView, memory: _Memory, build_robots: bool) -> None:
+        self.obs = obs
+        self.me = me
+        self.sid = me.id
+        self.memory = memory
+        self.build_robots = build_robots
+        self.round = obs.round
+        assert me.at is not None
+        self.here = obs.asteroid(me.at)
+        self.need = team_needs(obs)
+
+    # ----- the order of urgency -----
+    def decide(self) -> Action:
+        for step in (self._hazard, self._storm, self._gather, self._collect):
+            action = step()
+            if action is not None:
+                return action
+        return Wait(self.sid)
+
+    def _hazard(self) -> Action | None:
+        """Exposed uranium under our feet that will count an exposure at the next round start."""
+        here = self.here
+        if here.mantle > 0 or here.core not in MATERIALS or not MATERIALS[here.core].radioactive:
+            return None
+        if not self.obs.near(here.id, self.round + 1):
+            return None
+        if here.exposures + 1 < self.obs.options.uranium_fuse:
+            return None
+        if self.me.carry_total < CARGO_LIMIT:
+            return Mine(self.sid)
+        for target, dest in self.obs.exits(here.id):
+            if self._passable(dest, 1):
+                return Move(self.sid, target)
+        return None
+
+    def _storm(self) -> Action | None:
+        """Run for safety when a forecast storm will hit this asteroid."""
+        here = self.here
+        storm = here.storm_round
+        if storm is None or here.shelter:
+            return None
+        budget = storm - self.round + 1  # steps left, this one included
+        r0 = self.round
+
+        def passable(aid: str, d: int) -> bool:
+            s = self.obs.storm_round(aid)
+            return s is None or s != r0 + d - 1 or self.obs.asteroid(aid).shelter
+
+        reach = search(self.obs, here.id, max_depth=budget, max_nodes=MAX_NODES, passable=passable)
+        best: tuple[int, int, str] | None = None
+        for aid in reach.order:
+            d = reach.dist[aid]
+            a = self.obs.asteroid(aid)
+            s = a.storm_round
+            if a.shelter:
+                cost, kind = d, 0
+            elif a.core == HOLLOW and d + a.mantle <= budget:
+                cost, kind = d + a.mantle, 0
+            elif aid != here.id and (s is None or s > storm):
+                cost, kind = d, 1
+            else:
+                continue
+            if best is None or (cost, kind) < best[:2]:
+                best = (cost, kind, aid)
+        if best is None:
+            return None  # nowhere safe in time: carry on and hope
+        cost, _, target = best
+        if cost < budget and self._can_mine_here():
+            return Mine(self.sid)  # there is time to take the unit along
+        if target == here.id:
+            return Drill(self.sid) if here.mantle > 0 else Wait(self.sid)
+        step = reach.step_towards(target)
+        return Move(self.sid, step) if step else None
+
+    def _gather(self) -> Action | None:
+        """Everything is carried: the group that holds it meets at the base."""
+        if any(self.need.values()):
+            return None
+        living = self.obs.living_settlers()
+        group = covering_group(living)
+        if group is None:
+            return None
+        ids = tuple(s.id for s in group)
+        if self.sid not in ids:
+            return Wait(self.sid) if self.here.shelter else self._go_to_base(ids)
+        return self._go_to_base(ids)
+
+    def _go_to_base(self, ids: tuple[str, ...]) -> Action | None:
+        memory = self.memory
+        base = memory.base
+        if base is None or memory.group != ids or not self._base_ok(base):
+            base = self._choose_base(ids)
+            memory.base, memory.group = base, ids
+        if base is None:
+            return None
+        if base == self.here.id:
+            return Wait(self.sid)
+        reach = self._reach()
+        step = reach.step_towards(base)
+        if step is None:
+            return Wait(self.sid)
+        return Move(self.sid, step)
+
+    def _base_ok(self, base: str) -> bool:
+        a = self.obs.asteroid(base)
+        return a.exists and (a.storm_round is None or a.shelter)
+
+    def _choose_base(self, ids: tuple[str, ...]) -> str | None:
+        """The asteroid nearest to every settler of the group (the farthest one's distance, then the total)."""
+        reaches: list[Reach] = []
+        for sid in ids:
+            at = self.obs.settler(sid).at
+            if at is None:
+                return None
+            reaches.append(search(self.obs, at, MAX_DEPTH * 2, MAX_NODES, self._passable))
+        best: tuple[int, int, int, int, str] | None = None
+        for aid, d0 in reaches[0].dist.items():
+            ds = [d0]
+            for reach in reaches[1:]:
+                d = reach.dist.get(aid)
+                if d is None:
+                    break
+                ds.append(d)
+            else:
+                a = self.obs.asteroid(aid)
+                key = (max(ds), sum(ds), 0 if a.shelter else 1, a.index, aid)
+                if best is None or key < best:
+                    best = key
+        return best[4] if best else None
+
+    def _collect(self) -> Action | None:
+        """Go for the unit the team can have soonest, or survey."""
+        build = self._build()
+        if build is not None:
+            return build
+        if self.me.carry_total >= CARGO_LIMIT:
+            return None
+        reach = self._reach()
+        others = self._others_claims()
+        best: tuple[int, int, int, str, str | None, int] | None = None
+        for aid in reach.order:
+            d = reach.dist[aid]
+            if best is not None and d > best[0]:
+                break  # nothing further can cost less than the best so far
+            a = self.obs.asteroid(aid)
+            option = self._option(a, d, others)
+            if option is None:
+                continue
+            cost, kind, finish = option
+            key = (cost, d, a.index, aid, kind, finish)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            self.memory.claims.pop(self.sid, None)
+            return None
+        _, _, _, target, kind, finish = best
+        self.memory.claims[self.sid] = Claim(target, kind, finish)
+        if target != self.here.id:
+            step = reach.step_towards(target)
+            return Move(self.sid, step) if step else None
+        return self._work_here()
+
+    def _work_here(self) -> Action:
+        here = self.here
+        if here.mantle == 0:
+            return Mine(self.sid) if self._can_mine_here() else Wait(self.sid)
+        if here.mantle > 1 or safe_to_expose(self.obs, here.id, self.round, self._hold()):
+            return Drill(self.sid)
+        return Wait(self.sid)  # the orbit window for the last layer has not come
+
+    def _hold(self) -> int:
+        """Rounds after the last drill the core must stay far: 0 if a teammate after us here mines it at once."""
+        order = self.obs.settler_ids()
+        mine_at = order.index(self.sid)
+        for sid in self.here.settlers:
+            if sid in self.memory.controlled and order.index(sid) > mine_at:
+                other = self.obs.settler(sid)
+                if other.carry_total < CARGO_LIMIT:
+                    return 0
+        return 1
+
+    def _option(self, a: AsteroidView, d: int, others: list[Claim]) -> tuple[int, str | None, int] | None:
+        """(cost in rounds, kind, finishing round) of going for asteroid `a` at distance `d`, or None."""
+        core = a.core
+        if core == UNKNOWN:
+            if any(c.target == a.id and c.kind is None for c in others):
+                return None
+            return d + SURVEY_COST, None, self.round + d
+        if core not in MATERIALS or self.need[core] == 0:
+            return None
+        if a.mantle == 0:
+            finish = self.round + d
+            if is_reactive(core) and d > 0 and not _far_through(self.obs, a.id, self.round + 1, finish):
+                return None  # it will have reacted before we get there
+        else:
+            last = first_safe_round(self.obs, a.id, self.round + d + a.mantle - 1)
+            if last is None:
+                return None
+            finish = last + 1
+        ahead = sum(1 for c in others if c.kind == core and c.target != a.id and c.finish <= finish)
+        if ahead >= self.need[core] or any(c.target == a.id for c in others):
+            return None
+        return finish - self.round, core, finish
+
+    def _others_claims(self) -> list[Claim]:
+        """What the other settlers are getting: claims of the ones we control, units under the others' feet."""
+        claims: list[Claim] = []
+        memory = self.memory
+        for s in self.obs.living_settlers():
+            if s.id == self.sid or s.at is None:
+                continue
+            if s.id in memory.controlled:
+                claim = memory.claims.get(s.id)
+                if claim is not None and self._claim_valid(claim):
+                    claims.append(claim)
+            else:
+                a = self.obs.asteroid(s.at)
+                if a.core in MATERIALS:
+                    claims.append(Claim(a.id, a.core, self.round + a.mantle + 1))
+        return claims
+
+    def _claim_valid(self, claim: Claim) -> bool:
+        a = self.obs.asteroid(claim.target)
+        if not a.exists:
+            return False
+        if claim.kind is None:
+            return a.core == UNKNOWN
+        return a.core == claim.kind and self.need[claim.kind] > 0
+
+    def _build(self) -> Action | None:
+        """Build a robot with units the team does not need for the win."""
+        if not self.build_robots:
+            return None
+        cargo = self.me.cargo
+        carried = {k: self.need_carried(k) for k in KINDS}
+        if all(cargo[k] >= n and carried[k] - n >= 3 for k, n in ROBOT_COST.items()):
+            return BuildRobot(self.sid)
+        return None
+
+    def need_carried(self, kind: str) -> int:
+        """Units of `kind` the living settlers carry."""
+        return sum(s.cargo[kind] for s in self.obs.living_settlers())
+
+    # ----- helpers -----
+    def _can_mine_here(self) -> bool:
+        here = self.here
+        return here.mantle == 0 and here.core in MATERIALS and self.me.carry_total < CARGO_LIMIT and (
+            self.need[here.core] > 0 or is_reactive(here.core)
+        )
+
+    def _passable(self, aid: str, d: int) -> bool:
+        """May we step onto `aid`, arriving `d` moves from now, and stay a round?"""
+        a = self.obs.asteroid(aid)
+        storm = a.storm_round
+        if storm is not None and storm >= self.round + d - 1 and not a.shelter:
+            return False
+        if a.mantle == 0 and a.core in MATERIALS and MATERIALS[a.core].radioactive:
+            return not self.obs.near(aid, self.round + d)
+        return True
+
+    def _reach(self) -> Reach:
+        return search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable)
+
+
+def _far_through(obs: Observation, aid: str, first: int, last: int) -> bool:
+    return not any(obs.near(aid, r) for r in range(first, last + 1))
