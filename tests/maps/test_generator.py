@@ -238,3 +238,13 @@ def test_any_parameters_give_a_valid_connected_belt(
     need = needed_units()
     assert all(report.usable[k] >= need[k] for k in KINDS)
     assert report.shelter_share >= SHELTER_SHARE
+
+
+def test_the_belt_carries_its_storm_interval_and_keeps_it_through_a_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from asteroid_mining.maps.format import load_belt, save_belt
+    from asteroid_mining.maps.storms import recommended_storm_interval
+
+    belt = generate_belt("small", seed=4)
+    assert belt.storm_interval == recommended_storm_interval(belt.storm_sector, 1.0)
+    save_belt(belt, tmp_path / "b.json")
+    assert load_belt(tmp_path / "b.json").storm_interval == belt.storm_interval

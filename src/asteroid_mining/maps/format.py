@@ -9,6 +9,7 @@ A belt file looks like this (see `docs/maps.md` and the JSON Schema `belt.schema
       "description": "Three asteroids and a hollow one.",
       "start": "A",
       "storm_sector": 30.0,
+      "storm_interval": 10,
       "asteroids": [
         {"id": "A", "mantle": 0, "core": "hollow", "orbit": {"sun": "far"}, "position": [10.0, 0.0]},
         {"id": "B", "mantle": 2, "core": "iron", "orbit": "6/2/0", "position": [11.5, 1.0]}
@@ -142,6 +143,7 @@ def _build(doc: dict[str, Any], checked: Checked) -> Belt:
         name=doc.get("name", ""),
         description=doc.get("description", ""),
         storm_sector=float(doc.get("storm_sector", DEFAULT_STORM_SECTOR)),
+        storm_interval=doc.get("storm_interval"),
     )
 
 
@@ -165,6 +167,7 @@ def belt_to_json(belt: Belt) -> dict[str, Any]:
         "description": belt.description,
         "start": belt.start,
         "storm_sector": float(belt.storm_sector),
+        "storm_interval": belt.storm_interval,
         "asteroids": asteroids,
         "links": [[a, b] for a, b in belt.links],
         "gates": [

@@ -150,6 +150,7 @@ def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overri
         name=name,
         description=_describe(params, preset, seed, n, len(edges), int(hub.sum()), interval),
         storm_sector=sector,
+        storm_interval=interval,
     )
 
 

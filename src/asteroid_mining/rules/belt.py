@@ -47,3 +47,7 @@ class Belt:
     description: str = ""
     storm_sector: float = 30.0
     """Angular width, in degrees, of the sector a generated storm hits (R7), for laid-out belts."""
+    storm_interval: int | None = None
+    """The `storm_interval` option this belt is made for (storms scale with the belt), or None for the default.
+
+    A suggestion for whoever creates a game (server, CLI); the rules take the options they are given."""
