@@ -117,6 +117,18 @@ def demo(
     raise typer.Exit(play_tour(fast=fast))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    data: Annotated[str | None, typer.Option(help="Where games are kept (default: your data directory).")] = None,
+) -> None:
+    """Run the game server (lobby, games over WebSocket, the browser client) until interrupted."""
+    from .server.main import serve as run_server
+
+    raise typer.Exit(run_server(host=host, port=port, data=data))
+
+
 def _mount_maps() -> None:
     """Mount `asteroid-mining map …` from the maps package.
 
@@ -139,3 +151,7 @@ def _mount_maps() -> None:
 
 
 _mount_maps()
+
+from .ai.cli import simulate as _simulate  # noqa: E402  (the bots' self-play, issue 6)
+
+app.command(name="simulate")(_simulate)

@@ -38,6 +38,8 @@ MAX_DEPTH = 14
 """How many moves ahead the planner looks."""
 MAX_NODES = 600
 """How many asteroids one search visits at most (bounds a decision on the largest belts)."""
+HOME_PULL = 0.5
+"""Rounds of cost per move between a unit and the team's home (keeps the team together for the end)."""
 MEMORY_GAMES = 8
 """Games remembered at once (a bot may serve several games)."""
 
@@ -49,7 +51,12 @@ class _Memory:
     obs: Observation
     controlled: dict[str, None] = field(default_factory=dict)
     claims: dict[str, Claim] = field(default_factory=dict)
+    home: str | None = None
+    """The team's home: settlers keep near it while collecting (chosen once, re-chosen if it is lost)."""
+    home_reach: tuple[int, Reach] | None = None
+    """(round, search from home) for the current round."""
     base: str | None = None
+    """Where the group holding everything meets."""
     group: tuple[str, ...] = ()
 
 
@@ -185,9 +192,12 @@ class _Decision:
             return None
         if base == self.here.id:
             return Wait(self.sid)
-        reach = self._reach()
-        step = reach.step_towards(base)
+        step = self._reach().step_towards(base)
+        if step is None:  # beyond the usual horizon: look further (rare)
+            wide = search(self.obs, self.here.id, MAX_DEPTH * 4, MAX_NODES * 8, self._passable)
+            step = wide.step_towards(base)
         if step is None:
+            memory.base = None
             return Wait(self.sid)
         return Move(self.sid, step)
 
@@ -196,27 +206,36 @@ class _Decision:
         return a.exists and (a.storm_round is None or a.shelter)
 
     def _choose_base(self, ids: tuple[str, ...]) -> str | None:
-        """The asteroid nearest to every settler of the group (the farthest one's distance, then the total)."""
-        reaches: list[Reach] = []
+        """The asteroid nearest to every settler of the group (the farthest one's distance, then the total).
+
+        Settlers standing together share one search; the searches widen only when they find no common asteroid.
+        """
+        spots: list[str] = []
         for sid in ids:
             at = self.obs.settler(sid).at
             if at is None:
                 return None
-            reaches.append(search(self.obs, at, MAX_DEPTH * 2, MAX_NODES, self._passable))
-        best: tuple[int, int, int, int, str] | None = None
-        for aid, d0 in reaches[0].dist.items():
-            ds = [d0]
-            for reach in reaches[1:]:
-                d = reach.dist.get(aid)
-                if d is None:
-                    break
-                ds.append(d)
-            else:
-                a = self.obs.asteroid(aid)
-                key = (max(ds), sum(ds), 0 if a.shelter else 1, a.index, aid)
-                if best is None or key < best:
-                    best = key
-        return best[4] if best else None
+            spots.append(at)
+        for widen in (1, 8):
+            reaches = {at: search(self.obs, at, MAX_DEPTH * widen, MAX_NODES * widen, self._passable)
+                       for at in dict.fromkeys(spots)}
+            ordered = [reaches[at] for at in spots]
+            best: tuple[int, int, int, int, str] | None = None
+            for aid, d0 in ordered[0].dist.items():
+                ds = [d0]
+                for reach in ordered[1:]:
+                    d = reach.dist.get(aid)
+                    if d is None:
+                        break
+                    ds.append(d)
+                else:
+                    a = self.obs.asteroid(aid)
+                    key = (max(ds), sum(ds), 0 if a.shelter else 1, a.index, aid)
+                    if best is None or key < best:
+                        best = key
+            if best is not None:
+                return best[4]
+        return None
 
     def _collect(self) -> Action | None:
         """Go for the unit the team can have soonest, or survey."""
@@ -227,7 +246,8 @@ class _Decision:
             return None
         reach = self._reach()
         others = self._others_claims()
-        best: tuple[int, int, int, str, str | None, int] | None = None
+        home = self._home_distances()
+        best: tuple[float, int, int, str, str | None, int] | None = None
         for aid in reach.order:
             d = reach.dist[aid]
             if best is not None and d > best[0]:
@@ -237,7 +257,8 @@ class _Decision:
             if option is None:
                 continue
             cost, kind, finish = option
-            key = (cost, d, a.index, aid, kind, finish)
+            away = home.get(aid, MAX_DEPTH) if home is not None else 0
+            key = (cost + HOME_PULL * away, d, a.index, aid, kind, finish)
             if best is None or key < best:
                 best = key
         if best is None:
@@ -291,6 +312,25 @@ class _Decision:
         if ahead >= self.need[core] or any(c.target == a.id for c in others):
             return None
         return finish - self.round, core, finish
+
+    def _home_distances(self) -> dict[str, int] | None:
+        """Distances from the team's home (one search per round, shared by the settlers we control)."""
+        memory = self.memory
+        home = memory.home
+        if home is None or not self.obs.asteroid(home).exists:
+            home = memory.home = self._choose_home()
+            memory.home_reach = None
+        if home is None:
+            return None
+        cached = memory.home_reach
+        if cached is None or cached[0] != self.round:
+            cached = memory.home_reach = (self.round, search(self.obs, home, MAX_DEPTH, MAX_NODES))
+        return cached[1].dist
+
+    def _choose_home(self) -> str | None:
+        """The asteroid nearest to all living settlers (where they start, at first), a shelter if it can."""
+        ids = tuple(s.id for s in self.obs.living_settlers())
+        return self._choose_base(ids) if ids else None
 
     def _others_claims(self) -> list[Claim]:
         """What the other settlers are getting: claims of the ones we control, units under the others' feet."""

@@ -1,0 +1,117 @@
+"""`asteroid-mining simulate`: bots play many games; a progress bar, then a table of results per bot.
+
+Mounted by the main command line (`app.command("simulate")(simulate)`). Bad input (an unknown bot, belt or
+rules, a belt file that is not valid, `--games 0`) is one clear message on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from ..maps import BeltError
+from .simulate import BotSummary, GameResult, SimConfig, SimulationError, iter_results, summarize, write_results
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+PROG = "asteroid-mining simulate"
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"{PROG}: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per bot.")] = 100,
+    belt: Annotated[
+        str, typer.Option("--belt", help="A generator preset (tutorial, small, standard, large, huge), a belt "
+                          "file, or a shipped belt's name.")
+    ] = "standard",
+    rules: Annotated[str, typer.Option("--rules", help="classic or extended.")] = "classic",
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", help="A bot to play (random, greedy, planner); repeat to compare bots.",
+                     show_default="planner"),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i for its belt and its dice.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write every game's result to a .csv or .json file.")
+    ] = None,
+    settlers: Annotated[int, typer.Option("--settlers", help="Settlers in each game (one team).")] = 3,
+    max_rounds: Annotated[
+        int, typer.Option("--max-rounds", help="Round cap: a game still running then is a loss by timeout.")
+    ] = 300,
+) -> None:
+    """Let bots play many games and compare them: win rate (95% Wilson interval), rounds to win, deaths.
+
+    Reproducible from --seed whatever --jobs. Exit status 0, or 2 on bad input.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds)
+    if out is not None and out.suffix.lower() not in (".csv", ".json"):
+        _fail(f"--out must end in .csv or .json, not {out.name!r}")
+    problems = config.problems() + ([f"--jobs must be at least 1, not {jobs}"] if jobs < 1 else [])
+    if problems:
+        _fail("; ".join(problems))
+    results: list[GameResult] = []
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    try:
+        stream = iter_results(config, jobs)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=False) as progress:
+            task = progress.add_task(f"{len(config.bots) * games} games", total=len(config.bots) * games)
+            for result in stream:
+                results.append(result)
+                progress.advance(task)
+    except BeltError as wrong:
+        for line in wrong.lines(prefix=belt):
+            typer.echo(line, err=True)
+        _fail(f"{belt} is not a valid belt")
+    except SimulationError as wrong:
+        _fail(str(wrong))
+    elapsed = time.perf_counter() - started
+    order = {b: n for n, b in enumerate(config.bots)}
+    results.sort(key=lambda r: (order[r.bot], r.game))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=140)  # a file or pipe: room for the whole table
+    console.print(_table(config, summarize(results)))
+    console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, "
+                  f"{jobs} process{'es' if jobs != 1 else ''})")
+    if out is not None:
+        try:
+            write_results(out, config, results)
+        except OSError as wrong:
+            _fail(f"cannot write {out}: {wrong.strerror or wrong}")
+        console.print(f"results written to {out}")
+    sys.stdout.flush()
+
+
+def _table(config: SimConfig, summaries: list[BotSummary]) -> Table:
+    """The results table: one row per bot."""
+    from rich.table import Table
+
+    table = Table(title=f"{config.games} games per bot on {config.belt}, {config.rules} rules, "
+                  f"{config.settlers} settlers, seeds {config.seed}…{config.seed + config.games - 1}")
+    for name in ("bot", "games", "win rate", "95% CI", "rounds to win\nmedian", "rounds to win\np90",
+                 "deaths\nstorm", "deaths\nexplosion", "timeouts", "units lost\nto reactions", "ms per\ndecision"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for s in summaries:
+        table.add_row(
+            s.bot, str(s.games), f"{100 * s.win_rate:.1f}%", f"{100 * s.ci[0]:.1f}–{100 * s.ci[1]:.1f}%",
+            "–" if s.rounds_median is None else f"{s.rounds_median:g}",
+            "–" if s.rounds_p90 is None else f"{s.rounds_p90:g}",
+            str(s.deaths.get("storm", 0)), str(s.deaths.get("explosion", 0)), str(s.timeouts), str(s.units_lost),
+            f"{s.decision_ms:.2f}",
+        )
+    return table
