@@ -40,6 +40,8 @@ MAX_NODES = 600
 """How many asteroids one search visits at most (bounds a decision on the largest belts)."""
 HOME_PULL = 0.5
 """Rounds of cost per move between a unit and the team's home (keeps the team together for the end)."""
+RESCUE_BONUS = 12
+"""Rounds of cost a gate pair saved from an explosion is worth."""
 MEMORY_GAMES = 8
 """Games remembered at once (a bot may serve several games)."""
 
@@ -108,7 +110,7 @@ class _Decision:
 
     # ----- the order of urgency -----
     def decide(self) -> Action:
-        for step in (self._hazard, self._storm, self._gather, self._collect):
+        for step in (self._hazard, self._storm, self._gather, self._collect, self._join):
             action = step()
             if action is not None:
                 return action
@@ -250,7 +252,7 @@ class _Decision:
         best: tuple[float, int, int, str, str | None, int] | None = None
         for aid in reach.order:
             d = reach.dist[aid]
-            if best is not None and d > best[0]:
+            if best is not None and d - RESCUE_BONUS > best[0]:
                 break  # nothing further can cost less than the best so far
             a = self.obs.asteroid(aid)
             option = self._option(a, d, others)
@@ -270,6 +272,21 @@ class _Decision:
             step = reach.step_towards(target)
             return Move(self.sid, step) if step else None
         return self._work_here()
+
+    def _join(self) -> Action | None:
+        """Nothing to get: go and stand with the nearest other settler, so the team is together at the end."""
+        reach = self._reach()
+        best: tuple[int, str] | None = None
+        for s in self.obs.living_settlers():
+            if s.id == self.sid or s.at is None:
+                continue
+            d = reach.dist.get(s.at)
+            if d is not None and (best is None or d < best[0]):
+                best = (d, s.at)
+        if best is None or best[0] == 0:
+            return None
+        step = reach.step_towards(best[1])
+        return Move(self.sid, step) if step else None
 
     def _work_here(self) -> Action:
         here = self.here
@@ -297,7 +314,11 @@ class _Decision:
             if any(c.target == a.id and c.kind is None for c in others):
                 return None
             return d + SURVEY_COST, None, self.round + d
-        if core not in MATERIALS or self.need[core] == 0:
+        if core not in MATERIALS:
+            return None
+        # bare uranium with gates around it: mining it before it explodes saves the gate pairs (R8)
+        rescue = a.mantle == 0 and MATERIALS[core].radioactive and bool(a.gates)
+        if self.need[core] == 0 and not rescue:
             return None
         if a.mantle == 0:
             finish = self.round + d
@@ -308,10 +329,13 @@ class _Decision:
             if last is None:
                 return None
             finish = last + 1
-        ahead = sum(1 for c in others if c.kind == core and c.target != a.id and c.finish <= finish)
-        if ahead >= self.need[core] or any(c.target == a.id for c in others):
+        if any(c.target == a.id for c in others):
             return None
-        return finish - self.round, core, finish
+        if not rescue:
+            ahead = sum(1 for c in others if c.kind == core and c.finish <= finish)
+            if ahead >= self.need[core]:
+                return None
+        return finish - self.round - (RESCUE_BONUS if rescue else 0), core, finish
 
     def _home_distances(self) -> dict[str, int] | None:
         """Distances from the team's home (one search per round, shared by the settlers we control)."""

@@ -7,7 +7,8 @@
 
 Game `i` of every bot uses seed `seed + i` both for the belt (when `belt` is a generator preset) and for the
 game itself, so every bot meets the same belts and the same storms' dice, and a run is reproducible from its
-seed whatever the number of processes. Games are capped at `max_rounds`: a game still running then counts as a
+seed whatever the number of processes. The rules are the preset's, with the storm interval the belt is made
+for (`Belt.storm_interval`, which generated belts set to suit their size). Games are capped at `max_rounds`: a game still running then counts as a
 loss by timeout.
 """
 
@@ -20,13 +21,13 @@ import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..maps import BeltError, load_belt, load_shipped, shipped_names
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Refused, Wait
+from ..rules import Belt, Game, Options, Refused, Wait
 from ..rules.events import Died, Exploded, Sublimated
 from .observation import Observation
 from .registry import BOT_NAMES, make_bot
@@ -132,13 +133,21 @@ class _Generated:
 
 
 # ----- one game -----
+def game_options(belt: Belt, rules: str) -> Options:
+    """The options of preset `rules`, with the storm interval the belt is made for (if it says)."""
+    options = RULE_PRESETS[rules]
+    if belt.storm_interval is not None:
+        options = replace(options, storm_interval=belt.storm_interval)
+    return options
+
+
 def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 3, max_rounds: int = 300,
               game_index: int = 0) -> GameResult:
     """One game of `bot_name` playing every settler, until it is won, lost or reaches the round cap."""
     import time
 
     bot = make_bot(bot_name, seed)
-    game = Game.new(belt, RULE_PRESETS[rules], seed=seed, settlers=settlers)
+    game = Game.new(belt, game_options(belt, rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
