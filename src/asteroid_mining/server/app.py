@@ -1,0 +1,52 @@
+"""`create_app(settings)`: the ASGI application — REST, WebSocket, the browser client — over a game store."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from .. import __version__
+from ..storage import GameStore, SqliteStore
+from . import errors, lobby, play
+from .config import Settings
+from .hub import GameHub
+from .limits import BodyLimit
+from .static import ClientFiles
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = """The Asteroid Mining game server.
+
+Create a game with `POST /api/games`, then connect each seat's client to the WebSocket
+`/api/games/{id}/ws?token=TOKEN` (without a token: a spectator). The protocol is described in `docs/server.md`.
+"""
+
+
+def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
+    """The application. Games are kept in `store` (default: SQLite in `settings.data_dir`)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        games = store or SqliteStore(settings.data_dir, settings.synchronous)
+        await games.open()
+        hub = GameHub(settings, games)
+        app.state.hub = hub
+        try:
+            await hub.start()
+            yield
+        finally:
+            await hub.close()
+            await games.close()
+
+    app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    errors.install(app)
+    app.include_router(lobby.router)
+    app.include_router(play.router)
+    app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
+    app.mount("/", ClientFiles(settings.static_dir), name="client")
+    return app

@@ -1,0 +1,123 @@
+"""The server's settings: where games are kept and the limits that protect it.
+
+Every field can also be set from the environment: `ASTEROID_MINING_<FIELD>` in capitals
+(`ASTEROID_MINING_BOT_DELAY=0.2`, `ASTEROID_MINING_ALLOWED_ORIGINS=https://a.example,https://b.example`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+ENV_PREFIX = "ASTEROID_MINING_"
+"""The prefix of the environment variables that override settings."""
+STATIC_DIR = Path(__file__).with_name("static")
+"""Where the browser client's build puts its files."""
+
+
+def default_data_dir() -> Path:
+    """The user's data directory for the game (platformdirs), e.g. `~/.local/share/asteroid-mining`."""
+    return Path(platformdirs.user_data_dir("asteroid-mining", appauthor=False))
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server can be told. The defaults suit one machine serving a few friends."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    """The directory of the SQLite database."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    """SQLite's `synchronous` (see `storage.sqlite`): FULL survives power cuts, NORMAL only crashes."""
+    bot_delay: float = 0.6
+    """Seconds a bot waits before it acts, so that people can follow."""
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins allowed to open WebSockets besides the server's own (`*`: any)."""
+    max_message_bytes: int = 64 * 1024
+    """The largest WebSocket message answered (larger: an error); the transport closes at 4 times this."""
+    max_request_bytes: int = 4 * 1024 * 1024
+    """The largest REST request body (a belt document)."""
+    rate_per_second: float = 20.0
+    """Messages a connection may send per second, on average (token bucket)."""
+    rate_burst: int = 40
+    """Messages a connection may send at once (the bucket's size)."""
+    rate_violations: int = 200
+    """Messages refused for the rate limit in a row before the connection is closed."""
+    max_games_per_client: int = 20
+    """Running games one address may have created."""
+    max_live_games: int = 5_000
+    """Running games the server holds at most."""
+    max_belt_asteroids: int = 2_500
+    """The largest belt a game may be created on (asteroids)."""
+    max_belt_links: int = 50_000
+    """The largest belt a game may be created on (links)."""
+    snapshot_every: int = 200
+    """A snapshot of a game is stored every this many commands."""
+    sync_buffer: int = 256
+    """Recent updates kept per game to answer `sync` without sending the whole state."""
+    send_queue: int = 1_024
+    """Messages waiting for a slow client before it is disconnected."""
+    inbox: int = 64
+    """Commands waiting for a game's owner before more are refused as `busy`."""
+    static_dir: Path = STATIC_DIR
+    """The built browser client (`index.html` and its assets)."""
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not 0 <= self.port <= 65_535:
+            problems.append(f"port must be between 0 and 65535, not {self.port}")
+        if self.synchronous not in ("FULL", "NORMAL"):
+            problems.append(f"synchronous must be FULL or NORMAL, not {self.synchronous!r}")
+        for name in ("bot_delay", "rate_per_second"):
+            if getattr(self, name) < 0:
+                problems.append(f"{name} must not be negative")
+        for name in ("max_message_bytes", "max_request_bytes", "rate_burst", "rate_violations", "snapshot_every",
+                     "sync_buffer", "send_queue", "inbox", "max_games_per_client", "max_live_games",
+                     "max_belt_asteroids", "max_belt_links"):
+            if getattr(self, name) < 1:
+                problems.append(f"{name} must be at least 1")
+        if problems:
+            raise SettingsError("; ".join(problems))
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some settings replaced (None values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **changes: Any) -> Settings:
+        """Defaults, overridden by `ASTEROID_MINING_*` variables, overridden by `changes` (None ignored)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            text = env.get(ENV_PREFIX + f.name.upper())
+            if text is not None:
+                values[f.name] = _parse(f.name, text, type(getattr(_DEFAULTS, f.name)))
+        return cls(**values).with_changes(**changes)
+
+
+def _parse(name: str, text: str, kind: type) -> Any:
+    try:
+        if kind is tuple:
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        if issubclass(kind, Path):
+            return Path(text).expanduser()
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+    except ValueError:
+        raise SettingsError(f"{ENV_PREFIX}{name.upper()}: {text!r} is not a valid {kind.__name__}") from None
+    return text
+
+
+_DEFAULTS = Settings(data_dir=Path("."))

@@ -1,0 +1,186 @@
+"""`GameHub`: every live game of the server — creating games, loading them from the store, the lobby.
+
+At start-up every running game is loaded from the store and its owner started, so running games resume after a
+restart (a crash included). Finished games are loaded on demand and let go once nobody watches them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import Counter
+from typing import Any
+
+from ..rules import Game, SetupError, preset
+from ..storage import GameRecord, GameStore, StoredGame
+from .belts import resolve_belt
+from .bots import BotPlayer, BotUnavailable, make_player
+from .config import Settings
+from .errors import ServerError
+from .live import LiveGame, progress_of, rebuild
+from .schemas import CreatedSeat, CreateGame
+from .seats import Seat, deal_settlers
+from .security import new_token, token_digest
+
+log = logging.getLogger(__name__)
+
+
+def new_game_id() -> str:
+    """A fresh game id (12 URL-safe characters)."""
+    return secrets.token_urlsafe(9)
+
+
+class GameHub:
+    """The live games, by id."""
+
+    def __init__(self, settings: Settings, store: GameStore) -> None:
+        self.settings = settings
+        self.store = store
+        self.games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._pending: Counter[str] = Counter()
+
+    async def start(self) -> None:
+        """Load and start every running game of the store."""
+        ids = await self.store.unfinished()
+        for game_id in ids:
+            try:
+                await self.get(game_id)
+            except Exception:
+                log.exception("game %s could not be resumed", game_id)
+        if ids:
+            log.info("resumed %d running games", len(self.games))
+
+    async def close(self) -> None:
+        """Stop every owner and close every connection."""
+        games, self.games = list(self.games.values()), {}
+        await asyncio.gather(*(live.stop() for live in games))
+
+    # ----- finding games -----
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The live game, loading it from the store when needed; None when there is no such game."""
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(game_id)
+        if pending is not None:  # someone is loading it already: wait for that
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            live = await self._load(game_id)
+        except BaseException as failure:
+            future.set_exception(failure)
+            future.exception()  # retrieved: the waiters re-raise it
+            raise
+        else:
+            future.set_result(live)
+            return live
+        finally:
+            del self._loading[game_id]
+
+    async def _load(self, game_id: str) -> LiveGame | None:
+        if len(game_id) > 64:
+            return None
+        stored = await self.store.load(game_id)
+        if stored is None:
+            return None
+        game, seq = await asyncio.to_thread(_rebuild_checked, stored)
+        live = LiveGame(stored.record, game, seq, self.settings, self.store, _players(stored.record))
+        self.games[game_id] = live
+        live.start()
+        return live
+
+    def release(self, live: LiveGame) -> None:
+        """Let a finished game go once nobody is connected (it is loaded again when asked for)."""
+        if not live.running and not live.connections and self.games.get(live.id) is live:
+            del self.games[live.id]
+            asyncio.get_running_loop().create_task(live.stop())
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Open and running games, newest first (no tokens)."""
+        games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.record.created)
+        return [g.summary() for g in games]
+
+    # ----- creating games -----
+    async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+        """Create, store and start a game; its seats with their tokens (shown this once only)."""
+        running = [g for g in self.games.values() if g.running]
+        if len(running) + sum(self._pending.values()) >= self.settings.max_live_games:
+            raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
+        mine = sum(1 for g in running if g.client == client) + self._pending[client]
+        if mine >= self.settings.max_games_per_client:
+            raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
+                              f"(at most {self.settings.max_games_per_client})")
+        self._pending[client] += 1
+        try:
+            return await self._create(request, client)
+        finally:
+            self._pending[client] -= 1
+            if not self._pending[client]:
+                del self._pending[client]
+
+    async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        players = await asyncio.to_thread(_bot_players, request, seed)
+        belt, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings)
+        options = preset(request.rules)
+        total = request.seats * request.settlers_per_seat
+        try:
+            game = await asyncio.to_thread(Game.new, belt, options, seed, total)
+        except SetupError as bad:
+            raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
+        seats, created = [], []
+        for number, settlers in enumerate(deal_settlers(request.seats, request.settlers_per_seat), start=1):
+            bot = request.bots.get(str(number))
+            token = None if bot else new_token()
+            seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
+            seats.append(seat)
+            created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
+        name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
+        meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
+                "seats": [seat.to_meta() for seat in seats]}
+        record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
+        await self.store.create(record, progress_of(game, 0))
+        live = LiveGame(record, game, 0, self.settings, self.store, players)
+        self.games[record.id] = live
+        live.start()
+        log.info("game %s created by %s: %d seats on %s", record.id, client, request.seats, name)
+        return live, created
+
+
+def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
+    """The game and its seq: the log is the truth (the progress row is written with it, so they agree)."""
+    game = rebuild(stored)
+    seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
+    if seq != stored.progress.seq:
+        log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
+                    stored.progress.seq)
+    return game, seq
+
+
+def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:
+    players = {}
+    for key, name in sorted(request.bots.items()):
+        number = int(key)
+        if number > request.seats:
+            raise ServerError(422, "invalid", f"there is no seat {number} (the game has {request.seats})",
+                              f"bots.{key}")
+        try:
+            players[number] = make_player(name, seed + number)
+        except BotUnavailable as missing:
+            raise ServerError(422, "bots_unavailable", str(missing), f"bots.{key}") from None
+    return players
+
+
+def _players(record: GameRecord) -> dict[int, BotPlayer]:
+    players = {}
+    for seat in record.meta.get("seats", ()):
+        if seat.get("kind") == "bot":
+            try:
+                players[int(seat["seat"])] = make_player(seat["bot"], record.seed + int(seat["seat"]))
+            except BotUnavailable as missing:
+                log.warning("game %s seat %s: %s; its settlers wait", record.id, seat["seat"], missing)
+    return players

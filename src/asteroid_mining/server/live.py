@@ -1,0 +1,320 @@
+"""`LiveGame`: the one owner of a game being played, and the hub of its connections.
+
+Each live game has one owner task. Commands from its connections, the turn timer and bot seats all go through
+it, one at a time: the owner applies the action to the engine, appends it to the store and waits until it is
+durable, and only then broadcasts the update (the action, its events and the diff of the view) to every
+connection. A refused or malformed command changes nothing and is answered to its sender only.
+
+The turn clock (timer and bots) runs while at least one client is connected; it restarts in full when the first
+client comes back, so nobody loses a turn to an empty room or a server restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..maps import parse_belt
+from ..rules import Action, Game, Options, Refused, Wait, action_from_json
+from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from .bots import BotPlayer
+from .config import Settings
+from .diff import ViewTracker
+from .messages import MessageError, dumps, error, to_action
+from .outbox import Outbox
+from .schemas import ActMessage
+from .seats import Seat, seat_for_token
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False, slots=True)
+class Connection:
+    """One WebSocket client of a game: its seat (None for a spectator) and what waits to be sent to it."""
+
+    seat: Seat | None
+    outbox: Outbox
+    live: LiveGame | None = field(default=None)
+
+
+def rebuild(stored: StoredGame) -> Game:
+    """The game from its store: the latest snapshot (or the belt, options and seed) and the commands after it."""
+    record = stored.record
+    if stored.snapshot is not None:
+        game = Game.from_json(stored.snapshot.state)
+    else:
+        belt = parse_belt(record.belt, source=f"game {record.id}")
+        game = Game.new(belt, Options.from_json(record.options), record.seed, record.settlers)
+    for command in stored.commands:
+        game.apply(action_from_json(command.action, f"commands[{command.seq}]"))
+    return game
+
+
+def progress_of(game: Game, seq: int) -> Progress:
+    """Where `game` is after command `seq`."""
+    return Progress(seq, game.status, game.round, game.turn, time.time())
+
+
+class LiveGame:
+    """A game being played: its engine, seats, connections, recent updates and owner task."""
+
+    def __init__(self, record: GameRecord, game: Game, seq: int, settings: Settings, store: GameStore,
+                 players: dict[int, BotPlayer]) -> None:
+        self.id = record.id
+        self.record = record
+        meta = record.meta
+        self.seats = [Seat.from_meta(s) for s in meta["seats"]]
+        self.turn_seconds: float | None = meta.get("turn_seconds")
+        self.rules: str = meta.get("rules", "classic")
+        self.belt_name: str = meta.get("belt_name", "")
+        self.client: str = meta.get("client", "")
+        self.asteroid_count = len(record.belt.get("asteroids", ()))
+        self.game = game
+        self.seq = seq
+        self.tracker = ViewTracker(game)
+        self.connections: set[Connection] = set()
+        self.broken = False
+        self._settings = settings
+        self._store = store
+        self._players = players
+        self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
+        self._recent: deque[tuple[int, str]] = deque(maxlen=settings.sync_buffer)
+        self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
+        self._wake = asyncio.Event()
+        self._turn_started = time.monotonic()
+        self._turn_started_wall = time.time()
+        self._task: asyncio.Task[None] | None = None
+
+    # ----- what others read -----
+    @property
+    def running(self) -> bool:
+        """True until the game is won or lost (as acknowledged)."""
+        return bool(self.tracker.top["status"] == "running")
+
+    @property
+    def status(self) -> str:
+        """`open` (no action yet), `running`, `won` or `lost`, as acknowledged to clients."""
+        status = str(self.tracker.top["status"])
+        return "open" if status == "running" and self.seq == 0 else status
+
+    @property
+    def deadline(self) -> float | None:
+        """When (seconds since the epoch) the server plays the current turn itself; None when it will not."""
+        delay = self._delay()
+        return None if delay is None else round(self._turn_started_wall + delay, 3)
+
+    def seat_for(self, token: str) -> Seat | None:
+        """The seat this token plays, or None."""
+        return seat_for_token(self.seats, token)
+
+    def seats_public(self) -> list[dict[str, Any]]:
+        """The seats as anyone may see them, with how many connections each has."""
+        counts: dict[int, int] = {}
+        for conn in self.connections:
+            if conn.seat is not None:
+                counts[conn.seat.number] = counts.get(conn.seat.number, 0) + 1
+        return [{**seat.public(), "connected": counts.get(seat.number, 0)} for seat in self.seats]
+
+    def summary(self) -> dict[str, Any]:
+        """The game as the lobby lists it (no tokens)."""
+        top = self.tracker.top
+        return {
+            "id": self.id, "status": self.status, "seq": self.seq, "round": top["round"], "turn": top["turn"],
+            "rules": self.rules, "belt": self.belt_name, "asteroids": self.asteroid_count,
+            "turn_seconds": self.turn_seconds, "created": self.record.created, "seats": self.seats_public(),
+        }
+
+    def detail(self) -> dict[str, Any]:
+        """The summary with the public view (R17) after command `seq`."""
+        return {**self.summary(), "state": self.tracker.view()}
+
+    # ----- the owner's life -----
+    def start(self) -> None:
+        """Start the owner task."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"game {self.id}")
+
+    async def stop(self) -> None:
+        """Stop the owner task (after the command in hand) and close every connection's outbox."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for conn in list(self.connections):
+            conn.outbox.close()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not silence the game: log it, and go on with the next command
+                log.exception("game %s: the owner failed", self.id)
+                await asyncio.sleep(0.05)
+
+    async def _step(self) -> None:
+        if self._inbox:
+            conn, action, ref = self._inbox.popleft()
+            await self._commit(action, {"seat": conn.seat.number if conn.seat else 0}, ref, conn)
+            return
+        due = self._due()
+        now = time.monotonic()
+        if due is not None and now >= due:
+            await self._auto()
+            return
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), None if due is None else due - now)
+
+    def _delay(self) -> float | None:
+        """How long the current turn may last before the server plays it (bot or timer); None: no limit."""
+        if not self.connections or not self.running or self.broken:
+            return None
+        turn = self.game.turn
+        seat = self._owner_of.get(turn) if turn else None
+        if seat is None:
+            return None
+        if seat.kind == "bot":
+            return self._settings.bot_delay
+        return self.turn_seconds
+
+    def _due(self) -> float | None:
+        delay = self._delay()
+        return None if delay is None else self._turn_started + delay
+
+    def _restart_clock(self) -> None:
+        self._turn_started = time.monotonic()
+        self._turn_started_wall = time.time()
+
+    async def _auto(self) -> None:
+        """The turn's time is up: a bot seat's bot plays it, a person's settler waits."""
+        settler = self.game.turn
+        assert settler is not None
+        seat = self._owner_of[settler]
+        player = self._players.get(seat.number) if seat.kind == "bot" else None
+        if player is not None:
+            action = await asyncio.to_thread(player, self.game, settler)
+            await self._commit(action, {"seat": seat.number, "auto": "bot"})
+        else:
+            await self._commit(Wait(settler), {"seat": seat.number, "auto": "timer"})
+
+    async def _commit(self, action: Action, by: dict[str, Any], ref: str | int | None = None,
+                      sender: Connection | None = None) -> None:
+        """Apply, make durable, then broadcast; a refusal or a storage failure goes to the sender only."""
+        if self.broken:
+            if sender is not None:
+                sender.outbox.put(error("storage_failed", "this game cannot be saved at the moment", ref=ref))
+            return
+        game = self.game
+        try:
+            events = game.apply(action)
+        except Refused as refused:
+            if sender is not None:
+                sender.outbox.put(error(refused.code, refused.refusal.message, ref=ref))
+            return
+        seq = self.seq + 1
+        command = Command(seq, action.to_json(), by, time.time())
+        ended = game.status != "running"
+        snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
+        try:
+            await self._store.append(self.id, command, progress_of(game, seq), snapshot)
+        except StorageError:
+            log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
+            await self._reload()
+            if sender is not None:
+                sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
+                                        "played", ref=ref))
+            return
+        self.seq = seq
+        diff = self.tracker.update(events)
+        self._restart_clock()
+        update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": by}
+        if ref is not None:
+            update["ref"] = ref
+        update.update(events=[e.to_json() for e in events], diff=diff, deadline=self.deadline)
+        text = dumps(update)
+        self._recent.append((seq, text))
+        for conn in self.connections:
+            conn.outbox.put(text)
+
+    async def _reload(self) -> None:
+        """Go back to what the store holds (after a failed write); if even that fails, the game is broken."""
+        try:
+            stored = await self._store.load(self.id)
+            if stored is None:
+                raise StorageError(f"game {self.id} has vanished from the store")
+            game = await asyncio.to_thread(rebuild, stored)
+        except Exception:
+            log.exception("game %s: cannot be reloaded; it is stopped", self.id)
+            self.broken = True
+            return
+        self.game = game
+        self.tracker.reset(game)
+
+    # ----- connections -----
+    def join(self, conn: Connection) -> None:
+        """Add a connection: it gets the whole state first, then every update."""
+        if not self.connections:
+            self._restart_clock()  # the clock stood still while nobody was here
+        conn.live = self
+        self.connections.add(conn)
+        conn.outbox.put(self.state_message(conn))
+        self._wake.set()
+
+    def leave(self, conn: Connection) -> None:
+        """Remove a connection."""
+        self.connections.discard(conn)
+        conn.outbox.close()
+        self._wake.set()
+
+    def state_message(self, conn: Connection) -> str:
+        """The `state` message: who the client is, the seats, and the whole view after command `seq`."""
+        you = None
+        if conn.seat is not None:
+            you = {"seat": conn.seat.number, "settlers": list(conn.seat.settlers)}
+        return dumps({
+            "type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
+            "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline,
+            "state": self.tracker.view(),
+        })
+
+    def submit(self, conn: Connection, msg: ActMessage) -> None:
+        """Queue an `act` for the owner; what can be refused without the game is refused at once."""
+        ref = msg.ref
+        if conn.seat is None:
+            conn.outbox.put(error("read_only", "spectators cannot act: connect with a seat's token", ref=ref))
+            return
+        try:
+            action = to_action(msg)
+        except MessageError as bad:
+            conn.outbox.put(error(bad.code, bad.message, bad.field, ref))
+            return
+        if action.actor not in conn.seat.settlers:
+            mine = ", ".join(conn.seat.settlers)
+            conn.outbox.put(error("not_your_settler", f"{action.actor} is not one of your settlers ({mine})",
+                                  "settler", ref))
+            return
+        if len(self._inbox) >= self._settings.inbox:
+            conn.outbox.put(error("busy", "too many commands are waiting for this game; try again", ref=ref))
+            return
+        self._inbox.append((conn, action, ref))
+        self._wake.set()
+
+    def sync(self, conn: Connection, after: int) -> None:
+        """Send the updates after `after` again; the whole state when they are no longer kept."""
+        if after == self.seq:
+            return
+        oldest = self._recent[0][0] if self._recent else self.seq + 1
+        if oldest <= after + 1 <= self.seq:
+            for seq, text in self._recent:
+                if seq > after:
+                    conn.outbox.put(text)
+        else:
+            conn.outbox.put(self.state_message(conn))

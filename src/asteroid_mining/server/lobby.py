@@ -1,0 +1,80 @@
+"""The REST API: health, creating games, the lobby, a game's public state and its replay log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from .errors import ServerError
+from .hub import GameHub
+from .live import LiveGame
+from .schemas import CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, Health, Lobby
+
+router = APIRouter(prefix="/api")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "No such game"},
+    422: {"model": ErrorBody, "description": "A field is invalid (named in `field`)"},
+}
+
+
+def hub_of(request: Request) -> GameHub:
+    """The app's game hub."""
+    hub: GameHub = request.app.state.hub
+    return hub
+
+
+def client_of(request: Request) -> str:
+    """The client's address (games per client are limited by it)."""
+    return request.client.host if request.client else "unknown"
+
+
+async def _game(request: Request, game_id: str) -> LiveGame:
+    live = await hub_of(request).get(game_id)
+    if live is None:
+        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
+    return live
+
+
+@router.get("/health", response_model=Health)
+async def health() -> dict[str, str]:
+    """The server is up."""
+    return {"status": "ok"}
+
+
+@router.post("/games", status_code=201, response_model=CreatedGame, responses={
+    **_ERRORS, 429: {"model": ErrorBody, "description": "Too many games from this address"}})
+async def create_game(body: CreateGame, request: Request) -> CreatedGame:
+    """Create a game. The answer holds each seat's token: shown this once, never listed."""
+    live, seats = await hub_of(request).create(body, client_of(request))
+    return CreatedGame(id=live.id, seats=seats)
+
+
+@router.get("/games", response_model=Lobby)
+async def lobby(request: Request) -> dict[str, Any]:
+    """Open and running games, newest first, without tokens."""
+    return {"games": hub_of(request).lobby()}
+
+
+@router.get("/games/{game_id}", response_model=GameDetail, responses=_ERRORS)
+async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
+    """A game's summary and public view (R17) after command `seq`."""
+    live = await _game(request, game_id)
+    detail = live.detail()
+    hub_of(request).release(live)
+    return detail
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog, responses=_ERRORS)
+async def game_log(game_id: str, request: Request) -> dict[str, Any]:
+    """The replay: belt, options, seed and every accepted command with its seq (from the store)."""
+    found = await hub_of(request).store.log(game_id)
+    if found is None:
+        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
+    record, progress, commands = found
+    seats = [{k: v for k, v in seat.items() if k != "token"} for seat in record.meta.get("seats", ())]
+    return {
+        "id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
+        "settlers": record.settlers, "seats": seats, "status": progress.status, "seq": progress.seq,
+        "commands": [c.to_json() for c in commands],
+    }

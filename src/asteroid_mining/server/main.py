@@ -1,0 +1,73 @@
+"""Running the server: `asteroid-mining serve` and `python -m asteroid_mining.server` (every setting).
+
+    serve(host="127.0.0.1", port=8000, data=None)   # blocks until interrupted; returns an exit status
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from .app import create_app
+from .config import Settings, SettingsError
+
+log = logging.getLogger("asteroid_mining.server")
+
+
+def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
+    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header."""
+    return uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=4 * settings.max_message_bytes,  # larger messages are answered with an error; far larger: closed
+        ws_per_message_deflate=False,  # small messages: compressing each one per client costs more than it saves
+        server_header=False,
+        timeout_graceful_shutdown=5,
+        log_config=None,
+        **extra,
+    )
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = None, **changes: Any) -> int:
+    """Serve games on `host:port`, keeping them in `data` (default: the user's data directory).
+
+    Other settings come from `ASTEROID_MINING_*` environment variables or `changes`. Returns the exit status.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = Settings.from_env(host=host, port=port, data_dir=Path(data).expanduser() if data else None,
+                                     **changes)
+    except SettingsError as bad:
+        print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
+        return 2
+    log.info("Asteroid Mining server on http://%s:%d (games kept in %s)", settings.host, settings.port,
+             settings.data_dir)
+    server = uvicorn.Server(uvicorn_config(settings))
+    server.run()
+    return 0 if server.started else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m asteroid_mining.server [--host H] [--port P] [--data DIR] [--SETTING VALUE …]`."""
+    parser = argparse.ArgumentParser(prog="python -m asteroid_mining.server", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--data", default=None, help="the directory of the games database")
+    for f in fields(Settings):
+        if f.name in ("host", "port", "data_dir", "static_dir", "allowed_origins"):
+            continue
+        kind = type(getattr(Settings(data_dir=Path(".")), f.name))
+        parser.add_argument(f"--{f.name.replace('_', '-')}", type=kind if kind in (int, float) else str)
+    parser.add_argument("--allowed-origins", default=None, help="comma-separated web origins")
+    args = vars(parser.parse_args(argv))
+    origins = args.pop("allowed_origins")
+    if origins is not None:
+        args["allowed_origins"] = tuple(o.strip() for o in origins.split(",") if o.strip())
+    return serve(**args)

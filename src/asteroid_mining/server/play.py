@@ -1,0 +1,143 @@
+"""The WebSocket endpoint `/api/games/{id}/ws?token=T`: play with a seat's token, watch without one.
+
+On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
+malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
+token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
+sync), 4429 flooding, 1011 a server failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
+from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketDisconnect
+
+from .config import Settings
+from .errors import error_body
+from .hub import GameHub
+from .live import Connection, LiveGame
+from .messages import MessageError, error, parse
+from .outbox import Outbox
+from .schemas import SyncMessage
+from .security import TokenBucket, origin_allowed
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+CLOSE_BAD_TOKEN = 4401
+CLOSE_ORIGIN = 4403
+CLOSE_NO_GAME = 4404
+CLOSE_TOO_SLOW = 4408
+CLOSE_FLOOD = 4429
+CLOSE_INTERNAL = 1011
+
+
+@router.websocket("/api/games/{game_id}/ws")
+async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    """Play (with a seat's token) or watch (without) one game."""
+    settings: Settings = websocket.app.state.settings
+    hub: GameHub = websocket.app.state.hub
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins):
+        await _deny(websocket, "origin_not_allowed", "WebSocket connections from this origin are not allowed")
+        return
+    await websocket.accept()
+    try:
+        live = await hub.get(game_id)
+    except Exception:
+        log.exception("game %s could not be loaded", game_id)
+        await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)
+        return
+    if live is None:
+        await _close(websocket, "game_not_found", f"there is no game {game_id!r}", CLOSE_NO_GAME)
+        return
+    seat = None
+    if token is not None:
+        seat = live.seat_for(token)
+        if seat is None:
+            await _close(websocket, "bad_token", "this token plays no seat of this game", CLOSE_BAD_TOKEN)
+            return
+    conn = Connection(seat, Outbox(settings.send_queue))
+    live.join(conn)
+    sender = asyncio.create_task(_send_all(websocket, conn))
+    try:
+        await _receive_all(websocket, live, conn, settings)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:
+        if not conn.outbox.closed:  # not a socket we closed ourselves: a real failure
+            log.exception("game %s: connection failed", live.id)
+    except Exception:
+        log.exception("game %s: connection failed", live.id)
+        with contextlib.suppress(Exception):
+            await websocket.close(CLOSE_INTERNAL, "internal error")
+    finally:
+        live.leave(conn)
+        hub.release(live)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sender
+
+
+async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings) -> None:
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    refused = 0
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if not bucket.take():
+            refused += 1
+            if refused >= settings.rate_violations:
+                conn.outbox.close()
+                await websocket.close(CLOSE_FLOOD, "too many messages")
+                return
+            conn.outbox.put(error("rate_limited", f"too many messages: at most {settings.rate_per_second:g} a "
+                                  "second on average"))
+            continue
+        refused = 0
+        if text is None:
+            conn.outbox.put(error("invalid", "send JSON as text messages, not binary"))
+            continue
+        try:
+            msg = parse(text, settings.max_message_bytes)
+        except MessageError as bad:
+            conn.outbox.put(error(bad.code, bad.message, bad.field))
+            continue
+        if isinstance(msg, SyncMessage):
+            live.sync(conn, msg.after)
+        else:
+            live.submit(conn, msg)
+
+
+async def _send_all(websocket: WebSocket, conn: Connection) -> None:
+    """Send what the game queues for this client, in order; close the connection when it falls too far behind."""
+    try:
+        while True:
+            text = await conn.outbox.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+        if conn.outbox.overflowed:
+            await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client has gone; the receiving side notices and cleans up
+
+
+async def _close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Tell the client why, then close with `close_code`."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(error(code, message))
+        await websocket.close(close_code, message[:120])
+
+
+async def _deny(websocket: WebSocket, code: str, message: str) -> None:
+    """Refuse the handshake: an HTTP 403 with a JSON body where the server can send one, else a close."""
+    try:
+        await websocket.send_denial_response(JSONResponse(error_body(code, message), status_code=403))
+    except RuntimeError:
+        await websocket.close(CLOSE_ORIGIN, message[:120])

@@ -1,0 +1,179 @@
+"""The server's messages, validated by pydantic: REST bodies and answers, and WebSocket client messages.
+
+Server→client WebSocket messages are built as plain JSON (they are sent many times a second); their shapes are
+documented in `docs/server.md`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+ActionName = Literal["move", "drill", "mine", "deposit", "build_robot", "build_gates", "place", "wait"]
+"""The actions a settler can take (R11)."""
+Ident = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Ref = Annotated[StrictStr, Field(max_length=64)] | StrictInt
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ----- REST -----
+class CreateGame(_Strict):
+    """The body of `POST /api/games`; every field is optional."""
+
+    seats: int = Field(1, ge=1, le=8, description="How many players (seats) share the team.")
+    settlers_per_seat: int = Field(3, ge=1, le=6, description="How many settlers each seat plays.")
+    belt: Annotated[str, Field(max_length=64)] | dict[str, Any] = Field(
+        "tutorial",
+        description="A shipped belt's name (`tutorial`, `puzzle-gates`, `puzzle-storm`), a generator preset "
+        "(`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.",
+    )
+    rules: Literal["classic", "extended"] = Field("classic", description="The rules preset.")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="The game's seed (R18); random when left out.")
+    turn_seconds: float | None = Field(
+        None, gt=0, le=86_400, description="A settler that has not acted this long waits; null: no timer."
+    )
+    bots: dict[Annotated[str, Field(pattern=r"^[1-8]$")], Annotated[str, Field(min_length=1, max_length=32)]] = Field(
+        default_factory=dict, description='Seats played by the server: `{"2": "planner"}` (seat → bot name).'
+    )
+
+
+class SeatInfo(BaseModel):
+    """A seat as everyone may see it (never its token)."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    settlers: list[str]
+    connected: int = Field(0, description="Connections currently open with this seat's token.")
+
+
+class CreatedSeat(BaseModel):
+    """A seat as its creator receives it, with the token that plays it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    token: str | None = Field(description="The seat's secret: whoever has it plays the seat. None for bots.")
+    settlers: list[str]
+
+
+class CreatedGame(BaseModel):
+    """The answer to `POST /api/games`."""
+
+    id: str
+    seats: list[CreatedSeat]
+
+
+class GameSummary(BaseModel):
+    """A game as the lobby lists it."""
+
+    id: str
+    status: Literal["open", "running", "won", "lost"]
+    seq: int
+    round: int
+    turn: str | None
+    rules: str
+    belt: str
+    asteroids: int
+    turn_seconds: float | None
+    created: float
+    seats: list[SeatInfo]
+
+
+class Lobby(BaseModel):
+    """The answer to `GET /api/games`: open and running games, newest first."""
+
+    games: list[GameSummary]
+
+
+class GameDetail(GameSummary):
+    """The answer to `GET /api/games/{id}`: the summary and the public view (R17) after command `seq`."""
+
+    state: dict[str, Any]
+
+
+class LoggedCommand(BaseModel):
+    """One accepted command."""
+
+    seq: int
+    action: dict[str, Any]
+    by: dict[str, Any]
+    at: float
+
+
+class GameLog(BaseModel):
+    """The answer to `GET /api/games/{id}/log`: everything `Game.replay` needs, and more."""
+
+    id: str
+    belt: dict[str, Any]
+    options: dict[str, Any]
+    seed: int
+    settlers: int
+    seats: list[SeatInfo]
+    status: str
+    seq: int
+    commands: list[LoggedCommand]
+
+
+class Health(BaseModel):
+    """The answer to `GET /api/health`."""
+
+    status: Literal["ok"]
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable code, a sentence, and the field at fault when there is one."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer of the REST API."""
+
+    error: ErrorDetail
+
+
+# ----- WebSocket, client → server -----
+class ActMessage(_Strict):
+    """Play one action for one of the seat's settlers."""
+
+    type: Literal["act"]
+    settler: Ident
+    action: ActionName
+    target: Ident | None = None
+    kind: Ident | None = None
+    gate: Ident | None = None
+    ref: Ref | None = None
+    """Echoed in the answer (update or error), for the client's bookkeeping."""
+
+
+class SyncMessage(_Strict):
+    """Resend what came after `after` (the seq of the last update the client has)."""
+
+    type: Literal["sync"]
+    after: Annotated[StrictInt, Field(ge=0)]
+    ref: Ref | None = None
+
+
+ClientMessage = Annotated[ActMessage | SyncMessage, Field(discriminator="type")]
+"""Any message a client may send."""
+CLIENT_MESSAGE: TypeAdapter[ActMessage | SyncMessage] = TypeAdapter(ClientMessage)
+"""Validates a decoded client message."""
+
+ACTION_FIELDS: dict[str, str | None] = {
+    "move": "target",
+    "drill": None,
+    "mine": None,
+    "deposit": "kind",
+    "build_robot": None,
+    "build_gates": None,
+    "place": "gate",
+    "wait": None,
+}
+"""The one argument each action takes, if any."""

@@ -1,0 +1,65 @@
+"""Seat tokens, the WebSocket Origin check and the per-connection rate limit."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from urllib.parse import urlsplit
+
+
+def new_token() -> str:
+    """A fresh, unguessable seat token (192 random bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a token: its SHA-256 (a stolen database does not give seats away)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str, digest: str) -> bool:
+    """Whether `token` is the one whose digest is `digest`, compared in constant time."""
+    return hmac.compare_digest(token_digest(token), digest)
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket may open from `origin` (its `Origin` header) on a server reached as `host`.
+
+    No Origin (a program, not a browser) is allowed; so is the server's own host, and any origin of the
+    allow-list (`*` allows every origin). This stops other web sites from playing with a visitor's browser.
+    """
+    if origin is None:
+        return True
+    if "*" in allowed or origin.rstrip("/") in {o.rstrip("/") for o in allowed}:
+        return True
+    if origin == "null" or not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+class TokenBucket:
+    """A token bucket: `burst` messages at once, refilled at `rate` per second."""
+
+    __slots__ = ("_last", "_level", "burst", "rate")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._level = float(burst)
+        self._last = time.monotonic()
+
+    def take(self) -> bool:
+        """Use one token; False (and nothing used) when the bucket is empty."""
+        now = time.monotonic()
+        self._level = min(self.burst, self._level + (now - self._last) * self.rate)
+        self._last = now
+        if self._level >= 1.0:
+            self._level -= 1.0
+            return True
+        return False

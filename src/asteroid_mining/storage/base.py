@@ -1,0 +1,130 @@
+"""The storage interface: what a game is on disk, and the operations the server needs.
+
+A game is stored as its record (belt, options, seed, number of settlers and the server's metadata, written once),
+its progress (sequence number, status, round, turn: rewritten with every command), an append-only log of the
+accepted commands, and its latest snapshot (the engine's `Game.to_json()`), taken now and then so that loading a
+long game does not replay it from the start. The log alone is the truth: `Game.replay` of the record and the log
+gives the game back; a snapshot only saves time.
+
+Every method is a coroutine so that an implementation over a network fits the same interface; an implementation
+must never block the event loop.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+JsonObject = dict[str, Any]
+"""A decoded JSON object."""
+
+
+class StorageError(Exception):
+    """The store failed (disk full, database damaged, …). `code` is stable; the message is for operators."""
+
+    code = "storage_failed"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What never changes about a game: everything `Game.new` needs, and the server's own metadata."""
+
+    id: str
+    created: float
+    """Seconds since the epoch."""
+    belt: JsonObject
+    """The belt as `maps.belt_to_json` writes it."""
+    options: JsonObject
+    """`Options.to_json()`."""
+    seed: int
+    settlers: int
+    meta: JsonObject
+    """The server's data about the game (seats, timer, creator); opaque to the store."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a game is: rewritten atomically with each command it follows."""
+
+    seq: int
+    """The number of accepted commands (the seq of the last one; 0 before any)."""
+    status: str
+    """`running`, `won` or `lost` (the engine's status)."""
+    round: int
+    turn: str | None
+    updated: float
+    """Seconds since the epoch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One accepted command of the log."""
+
+    seq: int
+    """1, 2, 3, … without gaps within a game."""
+    action: JsonObject
+    """The engine's `action.to_json()`, exactly as applied."""
+    by: JsonObject
+    """Who sent it: `{"seat": 2}`, `{"seat": 2, "auto": "timer"}` or `{"seat": 2, "auto": "bot"}`."""
+    at: float
+    """Seconds since the epoch."""
+
+    def to_json(self) -> JsonObject:
+        """The command as a JSON object."""
+        return {"seq": self.seq, "action": self.action, "by": self.by, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The whole game (`Game.to_json()`) after command `seq`."""
+
+    seq: int
+    state: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as loaded: its record, progress, latest snapshot and the commands after that snapshot."""
+
+    record: GameRecord
+    progress: Progress
+    snapshot: Snapshot | None
+    commands: list[Command]
+    """The commands after the snapshot (all of them without a snapshot), in order."""
+
+
+class GameStore(ABC):
+    """Durable storage of games. `append` returns only once the command is durable."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect, create the schema if needed; called once before anything else."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending writes and release resources."""
+
+    @abstractmethod
+    async def create(self, record: GameRecord, progress: Progress) -> None:
+        """Store a new game; durable when it returns. Raises StorageError (also for an id already taken)."""
+
+    @abstractmethod
+    async def append(self, game_id: str, command: Command, progress: Progress,
+                     snapshot: Snapshot | None = None) -> None:
+        """Append one command and the progress it leads to (and maybe a snapshot), atomically and durably.
+
+        Raises StorageError when the command's seq does not follow the last one stored.
+        """
+
+    @abstractmethod
+    async def load(self, game_id: str) -> StoredGame | None:
+        """The game as needed to rebuild it, or None when there is no such game."""
+
+    @abstractmethod
+    async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
+        """The record, progress and the whole command log, or None when there is no such game."""
+
+    @abstractmethod
+    async def unfinished(self) -> list[str]:
+        """The ids of games still running, oldest first (to resume them after a restart)."""

@@ -1,0 +1,244 @@
+"""Helpers of the server tests: a small winnable belt and its plan, scripted clients, a server process."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import httpx
+
+from asteroid_mining.maps import parse_belt
+from asteroid_mining.rules import CLASSIC, Game, action_from_json
+
+if TYPE_CHECKING:
+    from starlette.testclient import WebSocketTestSession
+
+# ----- a small belt two settlers win in 13 rounds -----
+LOOP_A = [("a1", "ice"), ("a2", "iron"), ("a3", "carbon"), ("a4", "uranium"), ("a5", "ice"), ("a6", "iron")]
+LOOP_B = [("b1", "carbon"), ("b2", "uranium"), ("b3", "ice"), ("b4", "iron"), ("b5", "carbon"), ("b6", "uranium")]
+
+
+def two_loops_belt() -> dict[str, Any]:
+    """Home (a shelter) on two loops of six bare asteroids; together they hold 3 units of every kind."""
+    asteroids = [{"id": "Home", "mantle": 0, "core": "hollow", "orbit": {"sun": "far"}}]
+    links = []
+    for loop in (LOOP_A, LOOP_B):
+        ids = ["Home", *(aid for aid, _ in loop), "Home"]
+        asteroids += [{"id": aid, "mantle": 0, "core": core, "orbit": {"sun": "far"}} for aid, core in loop]
+        links += [[ids[i], ids[i + 1]] for i in range(len(ids) - 1)]
+    return {"format": "asteroid-mining/belt", "version": 1, "name": "Two Loops", "description": "A test belt.",
+            "start": "Home", "asteroids": asteroids, "links": links, "gates": []}
+
+
+def loop_plan(settler: str, loop: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """Move round the loop mining every core, then home: 13 `act` fields."""
+    steps: list[dict[str, str]] = []
+    for aid, _ in loop:
+        steps += [{"settler": settler, "action": "move", "target": aid}, {"settler": settler, "action": "mine"}]
+    return [*steps, {"settler": settler, "action": "move", "target": "Home"}]
+
+
+PLANS = {"s1": loop_plan("s1", LOOP_A), "s2": loop_plan("s2", LOOP_B)}
+"""What each settler of a two-seat, one-settler-each game does, in order."""
+
+
+def as_action(settler_step: dict[str, str]) -> dict[str, Any]:
+    """An `act` field set as the engine's action JSON."""
+    out: dict[str, Any] = {"type": settler_step["action"], "actor": settler_step["settler"]}
+    if "target" in settler_step:
+        out["target"] = settler_step["target"]
+    return out
+
+
+@cache
+def winning_seed() -> int:
+    """A seed with which no storm spoils the plan (storms are random, R7): found by playing it in the engine."""
+    belt = parse_belt(two_loops_belt())
+    for seed in range(500):
+        game = Game.new(belt, CLASSIC, seed, 2)
+        for a, b in zip(PLANS["s1"], PLANS["s2"], strict=True):
+            for step in (a, b):
+                if game.status == "running" and game.check(action_from_json(as_action(step))) is None:
+                    game.apply(action_from_json(as_action(step)))
+        if game.status == "won":
+            return seed
+    raise AssertionError("no seed lets the plan win")
+
+
+# ----- views -----
+SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
+
+
+def apply_diff(view: dict[str, Any], diff: dict[str, Any]) -> None:
+    """Bring a client's view up to date with an update's diff (as docs/server.md says a client does)."""
+    for key, value in diff.items():
+        if key not in SECTIONS:
+            view[key] = value
+            continue
+        index = {record["id"]: i for i, record in enumerate(view[key])}
+        for record in value:
+            if record["id"] in index:
+                view[key][index[record["id"]]] = record
+            else:
+                view[key].append(record)
+
+
+class Player:
+    """A scripted client: keeps the view up to date from `state` and `update` messages, checks seqs."""
+
+    def __init__(self, receive: Callable[[float], dict[str, Any]], send: Callable[[dict[str, Any]], None]) -> None:
+        self._receive = receive
+        self._send = send
+        self.view: dict[str, Any] | None = None
+        self.seq = -1
+        self.you: dict[str, Any] | None = None
+        self.messages: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._send(message)
+
+    def act(self, settler: str, action: str, **fields: Any) -> None:
+        self._send({"type": "act", "settler": settler, "action": action, **fields})
+
+    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = self._receive(timeout)
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.view, self.seq, self.you = message["state"], message["seq"], message["you"]
+        elif message["type"] == "update":
+            assert self.view is not None
+            assert message["seq"] == self.seq + 1, f"seq {message['seq']} after {self.seq}"
+            self.seq = message["seq"]
+            apply_diff(self.view, message["diff"])
+        return message
+
+    def next_of(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of type `kind` (others are taken in on the way)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind:
+                return message
+
+
+def in_process(session: WebSocketTestSession) -> Player:
+    """A Player over a Starlette TestClient WebSocket session."""
+
+    def receive(timeout: float) -> dict[str, Any]:
+        async def get() -> Any:
+            with anyio.fail_after(timeout):
+                return await session._send_rx.receive()
+
+        message = session.portal.call(get)
+        session._raise_on_close(message)
+        return json.loads(message["text"])
+
+    return Player(receive, session.send_json)
+
+
+def over_network(connection: Any) -> Player:
+    """A Player over a `websockets.sync.client` connection."""
+    return Player(lambda timeout: json.loads(connection.recv(timeout=timeout)),
+                  lambda message: connection.send(json.dumps(message)))
+
+
+def play_plan(players: dict[str, Player], plans: dict[str, list[dict[str, str]]], steps: int | None = None,
+              on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play the plans turn by turn (each settler acts on its turn); every player checks every update.
+
+    Stops after `steps` actions (all of them by default); returns the last update.
+    """
+    cursor = {settler: 0 for settler in plans}
+    last: dict[str, Any] = {}
+    done = 0
+    first = next(iter(players.values()))
+    assert first.view is not None
+    turn = first.view["turn"]
+    while turn is not None and (steps is None or done < steps) and cursor[turn] < len(plans[turn]):
+        step = plans[turn][cursor[turn]]
+        cursor[turn] += 1
+        players[turn].act(**step)
+        for player in players.values():
+            last = player.next_of("update")
+            assert last["action"]["actor"] == turn
+        if on_update:
+            on_update(last)
+        done += 1
+        turn = last["diff"]["turn"]
+    return last
+
+
+# ----- a real server -----
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`python -m asteroid_mining.server` on 127.0.0.1 and a free port, keeping its games in `data`."""
+
+    def __init__(self, data: Path, *args: str) -> None:
+        self.data = data
+        self.args = args
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, *command: str) -> ServerProcess:
+        self.data.mkdir(parents=True, exist_ok=True)
+        argv = list(command) or [sys.executable, "-m", "asteroid_mining.server", "--bot-delay", "0", *self.args]
+        argv += ["--port", str(self.port), "--data", str(self.data)]
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.log.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.log.read_text()}")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def running_server(data: Path, *args: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(data, *args).start()
+    try:
+        yield server
+    finally:
+        server.stop()

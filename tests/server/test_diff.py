@@ -1,0 +1,82 @@
+"""The diffs sent with each update always bring a client's view to exactly `Game.view()` (R17)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asteroid_mining.maps import load_shipped
+from asteroid_mining.rules import Belt, Game, Options
+from asteroid_mining.server.diff import ViewTracker
+from tests.rules.strategies import belts, game_options
+
+from .helpers import apply_diff
+
+
+def play_randomly(game: Game, seed: int, steps: int) -> Counter[str]:
+    """Random legal play; after every step a client's view patched by the diff equals the engine's view."""
+    tracker = ViewTracker(game)
+    client = copy.deepcopy(game.view())
+    rng = random.Random(seed)
+    seen: Counter[str] = Counter()
+    for _ in range(steps):
+        if game.status != "running" or game.turn is None:
+            break
+        events = game.apply(rng.choice(game.legal_actions(game.turn)))
+        seen.update(event.type for event in events)
+        apply_diff(client, copy.deepcopy(tracker.update(events)))
+        assert client == game.view() == tracker.view()
+    return seen
+
+
+@settings(max_examples=60, deadline=None)
+@given(belt=belts(max_size=10), options=game_options(), seed=st.integers(0, 1000), settlers=st.integers(1, 4))
+def test_diffs_follow_random_games(belt: Belt, options: Options, seed: int, settlers: int) -> None:
+    play_randomly(Game.new(belt, options, seed, settlers), seed, 60)
+
+
+def test_diffs_through_explosions_storms_and_gates() -> None:
+    options = Options(uranium_fuse=1, ufos=2, haywire_gates=True, storm_warning=1, storm_interval=2)
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        for name in ("tutorial", "puzzle-gates", "puzzle-storm"):
+            seen += play_randomly(Game.new(load_shipped(name), options, seed, 3), seed, 150)
+    for kind in ("exploded", "storm", "round", "drifted", "died", "mined", "sublimated", "gate_destroyed", "moved"):
+        assert seen[kind], f"no {kind} event was played: the test does not cover it"
+
+
+def test_diffs_of_building_and_gates() -> None:
+    from asteroid_mining.rules import BuildGates, BuildRobot, Drill, Move, Place
+
+    game = Game.empty()
+    for aid in ("A", "B", "C"):
+        game.add_asteroid(aid, mantle=1)
+    game.link("A", "B")
+    game.link("B", "C")
+    game.add_settler("s1", "A", {"iron": 3, "ice": 1, "uranium": 2, "carbon": 1})
+    tracker = ViewTracker(game)
+    client = copy.deepcopy(game.view())
+    steps = [BuildGates("s1"), BuildRobot("s1"), Place("s1", "gate1"), Move("s1", "B"), Drill("s1"), Move("s1", "C"),
+             Place("s1", "gate2"), Move("s1", "gate2")]
+    for action in steps:
+        apply_diff(client, copy.deepcopy(tracker.update(game.apply(action))))
+        assert client == game.view(), action
+    apply_diff(client, tracker.update(game.end_round()))
+    assert client == game.view()
+    assert game.settlers["s1"].at == "A"
+
+
+def test_a_diff_names_only_what_changed() -> None:
+    game = Game.new(load_shipped("tutorial"), Options(storm_interval=0), 0, 2)
+    tracker = ViewTracker(game)
+    from asteroid_mining.rules import Move
+
+    diff = tracker.update(game.apply(Move("s1", "Themis")))
+    assert [a["id"] for a in diff["asteroids"]] == ["Home", "Themis"]
+    assert [s["id"] for s in diff["settlers"]] == ["s1"]
+    assert "gates" not in diff and "forecasts" not in diff
+    assert diff["turn"] == "s2"

@@ -1,0 +1,222 @@
+"""Playing over the WebSocket, in process (Starlette's TestClient)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from .helpers import PLANS, Player, in_process, play_plan
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+
+def ws_path(game: dict[str, Any], seat: int | None = None) -> str:
+    path = f"/api/games/{game['id']}/ws"
+    return f"{path}?token={game['seats'][seat - 1]['token']}" if seat else path
+
+
+def connect(client: TestClient, game: dict[str, Any], seat: int | None = None) -> tuple[Any, Player]:
+    session = client.websocket_connect(ws_path(game, seat))
+    session.__enter__()
+    player = in_process(session)
+    assert player.next()["type"] == "state"
+    return session, player
+
+
+def test_a_full_game_to_a_win(client: TestClient, two_seats: dict[str, Any]) -> None:
+    s1, one = connect(client, two_seats, 1)
+    s2, two = connect(client, two_seats, 2)
+    s3, watcher = connect(client, two_seats)
+    assert one.you == {"seat": 1, "settlers": ["s1"]} and watcher.you is None
+    last = play_plan({"s1": one, "s2": two}, PLANS)
+    watcher_last = watcher.messages
+    while watcher.seq < last["seq"]:
+        watcher.next()
+    assert last["diff"]["status"] == "won"
+    assert any(event["type"] == "won" for event in last["events"])
+    assert last["seq"] == 26
+    final = client.get(f"/api/games/{two_seats['id']}").json()
+    # every client's view, built from diffs, is the server's view
+    assert one.view == two.view == watcher.view == final["state"]
+    assert final["status"] == "won" and final["seq"] == 26
+    assert watcher_last
+    for session in (s1, s2, s3):
+        session.__exit__(None, None, None)
+    # a finished game leaves the lobby but can still be read and replayed
+    assert client.get("/api/games").json()["games"] == []
+    log = client.get(f"/api/games/{two_seats['id']}/log").json()
+    assert [c["seq"] for c in log["commands"]] == list(range(1, 27))
+
+
+def test_refusals_change_nothing_and_keep_the_connection(client: TestClient, two_seats: dict[str, Any]) -> None:
+    session, one = connect(client, two_seats, 1)
+    before = client.get(f"/api/games/{two_seats['id']}").json()
+
+    def refused(message: Any, code: str, field: str | None = None) -> dict[str, Any]:
+        one.send(message) if isinstance(message, dict) else session.send_text(message)
+        answer = one.next()
+        assert answer["type"] == "error" and answer["code"] == code, answer
+        assert answer.get("field") == field, answer
+        return answer
+
+    refused({"type": "act", "settler": "s2", "action": "wait"}, "not_your_settler", "settler")
+    refused({"type": "act", "settler": "s1", "action": "mine"}, "core_hollow")  # Home is hollow (R11)
+    refused({"type": "act", "settler": "s1", "action": "move", "target": "b3"}, "not_neighbour")
+    refused("{not json", "invalid")
+    refused("[1, 2]", "invalid")
+    refused({"type": "jump"}, "unknown_type", "type")
+    refused({"settler": "s1"}, "invalid", "type")
+    refused({"type": "act", "settler": "s1", "action": "wait", "colour": "red"}, "invalid", "colour")
+    refused({"type": "act", "settler": "s1", "action": "fly"}, "invalid", "action")
+    refused({"type": "act", "settler": 1, "action": "wait"}, "invalid", "settler")
+    refused({"type": "act", "settler": "s1", "action": "move"}, "invalid", "target")
+    refused({"type": "act", "settler": "s1", "action": "drill", "target": "a1"}, "invalid", "target")
+    refused({"type": "sync", "after": -1}, "invalid", "after")
+    too_big = json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": "x" * 60, "pad": "y" * 70_000})
+    refused(too_big, "too_large")
+    session.send_bytes(b'{"type": "sync", "after": 0}')
+    assert one.next()["code"] == "invalid"
+    answer = refused({"type": "act", "settler": "s1", "action": "deposit", "kind": "ice", "ref": 7}, "not_carried")
+    assert answer["ref"] == 7
+    after = client.get(f"/api/games/{two_seats['id']}").json()
+    assert after == before
+    # still usable: a legal action is played
+    one.act("s1", "move", target="a1", ref="go")
+    update = one.next()
+    assert update["type"] == "update" and update["seq"] == 1 and update["ref"] == "go"
+    assert update["action"] == {"type": "move", "actor": "s1", "target": "a1"}
+    # out of turn: it is s2's step now (R9a)
+    refused({"type": "act", "settler": "s1", "action": "mine"}, "not_your_turn")
+    session.__exit__(None, None, None)
+
+
+def test_wrong_token_is_told_and_closed(client: TestClient, two_seats: dict[str, Any]) -> None:
+    with client.websocket_connect(f"/api/games/{two_seats['id']}/ws?token=guess") as session:
+        answer = session.receive_json()
+        assert answer == {"type": "error", "code": "bad_token", "message": "this token plays no seat of this game"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session.receive_json()
+        assert closed.value.code == 4401
+
+
+def test_unknown_game_is_told_and_closed(client: TestClient) -> None:
+    with client.websocket_connect("/api/games/nosuchgame/ws") as session:
+        assert session.receive_json()["code"] == "game_not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_spectators_only_watch(client: TestClient, two_seats: dict[str, Any]) -> None:
+    session, watcher = connect(client, two_seats)
+    watcher.act("s1", "wait")
+    assert watcher.next()["code"] == "read_only"
+    s1, one = connect(client, two_seats, 1)
+    one.act("s1", "wait")
+    assert one.next()["seq"] == 1
+    assert watcher.next()["seq"] == 1  # but they see everything
+    for s in (session, s1):
+        s.__exit__(None, None, None)
+
+
+def test_reconnect_and_sync(client: TestClient, two_seats: dict[str, Any]) -> None:
+    s1, one = connect(client, two_seats, 1)
+    s2, two = connect(client, two_seats, 2)
+    play_plan({"s1": one, "s2": two}, PLANS, steps=4)
+    s2.__exit__(None, None, None)
+    play_plan({"s1": one}, {"s1": PLANS["s1"][2:]}, steps=1)  # s1's step while seat 2 is away
+    assert one.seq == 5
+    # back again: the state comes first; then a sync from what it had resends only what it missed
+    s2, again = connect(client, two_seats, 2)
+    assert again.seq == 5 and again.view == one.view
+    again.seq, again.view = 4, two.view
+    again.send({"type": "sync", "after": 4})
+    missed = again.next()
+    assert missed["type"] == "update" and missed["seq"] == 5
+    assert again.view == one.view
+    # a sync from before what the server keeps, or from the future, gets the whole state
+    again.send({"type": "sync", "after": 99})
+    assert again.next()["type"] == "state"
+    for s in (s1, s2):
+        s.__exit__(None, None, None)
+
+
+def test_turn_timer_waits_for_the_idle(client: TestClient) -> None:
+    game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "turn_seconds": 0.3,
+                                           "seed": 1}).json()
+    session, one = connect(client, game, 1)
+    assert one.messages[0]["deadline"] is not None
+    started = time.monotonic()
+    update = one.next_of("update", timeout=5)
+    assert time.monotonic() - started >= 0.25
+    assert update["by"] == {"seat": 1, "auto": "timer"}
+    assert update["action"] == {"type": "wait", "actor": "s1"}
+    assert update["diff"]["turn"] == "s2"
+    update = one.next_of("update", timeout=5)
+    assert update["by"] == {"seat": 2, "auto": "timer"}
+    log = client.get(f"/api/games/{game['id']}/log").json()["commands"]
+    assert [c["by"].get("auto") for c in log[:2]] == ["timer", "timer"]
+    session.__exit__(None, None, None)
+
+
+def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient) -> None:
+    game = client.post("/api/games", json={"seats": 1, "turn_seconds": 0.1, "seed": 1}).json()
+    time.sleep(0.3)
+    assert client.get(f"/api/games/{game['id']}").json()["seq"] == 0
+
+
+def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any) -> None:
+    session, one = connect(client, two_seats, 1)
+    for _ in range(settings.rate_burst + 10):
+        one.send({"type": "sync", "after": 0})
+    codes = [one.next()["code"] for _ in range(10)]
+    assert codes == ["rate_limited"] * 10
+    session.__exit__(None, None, None)
+
+
+def test_flooding_closes_the_connection(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+
+    settings = Settings(data_dir=tmp_path, rate_per_second=1, rate_burst=2, rate_violations=5, bot_delay=0)
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={}).json()
+        with client.websocket_connect(ws_path(game, 1)) as session:
+            for _ in range(10):
+                session.send_json({"type": "sync", "after": 0})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    session.receive_json()
+            assert closed.value.code == 4429
+
+
+def test_origin_check(client: TestClient, two_seats: dict[str, Any]) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+
+    path = ws_path(two_seats, 1)
+    with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(
+        path, headers={"origin": "https://evil.example"}
+    ):
+        pass
+    assert denied.value.status_code == 403
+    assert denied.value.json()["error"]["code"] == "origin_not_allowed"
+    with client.websocket_connect(path, headers={"origin": "http://testserver"}) as session:
+        assert session.receive_json()["type"] == "state"
+
+
+def test_allowed_origins(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+
+    settings = Settings(data_dir=tmp_path, allowed_origins=("https://play.example",))
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={}).json()
+        with client.websocket_connect(ws_path(game, 1), headers={"origin": "https://play.example"}) as session:
+            assert session.receive_json()["type"] == "state"

@@ -1,0 +1,138 @@
+"""`SqliteStore`: records, the append-only log, snapshots, durability rules and concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from asteroid_mining.storage import Command, GameRecord, Progress, Snapshot, SqliteStore, StorageError
+from asteroid_mining.storage.sqlite import DATABASE_NAME
+
+
+def record(game_id: str = "g1", created: float = 1.0) -> GameRecord:
+    return GameRecord(game_id, created, {"belt": "json"}, {"uranium_fuse": 1}, 7, 2, {"seats": []})
+
+
+def progress(seq: int, status: str = "running") -> Progress:
+    return Progress(seq, status, 1 + seq // 2, "s1", 10.0 + seq)
+
+
+def command(seq: int) -> Command:
+    return Command(seq, {"type": "wait", "actor": f"s{1 + seq % 2}"}, {"seat": 1}, 100.0 + seq)
+
+
+
+def test_create_append_load(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        await store.create(record(), progress(0))
+        for seq in (1, 2, 3):
+            await store.append("g1", command(seq), progress(seq))
+        stored = await store.load("g1")
+        assert stored is not None
+        assert stored.record == record() and stored.progress == progress(3) and stored.snapshot is None
+        assert stored.commands == [command(1), command(2), command(3)]
+        await store.append("g1", command(4), progress(4), Snapshot(4, {"whole": "game"}))
+        await store.append("g1", command(5), progress(5, "won"))
+        stored = await store.load("g1")
+        assert stored is not None and stored.snapshot == Snapshot(4, {"whole": "game"})
+        assert stored.commands == [command(5)]
+        found = await store.log("g1")
+        assert found is not None and [c.seq for c in found[2]] == [1, 2, 3, 4, 5]
+        assert await store.load("nope") is None and await store.log("nope") is None
+        assert await store.unfinished() == []
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_log_has_no_gaps_and_no_rewrites(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        await store.create(record(), progress(0))
+        with pytest.raises(StorageError):
+            await store.create(record(), progress(0))
+        await store.append("g1", command(1), progress(1))
+        for seq in (1, 3):  # again, or a gap
+            with pytest.raises(StorageError):
+                await store.append("g1", command(seq), progress(seq))
+        with pytest.raises(StorageError):
+            await store.append("ghost", command(1), progress(1))
+        found = await store.log("g1")
+        assert found is not None and [c.seq for c in found[2]] == [1] and found[1].seq == 1
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_reopen_and_unfinished(tmp_path: Path) -> None:
+    async def first() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        await store.create(record("old", 1.0), progress(0))
+        await store.create(record("done", 2.0), progress(0))
+        await store.create(record("new", 3.0), progress(0))
+        await store.append("done", command(1), progress(1, "lost"))
+        await store.close()
+
+    async def second() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        assert await store.unfinished() == ["old", "new"]
+        await store.close()
+
+    asyncio.run(first())
+    asyncio.run(second())
+    conn = sqlite3.connect(tmp_path / DATABASE_NAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_many_games_write_at_once(tmp_path: Path) -> None:
+    """Writes of many games are grouped into shared transactions; each is durable before its caller goes on."""
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        ids = [f"g{i}" for i in range(50)]
+        await asyncio.gather(*(store.create(record(i), progress(0)) for i in ids))
+
+        async def play(game_id: str) -> None:
+            for seq in range(1, 21):
+                await store.append(game_id, command(seq), progress(seq))
+
+        await asyncio.gather(*(play(i) for i in ids))
+        for game_id in ids:
+            found = await store.log(game_id)
+            assert found is not None and [c.seq for c in found[2]] == list(range(1, 21))
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_newer_database_is_refused(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / DATABASE_NAME)
+    conn.execute("PRAGMA user_version=99")
+    conn.close()
+
+    async def scenario() -> None:
+        with pytest.raises(StorageError, match="newer"):
+            await SqliteStore(tmp_path).open()
+
+    asyncio.run(scenario())
+
+
+def test_closed_store_refuses_writes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path, synchronous="NORMAL")
+        await store.open()
+        await store.close()
+        with pytest.raises(StorageError):
+            await store.create(record(), progress(0))
+
+    asyncio.run(scenario())
