@@ -157,6 +157,8 @@ class _Decision:
                 cost, kind = d + a.mantle, 0
             elif aid != here.id and (s is None or s > storm):
                 cost, kind = d, 1
+            elif a.core == UNKNOWN and d + a.mantle <= budget and _far_through(self.obs, aid, r0, storm + 1):
+                cost, kind = d + a.mantle, 2  # a gamble: it may be hollow (and exposing it is harmless)
             else:
                 continue
             if best is None or (cost, kind) < best[:2]:

@@ -8,8 +8,8 @@
 Game `i` of every bot uses seed `seed + i` both for the belt (when `belt` is a generator preset) and for the
 game itself, so every bot meets the same belts and the same storms' dice, and a run is reproducible from its
 seed whatever the number of processes. The rules are the preset's, with the storm interval the belt is made
-for (`Belt.storm_interval`, which generated belts set to suit their size). Games are capped at `max_rounds`: a game still running then counts as a
-loss by timeout.
+for (`Belt.storm_interval`, which generated belts set to suit their size). Games are capped at `max_rounds`: a
+game still running then counts as a loss by timeout.
 """
 
 from __future__ import annotations
