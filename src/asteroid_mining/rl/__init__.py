@@ -1,0 +1,26 @@
+"""Learning environments over the rules (needs the optional extra: `pip install asteroid-mining[rl]`).
+
+- `TeamEnv` — Gymnasium: one agent plays the whole team, acting for the settler whose turn it is.
+- `SettlersEnv` — PettingZoo AEC: one agent per settler.
+
+Both have fixed-size observations, a discrete action set with masks (`encoding`) and a shared team reward
+(`episode`, docs/ai.md). gymnasium and pettingzoo are imported only here, never by the rest of the package.
+"""
+
+from .aec_env import SettlersEnv, env
+from .encoding import DEFAULT_SLOTS, Encoder, n_actions, observation_size
+from .episode import Episode
+from .gym_env import TeamEnv
+
+__all__ = ["DEFAULT_SLOTS", "Encoder", "Episode", "SettlersEnv", "TeamEnv", "env", "n_actions", "observation_size"]
+
+
+def _register() -> None:
+    """Make `gymnasium.make("AsteroidMining/Team-v0")` work."""
+    import gymnasium
+
+    if "AsteroidMining/Team-v0" not in gymnasium.registry:
+        gymnasium.register(id="AsteroidMining/Team-v0", entry_point="asteroid_mining.rl.gym_env:TeamEnv")
+
+
+_register()
