@@ -1,19 +1,35 @@
 """The robots' AI (R13) and the UFOs' behaviour (E2): one step each, deterministic from the game's generator.
 
-The robot is useful to the settlers: it shelters from forecast storms, drills where drilling helps, never
-finishes a drill that would make its asteroid react, and otherwise explores. Each step costs O(degree).
+The robot is useful to the settlers. In order:
+
+1. A storm is forecast for its asteroid: it reaches a shelter (one or two moves away, through gates too),
+   drills its own hollow asteroid open, or leaves the storm's path.
+2. It drills where drilling helps: a core of a kind the team still lacks, a hollow asteroid (a shelter to be),
+   and upper layers of anything it does not know. It never finishes a drill that would make its asteroid react:
+   the last layer of ice or uranium goes only while the asteroid is far from the Sun this round and the next,
+   and a settler stands there to mine it at its next step.
+3. Otherwise it explores: it looks at a bounded sample of its neighbours and moves to the most useful one
+   (cores the team needs, unknown ones, settlers working there), drawn towards the settlers on a laid-out belt,
+   never into a storm's path.
+
+What it knows is what players know (R17): it judges cores it has surveyed, never hidden ones. Each step costs
+O(degree) at most (a sample of neighbours, not the whole hub), and draws only from the game's generator (R18).
 """
 
 from __future__ import annotations
 
 from .actions import Action, Drill, Mine, Move, Wait
-from .materials import HOLLOW, is_reactive
+from .materials import HOLLOW, KINDS, WIN_TARGET, is_reactive
 from .state import Asteroid, GameState, Robot, Ufo
 
 _SECOND_HOP = 16
 """Exits a robot looks behind for a shelter two moves away."""
-_SAMPLES = 6
+_SAMPLES = 12
 """Random neighbours a robot looks at when it explores: enough to find work, O(1) on a hub."""
+_PULL = 2.0
+"""How strongly an exploring robot is drawn towards the settlers (score per link length of progress)."""
+_MAX_SETTLERS = 8
+"""Living settlers a robot takes its bearings from (the first ones; bounds a step on crowded games)."""
 
 
 def robot_action(state: GameState, robot: Robot) -> Action:
@@ -70,29 +86,89 @@ def _shelter(state: GameState, robot: Robot, here: Asteroid, storm: int) -> Acti
     return Wait(robot.id)
 
 
+def _needed(state: GameState, kind: str) -> bool:
+    """The living settlers carry fewer than the win's units of this kind (R14)."""
+    return kind in KINDS and state.cargo_units[kind] < WIN_TARGET
+
+
+def _known_core(here: Asteroid) -> str | None:
+    """The core as players know it (R17), or None while unsurveyed."""
+    return here.core if here.surveyed or here.mantle == 0 else None
+
+
 def _worth_drilling(state: GameState, here: Asteroid) -> bool:
-    """Drill unless the last layer would expose a reactive core that could react before a settler mines it."""
-    if here.mantle > 1 or not is_reactive(here.core):
+    """Drill a needed core, a hollow asteroid or an unknown one; never expose a core that could react first."""
+    core = _known_core(here)
+    if core is None:
         return True
-    far_now = not state.is_near(here)
-    far_next = not here.orbit.is_near(state.round + 1) if here.orbit else here.pinned != "near"
-    return far_now and far_next and bool(here.settlers)
+    if is_reactive(core) and here.mantle == 1:
+        far_now = not state.is_near(here)
+        far_next = not here.orbit.is_near(state.round + 1) if here.orbit else here.pinned != "near"
+        return far_now and far_next and bool(here.settlers) and _needed(state, core)
+    return core == HOLLOW or _needed(state, core)
+
+
+def _bearings(state: GameState) -> list[tuple[float, float]]:
+    """Where the living settlers are, on a laid-out belt (at most `_MAX_SETTLERS`)."""
+    out: list[tuple[float, float]] = []
+    for settler in state.settlers.values():
+        if settler.alive and settler.at is not None:
+            position = state.asteroids[settler.at].position
+            if position is not None:
+                out.append(position)
+                if len(out) >= _MAX_SETTLERS:
+                    break
+    return out
+
+
+def _gap(position: tuple[float, float], bearings: list[tuple[float, float]]) -> float:
+    """The distance from `position` to the nearest of `bearings`."""
+    x, y = position
+    return float(min((x - bx) ** 2 + (y - by) ** 2 for bx, by in bearings) ** 0.5)
+
+
+def _usefulness(state: GameState, candidate: Asteroid) -> float:
+    """How much good a robot could do on a neighbouring asteroid (higher is better; negative: keep away)."""
+    if candidate.id in state.storm_at and not candidate.shelter:
+        return -1.0
+    score = 0.0
+    core = _known_core(candidate)
+    if candidate.mantle > 0:
+        if core is None:
+            score += 2.0  # surveying it helps too (R17)
+        elif core != HOLLOW and _needed(state, core):
+            score += 4.0
+        elif core == HOLLOW:
+            score += 1.0
+        if candidate.settlers:
+            score += 1.5
+    return score
 
 
 def _explore(state: GameState, robot: Robot, here: Asteroid) -> Action:
-    """Wander to a neighbour, preferring one with mantle left to drill and out of any storm's path."""
+    """Move to the most useful of a sample of neighbours, drawn towards the settlers; wait when stuck."""
     if not here.neighbours:
         return Wait(robot.id)
     neighbours = list(here.neighbours)
-    first = None
-    for _ in range(_SAMPLES):
-        candidate = state.asteroids[state.rng.choice(neighbours)]
-        if candidate.id in state.storm_at and not candidate.shelter:
+    sample = neighbours if len(neighbours) <= _SAMPLES else state.rng.sample(neighbours, _SAMPLES)
+    bearings = _bearings(state) if here.position is not None else []
+    gap_here = _gap(here.position, bearings) if here.position is not None and bearings else 0.0
+    best: tuple[float, float, str] | None = None
+    for aid in sample:
+        candidate = state.asteroids[aid]
+        score = _usefulness(state, candidate)
+        if score < 0:
             continue
-        if candidate.mantle > 0:
-            return Move(robot.id, candidate.id)
-        first = first or candidate.id
-    return Move(robot.id, first) if first else Wait(robot.id)
+        if bearings and candidate.position is not None and here.position is not None:
+            # progress towards the nearest settler, in lengths of this link (about -1 … 1)
+            hx, hy = here.position
+            x, y = candidate.position
+            link = max(1e-9, ((x - hx) ** 2 + (y - hy) ** 2) ** 0.5)
+            score += _PULL * (gap_here - _gap(candidate.position, bearings)) / link
+        key = (score, state.rng.random(), aid)
+        if best is None or key > best:
+            best = key
+    return Move(robot.id, best[2]) if best else Wait(robot.id)
 
 
 def ufo_action(state: GameState, ufo: Ufo) -> Action:
