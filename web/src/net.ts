@@ -1,0 +1,286 @@
+// Talking to the game server: the REST API (lobby, games, logs) and one WebSocket per seat, which keeps its
+// sequence number, reconnects with back-off and asks for what it missed (`sync`).
+
+import type { ActMessage, GameEvent, GameView } from "./types";
+
+export interface SeatPublic {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  settlers: string[];
+  connected: number;
+}
+
+export interface CreatedSeat {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  token: string | null;
+  settlers: string[];
+}
+
+export interface GameSummary {
+  id: string;
+  status: "open" | "running" | "won" | "lost";
+  seq: number;
+  round: number;
+  turn: string | null;
+  rules: string;
+  belt: string;
+  asteroids: number;
+  turn_seconds: number | null;
+  created: number;
+  seats: SeatPublic[];
+}
+
+export interface GameDetail extends GameSummary {
+  state: GameView;
+}
+
+export interface LoggedCommand {
+  seq: number;
+  action: Record<string, unknown>;
+  by: Record<string, unknown>;
+  at: number;
+}
+
+export interface GameLog {
+  id: string;
+  belt: Record<string, unknown>;
+  options: Record<string, unknown>;
+  seed: number;
+  settlers: number;
+  seats: SeatPublic[];
+  status: string;
+  seq: number;
+  commands: LoggedCommand[];
+}
+
+/** One accepted command of a replay: the same shape as a WebSocket `update`. */
+export interface ReplayStep {
+  seq: number;
+  action: Record<string, unknown>;
+  by: Record<string, unknown>;
+  events: GameEvent[];
+  diff: ViewDiff;
+}
+
+/** `GET /api/games/{id}/replay`: the view before the first command, and every step after it. */
+export interface Replay {
+  id: string;
+  status: string;
+  seq: number;
+  seats: SeatPublic[];
+  state: GameView;
+  steps: ReplayStep[];
+}
+
+export interface CreateBody {
+  seats: number;
+  settlers_per_seat: number;
+  belt: string | Record<string, unknown>;
+  rules: "classic" | "extended";
+  seed?: number;
+  turn_seconds?: number | null;
+  bots?: Record<string, string>;
+  options?: Record<string, unknown>;
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError(0, "offline", "the server cannot be reached");
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string; field?: string } } | null)?.error;
+    throw new ApiError(res.status, err?.code ?? "http_" + res.status, err?.message ?? res.statusText, err?.field);
+  }
+  return data as T;
+}
+
+export const api = {
+  health: () => call<{ status: string }>("GET", "/api/health"),
+  lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
+  create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
+  game: (id: string) => call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`),
+  log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
+  replay: (id: string) => call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`),
+};
+
+// ---- the WebSocket ---------------------------------------------------------------------------------------
+
+export interface StateMessage {
+  type: "state";
+  seq: number;
+  game: string;
+  status: string;
+  you: { seat: number; settlers: string[] } | null;
+  seats: SeatPublic[];
+  turn_seconds: number | null;
+  deadline: number | null;
+  state: GameView;
+}
+
+export interface ViewDiff {
+  round: number;
+  status: GameView["status"];
+  turn: string | null;
+  winnable: boolean;
+  forecasts?: GameView["forecasts"];
+  asteroids?: GameView["asteroids"];
+  settlers?: GameView["settlers"];
+  robots?: GameView["robots"];
+  ufos?: GameView["ufos"];
+  gates?: GameView["gates"];
+}
+
+export interface UpdateMessage {
+  type: "update";
+  seq: number;
+  action: Record<string, unknown>;
+  by: Record<string, unknown>;
+  ref?: string | number;
+  events: GameEvent[];
+  diff: ViewDiff;
+  deadline: number | null;
+}
+
+export interface ErrorMessage {
+  type: "error";
+  code: string;
+  message: string;
+  field?: string;
+  ref?: string | number;
+}
+
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage;
+
+/** A view with a diff applied: changed records replace theirs by id, new ones are appended. */
+export function applyDiff(view: GameView, diff: ViewDiff): GameView {
+  const merge = <T extends { id: string }>(list: T[], changed: T[] | undefined): T[] => {
+    if (!changed || !changed.length) return list;
+    const byId = new Map(changed.map((r) => [r.id, r]));
+    const out = list.map((r) => byId.get(r.id) ?? r);
+    const known = new Set(list.map((r) => r.id));
+    for (const r of changed) if (!known.has(r.id)) out.push(r);
+    return out;
+  };
+  return {
+    ...view,
+    round: diff.round,
+    status: diff.status,
+    turn: diff.turn,
+    winnable: diff.winnable,
+    forecasts: diff.forecasts ?? view.forecasts,
+    asteroids: merge(view.asteroids, diff.asteroids),
+    settlers: merge(view.settlers, diff.settlers),
+    robots: merge(view.robots, diff.robots),
+    ufos: merge(view.ufos, diff.ufos),
+    gates: merge(view.gates, diff.gates),
+  };
+}
+
+export type SocketStatus = "connecting" | "open" | "closed" | "failed";
+
+/** One WebSocket to a game (with a seat's token, or none to watch). */
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private retry = 0;
+  private stopped = false;
+  private nextRef = 1;
+  seq = -1;
+  onMessage: (m: ServerMessage) => void = () => {};
+  onStatus: (s: SocketStatus, detail?: string) => void = () => {};
+
+  constructor(private readonly game: string, private readonly token: string | null) {}
+
+  connect(): void {
+    this.stopped = false;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(this.game)}/ws${q}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus("open");
+    };
+    ws.onmessage = (e) => {
+      let m: ServerMessage;
+      try {
+        m = JSON.parse(String(e.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      if (m.type === "state") this.seq = m.seq;
+      if (m.type === "update") {
+        if (this.seq >= 0 && m.seq <= this.seq) return; // already have it
+        if (this.seq >= 0 && m.seq > this.seq + 1) {
+          this.send({ type: "sync", after: this.seq }); // missed some: ask again, in order
+          return;
+        }
+        this.seq = m.seq;
+      }
+      this.onMessage(m);
+    };
+    ws.onclose = (e) => {
+      this.ws = null;
+      if (this.stopped) return;
+      if (e.code === 4401 || e.code === 4404 || e.code === 4403) {
+        this.onStatus("failed", e.reason || String(e.code));
+        return;
+      }
+      this.onStatus("closed");
+      const wait = Math.min(8000, 300 * 2 ** this.retry++);
+      window.setTimeout(() => {
+        if (!this.stopped) this.reconnect();
+      }, wait);
+    };
+  }
+
+  private reconnect(): void {
+    // On reconnect the server sends the whole state again; nothing else to do.
+    this.connect();
+  }
+
+  get open(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  send(msg: Record<string, unknown>): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Sends an action; returns its ref (echoed in the answer), or null when not connected. */
+  act(msg: Omit<ActMessage, "type">): number | null {
+    const ref = this.nextRef++;
+    return this.send({ type: "act", ...msg, ref }) ? ref : null;
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.ws?.close();
+    this.ws = null;
+  }
+}

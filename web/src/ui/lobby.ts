@@ -1,0 +1,264 @@
+// The lobby: play at once (one click), create a game with every setting (seats, settlers, belt preset or a
+// belt file, rules and options, seed, turn timer, bot seats), share invite links, list games to resume,
+// watch or replay.
+
+import { has, t } from "../i18n";
+import { ApiError, type CreateBody, type CreatedSeat, type GameSummary, api } from "../net";
+import { inviteLink, saveToken, tokensFor } from "../session";
+import { seatName } from "../words";
+import { ICONS, fill, h, icon } from "./dom";
+import { langSwitch } from "./topbar";
+
+const BELTS = ["tutorial", "puzzle-gates", "puzzle-storm", "small", "standard", "large"];
+const BOTS = ["planner", "greedy", "random"];
+const TIMERS = [0, 30, 60, 120, 300];
+
+/** The quick game of `make play` and the big button: standard belt, classic rules, two players hot-seat. */
+export const QUICK_GAME: CreateBody = { seats: 2, settlers_per_seat: 2, belt: "standard", rules: "classic" };
+
+export async function createAndSave(body: CreateBody): Promise<{ id: string; seats: CreatedSeat[] }> {
+  const made = await api.create(body);
+  for (const s of made.seats) if (s.token) saveToken(made.id, s.seat, s.token);
+  return made;
+}
+
+export class Lobby {
+  readonly el: HTMLElement;
+  private readonly games = h("ul", { class: "games", "aria-live": "polite" });
+  private readonly created = h("section", { class: "panel created", hidden: true, "aria-live": "polite" });
+  private readonly error = h("p", { class: "form-error", role: "alert" });
+  private readonly form: HTMLFormElement;
+  private beltFile: Record<string, unknown> | null = null;
+  private timer = 0;
+
+  constructor() {
+    this.form = this.buildForm();
+    this.el = h("div", { class: "lobby" },
+      h("header", { class: "lobby-head" },
+        h("div", { class: "brand big" }, h("span", { class: "logo", "aria-hidden": "true" }), h("h1", {}, t("app.name"))),
+        h("div", { class: "spacer" }), langSwitch()),
+      h("section", { class: "hero" },
+        h("div", { class: "hero-text" },
+          h("p", { class: "tagline" }, t("lobby.tagline")),
+          h("p", { class: "muted" }, t("lobby.pitch"))),
+        h("div", { class: "hero-play" },
+          h("button", { type: "button", class: "primary huge", id: "quick-play", onclick: () => void this.quick() },
+            icon(ICONS.play), t("lobby.quick")),
+          h("p", { class: "muted small" }, t("lobby.quick_sub")))),
+      h("div", { class: "lobby-cols" },
+        h("section", { class: "panel new-game", "aria-labelledby": "new-title" },
+          h("h2", { id: "new-title" }, t("lobby.new")), this.form, this.error),
+        h("div", { class: "lobby-right" }, this.created,
+          h("section", { class: "panel list", "aria-labelledby": "games-title" },
+            h("div", { class: "row-head" }, h("h2", { id: "games-title" }, t("lobby.games")),
+              h("button", { type: "button", class: "icon-btn", title: t("lobby.refresh"), "aria-label": t("lobby.refresh"),
+                onclick: () => void this.refresh() }, icon(ICONS.replay))),
+            this.games))));
+  }
+
+  start(): void {
+    void this.refresh();
+    this.timer = window.setInterval(() => void this.refresh(), 5000);
+  }
+
+  destroy(): void {
+    window.clearInterval(this.timer);
+  }
+
+  private async quick(): Promise<void> {
+    try {
+      const made = await createAndSave(QUICK_GAME);
+      location.hash = `#/game/${encodeURIComponent(made.id)}`;
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  private field(label: string, control: HTMLElement, hint?: string): HTMLElement {
+    return h("label", { class: "field" }, h("span", { class: "flabel" }, label), control,
+      hint ? h("span", { class: "hint" }, hint) : null);
+  }
+
+  private buildForm(): HTMLFormElement {
+    const num = (name: string, value: number, min: number, max: number): HTMLInputElement =>
+      h("input", { type: "number", name, value: String(value), min: String(min), max: String(max), required: true });
+    const beltSelect = h("select", { name: "belt" },
+      ...BELTS.map((b) => h("option", { value: b, selected: b === "standard" }, t(`belt.${b}`))),
+      h("option", { value: "__file" }, t("belt.file")));
+    const fileInput = h("input", { type: "file", name: "belt_file", accept: ".json,application/json", hidden: true });
+    const fileNote = h("span", { class: "hint file-note" });
+    beltSelect.addEventListener("change", () => {
+      fileInput.hidden = beltSelect.value !== "__file";
+      if (!fileInput.hidden) fileInput.click();
+    });
+    fileInput.addEventListener("change", async () => {
+      const f = fileInput.files?.[0];
+      if (!f) return;
+      try {
+        this.beltFile = JSON.parse(await f.text()) as Record<string, unknown>;
+        fileNote.textContent = t("belt.file_loaded", { name: String(this.beltFile.name || f.name) });
+        this.error.textContent = "";
+      } catch {
+        this.beltFile = null;
+        fileNote.textContent = "";
+        this.error.textContent = t("belt.file_bad");
+      }
+    });
+    const rules = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("lobby.rules") },
+      ...["classic", "extended"].map((r) => h("label", {},
+        h("input", { type: "radio", name: "rules", value: r, checked: r === "classic" }), h("span", {}, t(`rules.${r}`)))));
+    const opt = (key: string, control: HTMLElement): HTMLElement => this.field(t(`opt.${key}`), control, t(`opt.${key}_hint`));
+    const options = h("details", { class: "options" },
+      h("summary", {}, t("lobby.options")),
+      h("p", { class: "hint" }, t("lobby.options_hint")),
+      h("div", { class: "grid2" },
+        opt("uranium_fuse", h("input", { type: "number", name: "opt_uranium_fuse", min: "1", max: "20", placeholder: "1 / 3" })),
+        opt("ufos", h("input", { type: "number", name: "opt_ufos", min: "0", max: "50", placeholder: "0 / 2" })),
+        opt("haywire_gates", h("select", { name: "opt_haywire_gates" }, h("option", { value: "" }, t("opt.preset")),
+          h("option", { value: "on" }, t("opt.on")), h("option", { value: "off" }, t("opt.off")))),
+        opt("storm_warning", h("input", { type: "number", name: "opt_storm_warning", min: "0", max: "20", placeholder: "2" })),
+        opt("storm_interval", h("input", { type: "number", name: "opt_storm_interval", min: "0", max: "200", placeholder: "10" }))));
+    const seatsInput = num("seats", 2, 1, 8);
+    const bots = h("div", { class: "bots" });
+    const drawBots = (): void => {
+      const n = Math.max(1, Math.min(8, Number(seatsInput.value) || 1));
+      fill(bots, ...Array.from({ length: n }, (_, i) => h("label", { class: "bot-seat" },
+        h("span", {}, seatName(i + 1)),
+        h("select", { name: `seat_${i + 1}` }, h("option", { value: "" }, t("seat.human")),
+          ...BOTS.map((b) => h("option", { value: b }, t("seat.bot", { bot: b })))))));
+    };
+    seatsInput.addEventListener("input", drawBots);
+    drawBots();
+    const form = h("form", { class: "form", onsubmit: (e: Event) => { e.preventDefault(); void this.create(); } },
+      h("div", { class: "grid2" },
+        this.field(t("lobby.seats"), seatsInput, t("lobby.seats_hint")),
+        this.field(t("lobby.settlers"), num("settlers_per_seat", 2, 1, 6))),
+      h("div", { class: "field" }, h("span", { class: "flabel" }, t("lobby.players")), bots),
+      this.field(t("lobby.belt"), beltSelect), fileInput, fileNote,
+      h("div", { class: "field" }, h("span", { class: "flabel" }, t("lobby.rules")), rules),
+      options,
+      h("div", { class: "grid2" },
+        this.field(t("lobby.seed"), h("input", { type: "number", name: "seed", min: "0", placeholder: t("lobby.seed_random") })),
+        this.field(t("lobby.timer"), h("select", { name: "timer" },
+          ...TIMERS.map((s) => h("option", { value: String(s) }, s ? t("lobby.timer_s", { s }) : t("lobby.timer_none")))))),
+      h("button", { type: "submit", class: "primary", id: "create-game" }, icon(ICONS.play), t("lobby.create")));
+    return form;
+  }
+
+  private body(): CreateBody {
+    const data = new FormData(this.form);
+    const get = (k: string): string => String(data.get(k) ?? "").trim();
+    const beltChoice = get("belt");
+    const belt = beltChoice === "__file" ? this.beltFile : beltChoice;
+    if (!belt) throw new Error(t("belt.file_missing"));
+    const body: CreateBody = {
+      seats: Number(get("seats")),
+      settlers_per_seat: Number(get("settlers_per_seat")),
+      belt,
+      rules: get("rules") === "extended" ? "extended" : "classic",
+    };
+    if (get("seed")) body.seed = Number(get("seed"));
+    const timer = Number(get("timer"));
+    if (timer > 0) body.turn_seconds = timer;
+    const bots: Record<string, string> = {};
+    for (let i = 1; i <= body.seats; i++) if (get(`seat_${i}`)) bots[String(i)] = get(`seat_${i}`);
+    if (Object.keys(bots).length) body.bots = bots;
+    const options: Record<string, unknown> = {};
+    for (const key of ["uranium_fuse", "ufos", "storm_warning", "storm_interval"]) {
+      if (get(`opt_${key}`)) options[key] = Number(get(`opt_${key}`));
+    }
+    if (get("opt_haywire_gates")) options.haywire_gates = get("opt_haywire_gates") === "on";
+    if (Object.keys(options).length) body.options = options;
+    return body;
+  }
+
+  private async create(): Promise<void> {
+    this.error.textContent = "";
+    let body: CreateBody;
+    try {
+      body = this.body();
+    } catch (e) {
+      this.error.textContent = (e as Error).message;
+      return;
+    }
+    const button = this.form.querySelector<HTMLButtonElement>("#create-game");
+    if (button) button.disabled = true;
+    try {
+      const made = await createAndSave(body);
+      this.showCreated(made.id, made.seats);
+      void this.refresh();
+    } catch (e) {
+      this.showError(e);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  private showError(e: unknown): void {
+    if (e instanceof ApiError) {
+      this.error.textContent = `${t("error.create")} ${e.message}`;
+    } else {
+      this.error.textContent = `${t("error.create")} ${(e as Error).message}`;
+    }
+  }
+
+  private showCreated(id: string, seats: CreatedSeat[]): void {
+    const humans = seats.filter((s) => s.token);
+    const rows = seats.map((s) => {
+      if (!s.token) return h("li", { class: "seat-row" }, h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, t("seat.bot", { bot: s.bot ?? "" })));
+      const link = inviteLink(id, s.seat, s.token);
+      const input = h("input", { type: "text", readOnly: true, value: link, class: "invite", "aria-label": t("lobby.invite_for", { seat: seatName(s.seat) }) });
+      return h("li", { class: "seat-row" },
+        h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, s.settlers.join(", ")), input,
+        h("button", { type: "button", class: "icon-btn copy", title: t("lobby.copy"), "aria-label": t("lobby.copy"),
+          onclick: async (e: Event) => {
+            input.select();
+            try {
+              await navigator.clipboard.writeText(link);
+            } catch {
+              document.execCommand("copy");
+            }
+            (e.currentTarget as HTMLElement).classList.add("done");
+          } }, icon(ICONS.copy)),
+        h("a", { class: "button", href: `#/game/${encodeURIComponent(id)}?only=${s.seat}` }, t("lobby.play_seat")));
+    });
+    fill(this.created,
+      h("h2", {}, t("lobby.created")),
+      h("p", { class: "muted" }, t("lobby.created_hint")),
+      h("ul", { class: "seats" }, ...rows),
+      h("div", { class: "buttons" },
+        humans.length ? h("a", { class: "button primary", id: "play-here", href: `#/game/${encodeURIComponent(id)}` }, icon(ICONS.play),
+          humans.length > 1 ? t("lobby.play_hotseat") : t("lobby.play")) : null,
+        h("a", { class: "button", href: `#/watch/${encodeURIComponent(id)}` }, icon(ICONS.eye), t("lobby.watch"))));
+    this.created.hidden = false;
+  }
+
+  private async refresh(): Promise<void> {
+    let games: GameSummary[];
+    try {
+      games = (await api.lobby()).games;
+    } catch {
+      fill(this.games, h("li", { class: "muted" }, t("error.connection")));
+      return;
+    }
+    if (!games.length) {
+      fill(this.games, h("li", { class: "muted empty" }, t("lobby.no_games")));
+      return;
+    }
+    fill(this.games, ...games.map((g) => {
+      const mine = tokensFor(g.id).size > 0;
+      const seats = g.seats.map((s) => h("span", {
+        class: `seat-dot ${s.connected ? "on" : ""} ${s.kind}`,
+        title: `${seatName(s.seat)} · ${s.kind === "bot" ? t("seat.bot", { bot: s.bot ?? "" }) : s.connected ? t("seat.online") : t("seat.offline")}`,
+      }, String(s.seat)));
+      return h("li", { class: "game-row", dataset: { game: g.id } },
+        h("div", { class: "g-main" },
+          h("strong", {}, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
+          h("span", { class: "muted" }, ` · ${t(`rules.${g.rules}`)} · ${t("lobby.round", { n: g.round })} · ${t(`status.${g.status}`)}`),
+          h("div", { class: "seat-dots" }, ...seats)),
+        h("div", { class: "g-actions" },
+          mine ? h("a", { class: "button primary", href: `#/game/${encodeURIComponent(g.id)}` }, t("lobby.resume")) : null,
+          h("a", { class: "button", href: `#/watch/${encodeURIComponent(g.id)}` }, icon(ICONS.eye), t("lobby.watch"))));
+    }));
+  }
+}
