@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from .. import __version__
 from ..storage import GameStore, SqliteStore
-from . import errors, lobby, play
+from . import errors, lobby, play, replay
 from .config import Settings
 from .hub import GameHub
 from .limits import BodyLimit
@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(play.router)
+    app.include_router(replay.router)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     app.mount("/", ClientFiles(settings.static_dir), name="client")
     return app
