@@ -19,9 +19,10 @@ import json
 import math
 import multiprocessing
 import statistics
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -109,17 +110,23 @@ def resolve_belt(spec: str) -> Callable[[int], Belt]:
 
     path = Path(spec)
     if path.suffix == ".json" or path.exists():
-        belt = load_belt(path)
-        return lambda seed: belt
+        return _Fixed(load_belt(path))
     if spec in BELT_PRESETS:
         return _Generated(spec)
     if spec in shipped_names():
-        belt = load_shipped(spec)
-        return lambda seed: belt
+        return _Fixed(load_shipped(spec))
     raise SimulationError(
         f"unknown belt {spec!r}: use a preset ({', '.join(BELT_PRESETS)}), a belt file, "
         f"or a shipped belt ({', '.join(shipped_names())})"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Fixed:
+    belt: Belt
+
+    def __call__(self, seed: int) -> Belt:
+        return self.belt
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,23 +182,22 @@ def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 
 
 
 # ----- many games -----
-_worker_belts: Callable[[int], Belt] | None = None
+_Task = tuple[str, int, SimConfig, Belt | None]
+"""(bot, game number, configuration, the game's belt, or None for the worker's fixed belt)."""
+_worker_belt: Belt | None = None
 
 
-def _init_worker(belt_spec: str) -> None:
-    global _worker_belts
-    _worker_belts = resolve_belt(belt_spec)
+def _init_worker(fixed: Belt | None) -> None:
+    global _worker_belt
+    _worker_belt = fixed
 
 
-def _run_task(task: tuple[str, int, SimConfig]) -> GameResult:
-    bot, i, config = task
-    assert _worker_belts is not None
+def _run_task(task: _Task) -> GameResult:
+    bot, i, config, belt = task
+    belt = belt or _worker_belt
+    assert belt is not None
     seed = config.seed + i
-    return play_game(bot, _worker_belts(seed), config.rules, seed, config.settlers, config.max_rounds, i)
-
-
-def _tasks(config: SimConfig) -> list[tuple[str, int, SimConfig]]:
-    return [(bot, i, config) for bot in config.bots for i in range(config.games)]
+    return play_game(bot, belt, config.rules, seed, config.settlers, config.max_rounds, i)
 
 
 def iter_results(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
@@ -210,15 +216,35 @@ def iter_results(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
 
 
 def _play_all(config: SimConfig, jobs: int, belts: Callable[[int], Belt]) -> Iterator[GameResult]:
-    tasks = _tasks(config)
-    if jobs == 1 or len(tasks) == 1:
-        for bot, i, _ in tasks:
-            seed = config.seed + i
-            yield play_game(bot, belts(seed), config.rules, seed, config.settlers, config.max_rounds, i)
+    fixed = belts.belt if isinstance(belts, _Fixed) else None
+
+    def task(bot: str, i: int) -> _Task:
+        # generated belts are made here and sent along, so that workers never load numpy or scipy
+        return (bot, i, config, None if fixed else belts(config.seed + i))
+
+    games = [(bot, i) for bot in config.bots for i in range(config.games)]
+    if jobs == 1 or len(games) == 1:
+        _init_worker(fixed)
+        for bot, i in games:
+            yield _run_task(task(bot, i))
         return
-    ctx = multiprocessing.get_context("spawn")  # safe everywhere, and no state inherited by accident
-    with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(config.belt,)) as pool:
-        yield from pool.imap_unordered(_run_task, tasks, chunksize=max(1, len(tasks) // (jobs * 16)))
+    # `jobs - 1` worker processes, and this process as the last worker: it starts at once, while the others are
+    # still starting, and plays until the queue is empty. Spawned workers share nothing by accident.
+    _init_worker(fixed)
+    ctx = multiprocessing.get_context("spawn")
+    queue = deque(games)
+    ahead = 2  # tasks handed to each worker in advance, so that none waits for this process
+    with ctx.Pool(min(jobs - 1, len(games)), initializer=_init_worker, initargs=(fixed,)) as pool:
+        pending: deque[AsyncResult[GameResult]] = deque()
+        while queue or pending:
+            while queue and len(pending) < ahead * (jobs - 1):
+                pending.append(pool.apply_async(_run_task, (task(*queue.popleft()),)))
+            while pending and pending[0].ready():
+                yield pending.popleft().get()
+            if queue:
+                yield _run_task(task(*queue.pop()))  # from the far end: the workers take from the near one
+            elif pending:
+                yield pending.popleft().get()
 
 
 def run(config: SimConfig, jobs: int = 1) -> list[GameResult]:
