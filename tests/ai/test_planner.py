@@ -226,3 +226,14 @@ def test_one_bot_serves_two_games_at_once() -> None:
             if game.status == "running":
                 game.apply(bot.choose(Observation(game), game.turn or ""))
     assert first.status == "won" and second.status == "won"
+
+
+def test_a_settler_handed_over_to_a_human_mid_game() -> None:
+    """The planner plays all three for 8 rounds, then s2 goes to a human who only waits: no stale plan blocks it."""
+    game = small_game(6)
+    bot = make_bot("planner", 6)
+    while game.status == "running" and game.round <= 200:
+        settler = game.turn or ""
+        human = settler == "s2" and game.round > 8
+        game.apply(Wait(settler) if human else bot.choose(Observation(game), settler))
+    assert game.status == "won"

@@ -7,6 +7,7 @@ Each decision, in order of urgency:
    asteroid it can drill open in time, or an asteroid outside the storm's path (a time-aware search).
 3. **Gathering.** Once the living settlers carry 3 of every kind between them, the smallest group that holds
    it meets at one asteroid (the *base*: the one nearest to all of them, a shelter if it can) and wins (R14).
+   When a settler it does not control (a human) is in that group, its settlers go to where that one stands.
 4. **Collecting.** Otherwise it goes for the unit the team still needs that it can have soonest: distance,
    mantle, and for ice and uranium the wait for an orbit window in which the last layer may go (far from the
    Sun in that round and the next, so the unit is mined before the orbit brings it near, R6); or it surveys
@@ -51,7 +52,8 @@ class _Memory:
     """What the planner remembers about one game: its claims and the base of the gathering."""
 
     obs: Observation
-    controlled: dict[str, None] = field(default_factory=dict)
+    controlled: dict[str, int] = field(default_factory=dict)
+    """Settlers this bot has chosen for → the last round it did (a settler handed to a human drops out)."""
     claims: dict[str, Claim] = field(default_factory=dict)
     home: str | None = None
     """The team's home: settlers keep near it while collecting (chosen once, re-chosen if it is lost)."""
@@ -78,7 +80,7 @@ class PlannerBot:
         if obs.status != "running" or not me.alive or me.at is None:
             return Wait(settler)
         memory = self._memory(obs)
-        memory.controlled[settler] = None
+        memory.controlled[settler] = obs.round
         action = _Decision(obs, me, memory, self.build_robots).decide()
         if obs.check(action) is not None:  # a plan out of step with the game: never send an illegal action
             return Wait(settler)
@@ -188,10 +190,15 @@ class _Decision:
 
     def _go_to_base(self, ids: tuple[str, ...]) -> Action | None:
         memory = self.memory
-        base = memory.base
-        if base is None or memory.group != ids or not self._base_ok(base):
-            base = self._choose_base(ids)
-            memory.base, memory.group = base, ids
+        people = [sid for sid in ids if sid != self.sid and not self._controls(sid)]
+        if people:
+            # someone we do not move holds part of it: go to where they are (they may come too; we meet)
+            base = self.obs.settler(people[0]).at
+        else:
+            base = memory.base
+            if base is None or memory.group != ids or not self._base_ok(base):
+                base = self._choose_base(ids)
+                memory.base, memory.group = base, ids
         if base is None:
             return None
         if base == self.here.id:
@@ -202,7 +209,7 @@ class _Decision:
             step = wide.step_towards(base)
         if step is None:
             memory.base = None
-            return Wait(self.sid)
+            return Wait(self.sid)  # nowhere to go this round (a storm in the way): try again next round
         return Move(self.sid, step)
 
     def _base_ok(self, base: str) -> bool:
@@ -303,7 +310,7 @@ class _Decision:
         order = self.obs.settler_ids()
         mine_at = order.index(self.sid)
         for sid in self.here.settlers:
-            if sid in self.memory.controlled and order.index(sid) > mine_at:
+            if self._controls(sid) and order.index(sid) > mine_at:
                 other = self.obs.settler(sid)
                 if other.carry_total < CARGO_LIMIT:
                     return 0
@@ -365,7 +372,7 @@ class _Decision:
         for s in self.obs.living_settlers():
             if s.id == self.sid or s.at is None:
                 continue
-            if s.id in memory.controlled:
+            if self._controls(s.id):
                 claim = memory.claims.get(s.id)
                 if claim is not None and self._claim_valid(claim):
                     claims.append(claim)
@@ -374,6 +381,11 @@ class _Decision:
                 if a.core in MATERIALS:
                     claims.append(Claim(a.id, a.core, self.round + a.mantle + 1))
         return claims
+
+    def _controls(self, sid: str) -> bool:
+        """We chose for `sid` in this round or the last (so we are likely to choose for it again)."""
+        last = self.memory.controlled.get(sid)
+        return last is not None and last >= self.round - 1
 
     def _claim_valid(self, claim: Claim) -> bool:
         a = self.obs.asteroid(claim.target)
