@@ -151,6 +151,8 @@ export interface ViewDiff {
   robots?: GameView["robots"];
   ufos?: GameView["ufos"];
   gates?: GameView["gates"];
+  /** `[id, near, next_change]` for asteroids of which only the orbit's state changed (R5). */
+  sun?: [string, boolean, number | null][];
 }
 
 export interface UpdateMessage {
@@ -184,6 +186,14 @@ export function applyDiff(view: GameView, diff: ViewDiff): GameView {
     for (const r of changed) if (!known.has(r.id)) out.push(r);
     return out;
   };
+  let asteroids = merge(view.asteroids, diff.asteroids);
+  if (diff.sun && diff.sun.length) {
+    const sun = new Map(diff.sun.map(([id, near, next]) => [id, { near, next }]));
+    asteroids = asteroids.map((a) => {
+      const s = sun.get(a.id);
+      return s ? { ...a, near: s.near, next_change: s.next } : a;
+    });
+  }
   return {
     ...view,
     round: diff.round,
@@ -191,7 +201,7 @@ export function applyDiff(view: GameView, diff: ViewDiff): GameView {
     turn: diff.turn,
     winnable: diff.winnable,
     forecasts: diff.forecasts ?? view.forecasts,
-    asteroids: merge(view.asteroids, diff.asteroids),
+    asteroids,
     settlers: merge(view.settlers, diff.settlers),
     robots: merge(view.robots, diff.robots),
     ufos: merge(view.ufos, diff.ufos),

@@ -29,11 +29,9 @@ def build_replay(record: GameRecord, progress: Progress, commands: list[Command]
     initial = tracker.view()
     steps = []
     for command in commands:
-        events = game.apply(action_from_json(command.action, f"commands[{command.seq}]"))
-        steps.append({
-            "seq": command.seq, "action": command.action, "by": command.by,
-            "events": [e.to_json() for e in events], "diff": tracker.update(events),
-        })
+        events = [e.to_json() for e in game.apply(action_from_json(command.action, f"commands[{command.seq}]"))]
+        steps.append({"seq": command.seq, "action": command.action, "by": command.by, "events": events,
+                      "diff": tracker.update(events)})
     seats = [{k: v for k, v in seat.items() if k != "token"} for seat in record.meta.get("seats", ())]
     return {"id": record.id, "status": progress.status, "seq": progress.seq, "seats": seats,
             "belt": record.meta.get("belt_name", ""), "state": initial, "steps": steps}

@@ -24,6 +24,8 @@ export interface Perf {
   acts: number[];
   seq: number;
   scene: BeltScene | null;
+  /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
+  where: (id: string) => { x: number; y: number } | null;
 }
 
 declare global {
@@ -32,7 +34,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, scene: null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, scene: null, where: () => null };
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -103,6 +105,13 @@ export class GameScreen implements Controller {
       return;
     }
     window.__am.scene = this.scene;
+    window.__am.where = (id) => {
+      const p = this.scene?.position(id);
+      if (!p || !this.scene) return null;
+      const s = this.scene.camera.toScreen(p.x, p.y);
+      const r = this.mapHost.getBoundingClientRect();
+      return { x: r.left + s.x, y: r.top + s.y };
+    };
     this.scene.setSeats((id) => this.seatOf(id));
     this.scene.camera.attach(this.mapHost, (x, y) => this.onMapClick(x, y), (x, y) => this.onMapHover(x, y));
     this.connect();
@@ -416,7 +425,9 @@ export class GameScreen implements Controller {
   setFocus(index: number, show = true): void {
     const n = this.ctx?.destinations.length ?? 0;
     if (!n) return;
-    this.focus = ((index % n) + n) % n;
+    const next = ((index % n) + n) % n;
+    if (next === this.focus && !show) return;
+    this.focus = next;
     const d = this.ctx!.destinations[this.focus]!;
     const exit = this.exitOf(d);
     this.inspected = exit;

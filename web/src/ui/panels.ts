@@ -1,7 +1,7 @@
 // The side panels of the game screen: the settler whose step it is (cargo, gates), the asteroid it stands on
 // with the base's progress there, the places it can move to, the forecasts and every base in progress.
 
-import { t } from "../i18n";
+import { getLang, t } from "../i18n";
 import type { Model } from "../model";
 import { css, SEAT_COLOUR } from "../render/palette";
 import type { AsteroidView, SettlerView } from "../types";
@@ -134,8 +134,23 @@ export class DestinationsPanel {
 
   constructor(private readonly ctl: Controller) {}
 
+  private signature = "";
+  private sameModel: Model | null = null;
+
   update(ctx: Ctx): void {
     const dests = ctx.destinations;
+    // Only the keyboard focus changed: restyle the rows in place (re-creating them would eat a click).
+    const signature = JSON.stringify([ctx.model.view.round, ctx.model.view.turn, ctx.canAct, getLang(),
+      dests.map((d) => [d.target, d.refusal?.code])]) + ctx.model.view.asteroids.length;
+    if (signature === this.signature && this.sameModel === ctx.model) {
+      this.list.querySelectorAll<HTMLElement>(".dest").forEach((li, i) => {
+        li.classList.toggle("focused", i === ctx.focus);
+        li.setAttribute("aria-selected", i === ctx.focus ? "true" : "false");
+      });
+      return;
+    }
+    this.signature = signature;
+    this.sameModel = ctx.model;
     const rows = dests.map((d, i) => {
       const target = d.target ?? "";
       const a = ctx.model.asteroids.get(target);
@@ -179,7 +194,8 @@ export class DestinationsPanel {
       h("h2", { id: "dest-title" }, t("dest.title"), h("span", { class: "count" }, String(dests.length))),
       dests.length ? this.list : h("p", { class: "muted" }, t("dest.none")),
       h("p", { class: "hint" }, t("dest.hint")));
-    if (hadFocus && ctx.focus >= 0) this.list.querySelectorAll("button")[ctx.focus]?.focus();
+    const again = hadFocus && ctx.focus >= 0 ? this.list.querySelectorAll("button")[ctx.focus] : undefined;
+    if (again && document.activeElement !== again) again.focus({ preventScroll: false });
   }
 }
 
