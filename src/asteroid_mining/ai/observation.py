@@ -368,17 +368,33 @@ class Observation:
         return self._game.forecasts
 
     def exits(self, aid: str) -> list[tuple[str, str]]:
-        """(move target, destination asteroid) for each neighbour and active gate of `aid`. O(degree)."""
+        """(move target, destination) for each neighbour and active gate of `aid`. O(degree)."""
+        out = [(n, n) for n in self._game.asteroids[aid].neighbours]
+        out.extend(self.gate_exits(aid))
+        return out
+
+    def neighbour_ids(self, aid: str) -> KeysView[str]:
+        """Ids of the neighbours of `aid` (a live read-only view, O(1))."""
+        return self._game.asteroids[aid].neighbours.keys()
+
+    def gate_exits(self, aid: str) -> list[tuple[str, str]]:
+        """(gate, destination asteroid) for each active gate orbiting `aid`."""
         game = self._game
         a = game.asteroids[aid]
-        out = [(n, n) for n in a.neighbours]
+        if not a.gates:
+            return []
+        out = []
         for gid in a.gates:
-            gate = game.gates[gid]
             if game.gate_active(gid):
-                dest = game.gates[gate.partner].at
+                dest = game.gates[game.gates[gid].partner].at
                 if dest is not None:
                     out.append((gid, dest))
         return out
+
+    def bare_core(self, aid: str) -> str | None:
+        """The core of `aid` when its mantle is 0 (exposed, so public), else None."""
+        a = self._game.asteroids[aid]
+        return a.core if a.mantle == 0 else None
 
     def legal_actions(self, settler: str) -> list[Action]:
         """Every action `settler` may take now (empty when it cannot act). O(degree)."""

@@ -418,12 +418,13 @@ class _Decision:
 
     def _passable(self, aid: str, d: int) -> bool:
         """May we step onto `aid`, arriving `d` moves from now, and stay a round?"""
-        a = self.obs.asteroid(aid)
-        storm = a.storm_round
-        if storm is not None and storm >= self.round + d - 1 and not a.shelter:
+        obs = self.obs
+        storm = obs.storm_round(aid)
+        if storm is not None and storm >= self.round + d - 1 and not obs.asteroid(aid).shelter:
             return False
-        if a.mantle == 0 and a.core in MATERIALS and MATERIALS[a.core].radioactive:
-            return not self.obs.near(aid, self.round + d)
+        bare = obs.bare_core(aid)
+        if bare is not None and bare in MATERIALS and MATERIALS[bare].radioactive:
+            return not obs.near(aid, self.round + d)
         return True
 
     def _reach(self) -> Reach:

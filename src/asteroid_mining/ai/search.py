@@ -45,6 +45,7 @@ def search(
     dist[origin] = 0
     order.append(origin)
     i = 0
+    neighbour_ids, gate_exits = obs.neighbour_ids, obs.gate_exits
     while i < len(order):
         aid = order[i]
         i += 1
@@ -52,13 +53,21 @@ def search(
         if d >= max_depth:
             reach.complete = False
             continue
-        for target, dest in obs.exits(aid):
-            if dest in dist:
-                continue
-            if passable is not None and not passable(dest, d + 1):
+        step = None if d == 0 else first[aid]
+        for dest in neighbour_ids(aid):
+            if dest in dist or (passable is not None and not passable(dest, d + 1)):
                 continue
             dist[dest] = d + 1
-            first[dest] = target if d == 0 else first[aid]
+            first[dest] = step or dest
+            order.append(dest)
+            if len(order) >= max_nodes:
+                reach.complete = False
+                return reach
+        for gate, dest in gate_exits(aid):
+            if dest in dist or (passable is not None and not passable(dest, d + 1)):
+                continue
+            dist[dest] = d + 1
+            first[dest] = step or gate
             order.append(dest)
             if len(order) >= max_nodes:
                 reach.complete = False
