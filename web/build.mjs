@@ -4,7 +4,7 @@
 //   node build.mjs            one production build (minified, with a source map)
 //   node build.mjs --watch    rebuild on change, for development
 import { build, context } from "esbuild";
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,6 +37,23 @@ const options = {
   define: { "process.env.NODE_ENV": watch ? '"development"' : '"production"' },
 };
 
+/** Every text must exist in both languages (plural variants `_one`/`_other` count as their key). */
+function checkTranslations() {
+  const keys = (lang) => {
+    const dict = JSON.parse(readFileSync(join(here, "static", "i18n", `${lang}.json`), "utf8"));
+    return new Set(Object.keys(dict).map((k) => k.replace(/_(one|other)$/, "")));
+  };
+  const en = keys("en");
+  const hu = keys("hu");
+  const missing = [...en].filter((k) => !hu.has(k)).map((k) => `hu lacks ${k}`)
+    .concat([...hu].filter((k) => !en.has(k)).map((k) => `en lacks ${k}`));
+  if (missing.length) {
+    console.error(`translations differ:\n  ${missing.join("\n  ")}`);
+    process.exit(1);
+  }
+}
+
+checkTranslations();
 rmSync(out, { recursive: true, force: true });
 copyAssets();
 if (watch) {

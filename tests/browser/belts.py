@@ -6,6 +6,7 @@ test sees exactly the game it expects (no storm where none is wanted, a forecast
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from functools import cache
@@ -39,7 +40,7 @@ def workshop_belt() -> dict[str, Any]:
              "U1": (0, "uranium"), "U2": (0, "uranium"), "Coal": (0, "carbon"), "Frost": (0, "ice"),
              "Far": (0, "hollow")}
     asteroids = [(a, *cores[a], "far") for a in path]
-    links = list(zip(path, path[1:], strict=False))
+    links = list(itertools.pairwise(path))
     return _belt("Workshop", "Home", asteroids, links)
 
 
@@ -67,7 +68,7 @@ def bonanza_belt() -> dict[str, Any]:
     ring = [f"{k}{i}" for k in ("I", "F", "C", "U") for i in (1, 2, 3)]
     kinds = {"I": "ice", "F": "iron", "C": "carbon", "U": "uranium"}
     asteroids = [("Home", 0, "hollow", "far")] + [(a, 0, kinds[a[0]], "far") for a in ring]
-    links = [("Home", a) for a in ring] + list(zip(ring, ring[1:], strict=False))
+    links = [("Home", a) for a in ring] + list(itertools.pairwise(ring))
     return _belt("Bonanza", "Home", asteroids, links, spread=200.0)
 
 

@@ -135,7 +135,9 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
     def make(width: int = 1280, height: int = 720, motion: bool = False, lang: str = "en") -> Page:
         context = browser.new_context(viewport={"width": width, "height": height},
                                       reduced_motion="no-preference" if motion else "reduce", locale="en-GB")
-        context.add_init_script(f"try {{ localStorage.setItem('am.lang', {json.dumps(lang)}); }} catch (e) {{}}")
+        context.add_init_script(
+            f"try {{ if (!localStorage.getItem('am.lang')) localStorage.setItem('am.lang', {json.dumps(lang)}); }}"
+            " catch (e) {}")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -44,8 +44,8 @@ function show(next: Screen): void {
   });
 }
 
-async function navigate(): Promise<void> {
-  if (location.hash === route && screen) return;
+async function navigate(force = false): Promise<void> {
+  if (location.hash === route && screen && !force) return;
   route = location.hash;
   const { path, query } = parse(location.hash);
   const [page, id] = path;
@@ -111,9 +111,6 @@ onLangChange(() => {
   document.title = t("app.name");
   // The lobby and message screens are simple: draw them again in the new language.
   const { path } = parse(location.hash);
-  if (!path[0] || path[0] === "lobby") {
-    route = "";
-    void navigate();
-  }
+  if (!path[0] || path[0] === "lobby") void navigate(true);
 });
 void navigate();

@@ -97,7 +97,7 @@ export class GameScreen implements Controller {
     document.addEventListener("keydown", this.keyHandler);
     const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     this.scene = await BeltScene.create(this.mapHost, {
-      storm: (n) => t("storm.label", { n }),
+      storm: (n) => (n <= 0 ? t("storm.label_now") : t("storm.label", { n })),
       settlerLabel: (id) => settlerNumber(id),
     }, reduced);
     if (this.destroyed) {

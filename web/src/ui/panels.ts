@@ -44,7 +44,7 @@ export function asteroidFacts(model: Model, a: AsteroidView, compact = false): H
     h("span", { class: "badge mantle" }, h("span", { class: "layers", "aria-hidden": "true" }), mantleText(a)),
     sunBadge(model, a),
     a.shelter ? h("span", { class: "badge shelter" }, icon(ICONS.shelter), t("shelter.yes")) : null,
-    storm !== undefined ? h("span", { class: "badge storm" }, icon(ICONS.storm), t("storm.in", { n: storm })) : null,
+    storm !== undefined ? h("span", { class: "badge storm" }, icon(ICONS.storm), storm <= 0 ? t("storm.now") : t("storm.in", { n: storm })) : null,
     !compact && (a.exposures ?? 0) > 0
       ? h("span", { class: "badge warn" }, t("fuse.count", { n: a.exposures ?? 0, fuse: model.view.options.uranium_fuse }))
       : null,
@@ -212,9 +212,10 @@ export class SidePanel {
       return h("li", { class: `forecast ${n <= 0 ? "imminent" : ""}` },
         icon(ICONS.storm),
         h("div", {},
-          h("strong", {}, t("forecast.in", { n })),
-          h("div", { class: "muted" }, f.sector ? t("forecast.sector", { from: Math.round(f.sector[0]), to: Math.round(f.sector[0] + f.sector[1]) % 360, n: f.asteroids.length })
-            : t("forecast.asteroids", { n: f.asteroids.length })),
+          h("strong", {}, n <= 0 ? t("forecast.now") : t("forecast.in", { n })),
+          h("div", { class: "muted" }, !f.sector ? t("forecast.asteroids", { n: f.asteroids.length })
+            : f.sector[1] >= 360 ? t("forecast.whole", { n: f.asteroids.length })
+              : t("forecast.sector", { from: Math.round(f.sector[0]), to: Math.round(f.sector[0] + f.sector[1]) % 360, n: f.asteroids.length })),
           mine.length ? h("div", { class: "danger-text" }, t("forecast.hits", { who: mine.map((s) => settlerName(s.id)).join(", ") })) : null));
     });
     const bases = m.occupied().map((id) => {

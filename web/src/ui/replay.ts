@@ -68,7 +68,7 @@ export class ReplayScreen {
     for (const s of replay.steps) this.views.push(applyDiff(this.views[this.views.length - 1]!, s.diff));
     this.slider.max = String(replay.steps.length);
     this.scene = await BeltScene.create(this.mapHost, {
-      storm: (n) => t("storm.label", { n }),
+      storm: (n) => (n <= 0 ? t("storm.label_now") : t("storm.label", { n })),
       settlerLabel: (id) => settlerNumber(id),
     }, window.matchMedia("(prefers-reduced-motion: reduce)").matches);
     this.scene.setSeats((id) => seatIndex(replay.seats, id));

@@ -1,0 +1,76 @@
+"""The lobby: create a game with its settings (a preset belt, or an uploaded belt file), copy invite links,
+play every seat here (hot-seat, with its hand-over screen), list games and watch one as a spectator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .belts import workshop_belt
+from .conftest import Server, shot
+
+
+def test_create_a_game_in_the_lobby_and_play_it_hot_seat(server: Server, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#quick-play")
+    shot(page, "lobby")
+    page.fill("input[name=seats]", "2")
+    page.fill("input[name=settlers_per_seat]", "1")
+    page.select_option("select[name=belt]", "tutorial")
+    page.fill("input[name=seed]", "7")
+    page.select_option("select[name=timer]", "120")
+    page.click("#create-game")
+    page.wait_for_selector(".created:not([hidden])")
+    invites = page.locator(".created input.invite")
+    assert invites.count() == 2
+    assert "#/game/" in invites.nth(1).input_value() and "token=" in invites.nth(1).input_value()
+    shot(page, "lobby-created")
+    page.click("#play-here")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_selector(".overlay .handover")
+    assert "Hand over to Player 1" in page.inner_text(".overlay")
+    shot(page, "handover")
+    page.keyboard.press("Enter")
+    assert page.locator(".overlay").is_hidden()
+    assert page.locator(".timer").is_visible()  # the turn timer of a timed game
+    before = page.evaluate("window.__am.seq")
+    page.keyboard.press("w")
+    page.wait_for_function(f"window.__am.seq > {before}")
+    page.wait_for_selector(".overlay .handover")  # settler 2 belongs to player 2: pass the screen
+    assert "Hand over to Player 2" in page.inner_text(".overlay")
+    page.click(".overlay button.primary")
+    assert page.locator(".order li.now").inner_text() == "2"
+    shot(page, "game-tutorial")
+
+
+def test_upload_a_belt_file(server: Server, new_page: Any, tmp_path: Path) -> None:
+    belt = tmp_path / "workshop.json"
+    belt.write_text(json.dumps(workshop_belt()))
+    page = new_page()
+    page.goto(f"{server.url}/")
+    page.fill("input[name=seats]", "1")
+    page.select_option("select[name=belt]", "__file")
+    page.set_input_files("input[name=belt_file]", str(belt))
+    page.wait_for_function("document.querySelector('.file-note').textContent.includes('Workshop')")
+    page.click("#create-game")
+    page.wait_for_selector(".created:not([hidden])")
+    page.click("#play-here")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert "on Home" in page.inner_text(".settler-panel")
+    assert page.locator(".dest[data-target='Drill']").count() == 1
+
+
+def test_list_and_watch_a_game(server: Server, new_page: Any) -> None:
+    game = server.create(seats=2, settlers_per_seat=1, belt="tutorial", seed=3)
+    page = new_page()
+    page.goto(f"{server.url}/")
+    row = page.locator(f".game-row[data-game='{game['id']}']")
+    row.wait_for()
+    assert "Tutorial: First Light" in row.inner_text()
+    row.locator("text=Watch").click()
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.locator(".badge.watch").is_visible()
+    assert "watching" in page.inner_text("#action-reason")
+    shot(page, "watch")
