@@ -28,7 +28,7 @@ def play_randomly(game: Game, seed: int, steps: int) -> Counter[str]:
             break
         events = game.apply(rng.choice(game.legal_actions(game.turn)))
         seen.update(event.type for event in events)
-        apply_diff(client, copy.deepcopy(tracker.update(events)))
+        apply_diff(client, copy.deepcopy(tracker.update([e.to_json() for e in events])))
         assert client == game.view() == tracker.view()
     return seen
 
@@ -63,9 +63,9 @@ def test_diffs_of_building_and_gates() -> None:
     steps = [BuildGates("s1"), BuildRobot("s1"), Place("s1", "gate1"), Move("s1", "B"), Drill("s1"), Move("s1", "C"),
              Place("s1", "gate2"), Move("s1", "gate2")]
     for action in steps:
-        apply_diff(client, copy.deepcopy(tracker.update(game.apply(action))))
+        apply_diff(client, copy.deepcopy(tracker.update([e.to_json() for e in game.apply(action)])))
         assert client == game.view(), action
-    apply_diff(client, tracker.update(game.end_round()))
+    apply_diff(client, tracker.update([e.to_json() for e in game.end_round()]))
     assert client == game.view()
     assert game.settlers["s1"].at == "A"
 
@@ -75,7 +75,7 @@ def test_a_diff_names_only_what_changed() -> None:
     tracker = ViewTracker(game)
     from asteroid_mining.rules import Move
 
-    diff = tracker.update(game.apply(Move("s1", "Themis")))
+    diff = tracker.update([e.to_json() for e in game.apply(Move("s1", "Themis"))])
     assert [a["id"] for a in diff["asteroids"]] == ["Home", "Themis"]
     assert [s["id"] for s in diff["settlers"]] == ["s1"]
     assert "gates" not in diff and "forecasts" not in diff

@@ -233,12 +233,13 @@ class LiveGame:
                                         "played", ref=ref))
             return
         self.seq = seq
-        diff = self.tracker.update(events)
+        happened = [event.to_json() for event in events]
+        diff = self.tracker.update(happened)
         self._restart_clock()
         update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": by}
         if ref is not None:
             update["ref"] = ref
-        update.update(events=[e.to_json() for e in events], diff=diff, deadline=self.deadline)
+        update.update(events=happened, diff=diff, deadline=self.deadline)
         text = dumps(update)
         self._recent.append((seq, text))
         for conn in self.connections:

@@ -1,0 +1,358 @@
+"""Server benchmark: many games played at once over WebSockets on loopback, against a real server process.
+
+Workload (issue 4): 200 concurrent games on the standard belt, 4 seats of one settler each, one WebSocket client
+per seat; each client acts the moment its settler's turn comes (a move to a random neighbour, a drill, or a
+wait), until its game has played `--rounds` rounds. Reported: actions/s, latency from a client's action to the
+moment every client of the game has its update (p50/p99), errors, and the server's memory per game (its RSS
+growth divided by the number of games). Traffic goes only to 127.0.0.1. The server is a separate process
+(`python -m asteroid_mining.server`, defaults but for the rate limit: these clients play faster than people).
+
+Acting the instant a turn comes is a closed loop: the server is saturated and the latency is mostly queueing
+(200 games waiting on each other). `--think 0.25` has each client wait that long before acting, as people and
+bots do, to show the latency at a given load instead.
+
+    python benchmarks/bench_server.py                       # 200 games x 4 clients, 20 rounds each
+    python benchmarks/bench_server.py --think 0.25          # the same, paced
+    python benchmarks/bench_server.py --games 20 --rounds 5 # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TARGET_P99_MS = 50.0
+TARGET_MB_PER_GAME = 2.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds used by everything on the machine so far (all cores)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    all_clients_ms: list[float] = field(default_factory=list)
+    delivery_ms: list[float] = field(default_factory=list)
+
+
+class GameRun:
+    """One game: its clients' shared bookkeeping (sent times, who has received what)."""
+
+    def __init__(self, game_id: str, clients: int, rounds: int, stats: Stats) -> None:
+        self.id = game_id
+        self.clients = clients
+        self.rounds = rounds
+        self.stats = stats
+        self.sent: dict[int, float] = {}
+        self.received: dict[int, int] = {}
+        self.latest: dict[int, float] = {}
+        self.done = asyncio.Event()
+
+    def on_update(self, seq: int, now: float) -> None:
+        sent = self.sent.get(seq)
+        if sent is not None:
+            self.stats.delivery_ms.append((now - sent) * 1000)
+            self.latest[seq] = now
+        count = self.received.get(seq, 0) + 1
+        if count == self.clients:
+            self.received.pop(seq, None)
+            if sent is not None:
+                self.stats.all_clients_ms.append((self.latest.pop(seq) - self.sent.pop(seq)) * 1000)
+                self.stats.actions += 1
+        else:
+            self.received[seq] = count
+
+
+class Client:
+    """One seat's WebSocket client: keeps the view it needs and acts on its settler's turn."""
+
+    def __init__(self, run: GameRun, ws: ClientConnection, settler: str, seed: int, think: float) -> None:
+        self.run = run
+        self.think = think
+        self.ws = ws
+        self.settler = settler
+        self.rng = random.Random(seed)
+        self.asteroids: dict[str, dict[str, Any]] = {}
+        self.settlers: dict[str, dict[str, Any]] = {}
+        self.seq = 0
+        self.round = 1
+        self.status = "running"
+        self.turn: str | None = None
+
+    def take(self, top: dict[str, Any]) -> None:
+        for key in ("round", "status", "turn"):
+            if key in top:
+                setattr(self, key, top[key])
+        for record in top.get("asteroids", ()):
+            self.asteroids[record["id"]] = record
+        for aid, near, next_change in top.get("sun", ()):
+            self.asteroids[aid].update(near=near, next_change=next_change)
+        for record in top.get("settlers", ()):
+            self.settlers[record["id"]] = record
+
+    def choice(self) -> dict[str, Any]:
+        here = self.asteroids[self.settlers[self.settler]["at"]]
+        roll = self.rng.random()
+        if roll < 0.6 and here["neighbours"]:
+            return {"action": "move", "target": self.rng.choice(here["neighbours"])}
+        if roll < 0.85 and here["mantle"] > 0:
+            return {"action": "drill"}
+        return {"action": "wait"}
+
+    async def act_if_my_turn(self) -> None:
+        if self.status != "running" or self.round > self.run.rounds:
+            self.run.done.set()
+            return
+        if self.turn == self.settler:
+            if self.think:
+                await asyncio.sleep(self.think)
+            message = {"type": "act", "settler": self.settler, **self.choice()}
+            self.run.sent[self.seq + 1] = time.perf_counter()
+            await self.ws.send(json.dumps(message))
+
+    async def play(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                message = json.loads(text)
+                kind = message["type"]
+                if kind == "state":
+                    self.seq = message["seq"]
+                    self.take(message["state"])
+                elif kind == "update":
+                    if message["seq"] != self.seq + 1:
+                        self.run.stats.errors.append(f"{self.run.id}: seq {message['seq']} after {self.seq}")
+                    self.seq = message["seq"]
+                    self.take(message["diff"])
+                    self.run.on_update(self.seq, now)
+                else:  # an error: count it, and try again a little later
+                    self.run.stats.errors.append(f"{self.run.id}: {message}")
+                    await asyncio.sleep(0.05)
+                await self.act_if_my_turn()
+                if self.run.done.is_set():
+                    return
+        except Exception as failure:  # a closed connection or a broken message: an error of the run
+            self.run.stats.errors.append(f"{self.run.id} {self.settler}: {type(failure).__name__}: {failure}")
+            self.run.done.set()
+
+
+class Barrier:
+    """Every game connects its clients and has their states first; then all start playing at once."""
+
+    def __init__(self, parties: int) -> None:
+        self.waiting = parties
+        self.go = asyncio.Event()
+        self.started = 0.0
+
+    async def arrive(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.started = time.perf_counter()
+            self.go.set()
+        await self.go.wait()
+
+
+async def play_game(base: str, game: dict[str, Any], args: argparse.Namespace, stats: Stats,
+                    barrier: Barrier) -> None:
+    run = GameRun(game["id"], len(game["seats"]), args.rounds, stats)
+    sockets = []
+    try:
+        try:
+            for seat in game["seats"]:
+                url = f"{base}/api/games/{game['id']}/ws?token={seat['token']}"
+                sockets.append(await connect(url, max_size=2**22, compression=None, open_timeout=60))
+            clients = [Client(run, ws, seat["settlers"][0], i, args.think)
+                       for i, (ws, seat) in enumerate(zip(sockets, game["seats"], strict=True))]
+            for client in clients:
+                state = json.loads(await client.ws.recv())
+                client.seq = state["seq"]
+                client.take(state["state"])
+        finally:
+            await barrier.arrive()
+        tasks = [asyncio.create_task(c.play()) for c in clients]
+        for client in clients:
+            await client.act_if_my_turn()  # the first turn's owner begins
+        try:
+            await asyncio.wait_for(run.done.wait(), args.timeout)
+        except TimeoutError:
+            stats.errors.append(f"{game['id']}: did not finish in time")
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    except Exception as failure:
+        stats.errors.append(f"{game['id']}: {type(failure).__name__}: {failure}")
+    finally:
+        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+
+async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+    stats = Stats()
+    base = url.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        rss_before = rss_mb(pid)
+        body = {"seats": args.clients, "settlers_per_seat": 1, "belt": args.belt, "rules": "classic"}
+        answers = await asyncio.gather(*(http.post("/api/games", json={**body, "seed": i}) for i in range(args.games)))
+        for answer in answers:
+            if answer.status_code != 201:
+                raise SystemExit(f"could not create a game: {answer.status_code} {answer.text}")
+        games = [a.json() for a in answers]
+        rss_games = rss_mb(pid)
+        barrier = Barrier(len(games))
+        connecting = time.perf_counter()
+        plays = [asyncio.create_task(play_game(base, g, args, stats, barrier)) for g in games]
+        await barrier.go.wait()
+        connected = time.perf_counter() - connecting
+        rss_connected = rss_mb(pid)
+        cpu_before = cpu_seconds(pid)
+        mine_before = time.process_time()
+        machine_before = machine_busy_seconds()
+        started = time.perf_counter()
+        for run_task in plays:
+            await run_task
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(pid) - cpu_before
+        mine = time.process_time() - mine_before
+        others = machine_busy_seconds() - machine_before - cpu - mine
+        rss_after = rss_mb(pid)
+        lobby = (await http.get("/api/games")).json()["games"]
+    lat = sorted(stats.all_clients_ms) or [float("nan")]
+    deliveries = sorted(stats.delivery_ms) or [float("nan")]
+
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))]
+
+    return {
+        "games": args.games, "clients": args.games * args.clients, "rounds": args.rounds, "belt": args.belt,
+        "actions": stats.actions, "seconds": round(elapsed, 2), "actions_per_s": round(stats.actions / elapsed, 1),
+        "latency_all_clients_ms": {"p50": round(pct(lat, 0.5), 2), "p99": round(pct(lat, 0.99), 2),
+                                   "max": round(lat[-1], 2), "mean": round(statistics.fmean(lat), 2)},
+        "latency_one_delivery_ms": {"p50": round(pct(deliveries, 0.5), 2), "p99": round(pct(deliveries, 0.99), 2)},
+        "errors": len(stats.errors), "first_errors": stats.errors[:5],
+        "server_cpu_s_per_action_ms": round(cpu / max(1, stats.actions) * 1000, 3),
+        "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(mine / elapsed, 2),
+        "others_cpu_share": round(max(0.0, others) / elapsed, 2), "cores": os.cpu_count(), "think_s": args.think,
+        "server_rss_mb": {"before": round(rss_before, 1), "after_creating": round(rss_games, 1),
+                          "connected": round(rss_connected, 1), "after_playing": round(rss_after, 1)},
+        "connect_s": round(connected, 2),
+        "mb_per_game": round((rss_after - rss_before) / args.games, 3),
+        "games_in_lobby_after": len(lobby),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=4, help="seats (and clients) per game")
+    parser.add_argument("--rounds", type=int, default=20, help="rounds each game plays")
+    parser.add_argument("--belt", default="standard")
+    parser.add_argument("--timeout", type=float, default=100.0, help="the whole run stops after this many seconds")
+    parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"))
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a client waits before it acts")
+    parser.add_argument("--rate", type=float, default=1000.0,
+                        help="the server's per-connection rate limit (messages/s): the clients play faster than people")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    args = parser.parse_args()
+
+    data = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    port = free_port()
+    log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
+    profile = os.environ.get("BENCH_SERVER_PROFILE")  # a file: run the server under cProfile, to look inside
+    server_main = os.environ.get("BENCH_SERVER_MAIN", "asteroid_mining.server")  # another entry point, to look inside
+    argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), "-m", server_main,
+            "--port", str(port), "--data", str(data),
+            "--bot-delay", "0", "--max-games-per-client", str(args.games + 10), "--synchronous", args.synchronous,
+            "--rate-per-second", str(args.rate)]
+    server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        else:
+            raise SystemExit("the server did not start")
+        try:
+            import uvloop
+
+            runner = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        result = runner(bench(args, url, server.pid))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        shutil.rmtree(data, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    lat = result["latency_all_clients_ms"]
+    pace = f"acting {args.think:g} s after their turn comes" if args.think else "acting the instant their turn comes"
+    print(f"server benchmark: {result['games']} games x {args.clients} clients on the {args.belt} belt, "
+          f"{args.rounds} rounds each, {pace} (SQLite synchronous={args.synchronous})")
+    print(f"  connecting         {result['clients']} clients and their first states in {result['connect_s']} s")
+    print(f"  actions            {result['actions']} in {result['seconds']} s = {result['actions_per_s']} actions/s")
+    met = "met" if lat["p99"] <= TARGET_P99_MS else "MISSED"
+    print(f"  latency (action -> every client updated)  p50 {lat['p50']} ms  p99 {lat['p99']} ms  "
+          f"max {lat['max']} ms   [target p99 <= {TARGET_P99_MS:g} ms: {met}]")
+    one = result["latency_one_delivery_ms"]
+    print(f"  latency (action -> one client's update)   p50 {one['p50']} ms  p99 {one['p99']} ms")
+    print(f"  errors             {result['errors']}  {result['first_errors'] or ''}")
+    print(f"  CPU                server {result['server_cpu_s_per_action_ms']} ms per action; busy: server "
+          f"{result['server_cpu_share']:.0%} of a core, the benchmark's clients {result['clients_cpu_share']:.0%}, "
+          f"other programs on this machine {result['others_cpu_share']:.0%} ({result['cores']} cores)")
+    rss = result["server_rss_mb"]
+    met = "met" if result["mb_per_game"] <= TARGET_MB_PER_GAME else "MISSED"
+    print(f"  server memory      {rss['before']} MB before, {rss['after_creating']} MB with the games, "
+          f"{rss['connected']} MB with the clients, {rss['after_playing']} MB after playing: "
+          f"{result['mb_per_game']} MB per game [target <= {TARGET_MB_PER_GAME:g}: {met}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
