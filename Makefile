@@ -1,7 +1,9 @@
 # Asteroid Mining — developer commands.
 #
-#   make play    set up (if needed) and play the game (for now: the terminal demo)
-#   make test    set up (if needed) and run every test
+#   make play    set up (if needed), build the browser client and play: the server starts and the browser
+#                opens on a new hot-seat game (PORT=8000 by default; the address is printed without a browser)
+#   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
+#   make test    set up (if needed), build the browser client and run every test
 #   make lint    ruff check + mypy
 #   make bench   run every benchmarks/bench_*.py
 #   make clean   remove caches and build output (make distclean also removes .venv)
@@ -19,14 +21,23 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTEST_ARGS ?=
+PORT   ?= 8000
+
+# The browser client: web/ (TypeScript, PixiJS, esbuild) is built into the server's static folder.
+WEB         := web
+STATIC      := src/asteroid_mining/server/static
+NPM_STAMP   := $(WEB)/node_modules/.installed
+WEB_STAMP   := $(STATIC)/.built
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)/build.mjs $(WEB)/tsconfig.json
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: help setup test lint bench play clean distclean
+.PHONY: help setup web test lint bench play clean distclean
 
 help:
-	@echo "make play    - set up and play (terminal demo for now)"
+	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
+	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
 	@echo "make lint    - ruff check and mypy"
 	@echo "make bench   - run the benchmarks"
@@ -55,7 +66,22 @@ $(STAMP): pyproject.toml
 		echo "$$sum" > $@; \
 	fi
 
-test: setup
+# npm ci runs only when the lock file (or package.json) is newer than the last install; the build only when a
+# source of the client is newer than the last build.
+web: $(WEB_STAMP)
+
+$(NPM_STAMP): $(WEB)/package-lock.json $(WEB)/package.json
+	@command -v npm >/dev/null 2>&1 || { echo "error: Node.js (20 or newer) and npm are needed to build the browser client" >&2; exit 1; }
+	@echo "installing the browser client's npm packages (npm ci)"
+	@cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
+	@echo "building the browser client into $(STATIC)"
+	@cd $(WEB) && npm run --silent typecheck && npm run --silent build
+	@touch $@
+
+test: setup web
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
 lint: setup
@@ -67,12 +93,12 @@ bench: setup
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/bench_*.py)"; exit 0; fi; \
 	for f in "$${files[@]}"; do echo "== $$f"; $(PY) "$$f"; done
 
-play: setup
-	$(VENV)/bin/asteroid-mining demo
+play: setup web
+	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
 
 clean:
-	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(WEB)/node_modules

@@ -122,10 +122,16 @@ def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
     data: Annotated[str | None, typer.Option(help="Where games are kept (default: your data directory).")] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Once up, open the browser on a new hot-seat game "
+                                               "(or print its address where there is no browser).")] = False,
 ) -> None:
     """Run the game server (lobby, games over WebSocket, the browser client) until interrupted."""
     from .server.main import serve as run_server
 
+    if open_browser:
+        from .server.opener import open_when_ready
+
+        open_when_ready(host, port)
     raise typer.Exit(run_server(host=host, port=port, data=data))
 
 
