@@ -49,6 +49,46 @@ def test_seats_take_turns(client: TestClient) -> None:
     assert detail["state"]["options"] == EXTENDED.to_json()
 
 
+def test_options_over_the_preset(client: TestClient) -> None:
+    body = {"rules": "extended", "options": {"storm_interval": 3, "haywire_gates": False, "ufos": 0}, "seed": 1}
+    game = client.post("/api/games", json=body).json()
+    options = client.get(f"/api/games/{game['id']}").json()["state"]["options"]
+    assert options == {**EXTENDED.to_json(), "storm_interval": 3, "haywire_gates": False, "ufos": 0}
+    assert client.get(f"/api/games/{game['id']}/log").json()["options"] == options
+
+
+@pytest.mark.parametrize(("options", "field"), [
+    ({"turns": "free"}, "options.turns"),
+    ({"turns": 1}, "options.turns"),
+    ({"gravity": 2}, "options.gravity"),
+    ({"uranium_fuse": 0}, "options.uranium_fuse"),
+    ({"ufos": 100_000}, "options.ufos"),
+    ({"storm_interval": "often"}, "options.storm_interval"),
+    ({"haywire_gates": 1}, "options.haywire_gates"),
+])
+def test_bad_options_name_the_option(client: TestClient, options: dict[str, Any], field: str) -> None:
+    answer = client.post("/api/games", json={"options": options})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == field
+
+
+def test_the_replay_is_what_the_players_saw(client: TestClient, two_seats: dict[str, Any]) -> None:
+    seen = []
+    with client.websocket_connect(f"/api/games/{two_seats['id']}/ws?token={two_seats['seats'][0]['token']}") as one, \
+            client.websocket_connect(f"/api/games/{two_seats['id']}/ws?token={two_seats['seats'][1]['token']}") as two:
+        first = one.receive_json()["state"]
+        two.receive_json()
+        for session, settler, target in ((one, "s1", "a1"), (two, "s2", "b1"), (one, "s1", None)):
+            act = {"type": "act", "settler": settler, "action": "move" if target else "mine"}
+            session.send_json({**act, "target": target} if target else act)
+            seen.append(one.receive_json())
+            two.receive_json()
+    replay = client.get(f"/api/games/{two_seats['id']}/replay").json()
+    assert replay["state"] == first and replay["seq"] == 3
+    assert replay["steps"] == [{k: u[k] for k in ("seq", "action", "by", "events", "diff")} for u in seen]
+    assert client.get("/api/games/nope/replay").status_code == 404
+
+
 def test_the_view_is_the_engines(client: TestClient) -> None:
     game = client.post("/api/games", json={"seed": 3, "belt": "puzzle-gates", "settlers_per_seat": 2}).json()
     detail = client.get(f"/api/games/{game['id']}").json()

@@ -49,12 +49,12 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, A
 
 
 def field_of(loc: Sequence[int | str], skip: int = 0) -> str | None:
-    """A field's name for people from a pydantic error location (`bots.2`, `seats`); None for the whole."""
+    """A field's name for people from a pydantic error location (`seats`, `bots.2`); None for the whole."""
     parts = [str(p) for p in loc[skip:]]
     if not parts:
         return None
-    if parts[0] == "bots" and len(parts) > 1:
-        return f"bots.{parts[1]}"
+    if parts[0] in ("bots", "options") and len(parts) > 1:
+        return f"{parts[0]}.{parts[1]}"
     return parts[0]
 
 

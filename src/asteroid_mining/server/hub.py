@@ -13,13 +13,14 @@ import time
 from collections import Counter
 from typing import Any
 
-from ..rules import Game, SetupError, preset
+from ..rules import Game, SetupError
 from ..storage import GameRecord, GameStore, StoredGame
 from .belts import resolve_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError
 from .live import LiveGame, progress_of, rebuild
+from .options import game_options
 from .schemas import CreatedSeat, CreateGame
 from .seats import Seat, deal_settlers
 from .security import new_token, token_digest
@@ -124,9 +125,9 @@ class GameHub:
 
     async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        options = game_options(request.rules, request.options)
         players = await asyncio.to_thread(_bot_players, request, seed)
         belt, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings)
-        options = preset(request.rules)
         total = request.seats * request.settlers_per_seat
         try:
             game = await asyncio.to_thread(Game.new, belt, options, seed, total)

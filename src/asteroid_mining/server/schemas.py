@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 ActionName = Literal["move", "drill", "mine", "deposit", "build_robot", "build_gates", "place", "wait"]
 """The actions a settler can take (R11)."""
@@ -32,6 +32,11 @@ class CreateGame(_Strict):
         "(`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.",
     )
     rules: Literal["classic", "extended"] = Field("classic", description="The rules preset.")
+    options: dict[Annotated[str, Field(max_length=32)], StrictInt | StrictBool] = Field(
+        default_factory=dict,
+        description="Rule options set one by one over the preset: uranium_fuse, ufos, haywire_gates (true/false), "
+        "storm_warning, storm_interval (RULES.md, Options). Turns are always strict.",
+    )
     seed: int | None = Field(None, ge=0, lt=2**63, description="The game's seed (R18); random when left out.")
     turn_seconds: float | None = Field(
         None, gt=0, le=86_400, description="A settler that has not acted this long waits; null: no timer."
