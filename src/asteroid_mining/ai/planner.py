@@ -30,7 +30,7 @@ from ..rules import KINDS, Action, BuildRobot, Drill, Mine, Move, Wait
 from ..rules.materials import CARGO_LIMIT, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
 from .observation import UNKNOWN, AsteroidView, Observation, SettlerView
 from .search import Reach, search
-from .sun import first_safe_round, safe_to_expose
+from .sun import far_through, first_safe_round, safe_to_expose
 from .team import Claim, covering_group, team_needs
 
 SURVEY_COST = 3
@@ -109,6 +109,7 @@ class _Decision:
         assert me.at is not None
         self.here = obs.asteroid(me.at)
         self.need = team_needs(obs)
+        self._own_reach: Reach | None = None
 
     # ----- the order of urgency -----
     def decide(self) -> Action:
@@ -159,7 +160,7 @@ class _Decision:
                 cost, kind = d + a.mantle, 0
             elif aid != here.id and (s is None or s > storm):
                 cost, kind = d, 1
-            elif a.core == UNKNOWN and d + a.mantle <= budget and _far_through(self.obs, aid, r0, storm + 1):
+            elif a.core == UNKNOWN and d + a.mantle <= budget and far_through(self.obs, aid, r0, storm + 1):
                 cost, kind = d + a.mantle, 2  # a gamble: it may be hollow (and exposing it is harmless)
             else:
                 continue
@@ -331,7 +332,7 @@ class _Decision:
             return None
         if a.mantle == 0:
             finish = self.round + d
-            if is_reactive(core) and d > 0 and not _far_through(self.obs, a.id, self.round + 1, finish):
+            if is_reactive(core) and d > 0 and not far_through(self.obs, a.id, self.round + 1, finish):
                 return None  # it will have reacted before we get there
         else:
             last = first_safe_round(self.obs, a.id, self.round + d + a.mantle - 1)
@@ -400,12 +401,12 @@ class _Decision:
         if not self.build_robots:
             return None
         cargo = self.me.cargo
-        carried = {k: self.need_carried(k) for k in KINDS}
+        carried = {k: self._carried(k) for k in KINDS}
         if all(cargo[k] >= n and carried[k] - n >= 3 for k, n in ROBOT_COST.items()):
             return BuildRobot(self.sid)
         return None
 
-    def need_carried(self, kind: str) -> int:
+    def _carried(self, kind: str) -> int:
         """Units of `kind` the living settlers carry."""
         return sum(s.cargo[kind] for s in self.obs.living_settlers())
 
@@ -428,8 +429,7 @@ class _Decision:
         return True
 
     def _reach(self) -> Reach:
-        return search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable)
-
-
-def _far_through(obs: Observation, aid: str, first: int, last: int) -> bool:
-    return not any(obs.near(aid, r) for r in range(first, last + 1))
+        """The search from where we stand (made once per decision)."""
+        if self._own_reach is None:
+            self._own_reach = search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable)
+        return self._own_reach
