@@ -6,6 +6,10 @@ asteroids its events name, plus those an event reaches beyond what it names — 
 orbit brings them near or takes them away that round (indexed by their `next_change`); an explosion: the former
 neighbours; a destroyed gate: the asteroid it orbited. An event it does not know makes it compare every asteroid.
 A property test checks that the tracked view always equals `Game.view()`.
+
+The records are kept with tuples in place of lists: CPython's garbage collector then stops tracking them (they
+hold no containers it must scan), so that hundreds of games' views do not make each full collection long.
+JSON writes tuples as arrays: clients see no difference.
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ class _WithoutAsteroids:
         return getattr(self._state, name)
 
 
+def _frozen(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its lists as tuples (its dicts hold only numbers): invisible to the cyclic collector."""
+    return {key: tuple(value) if isinstance(value, list) else value for key, value in record.items()}
+
+
 def _named_ids(events: Iterable[dict[str, Any]]) -> set[str]:
     found: set[str] = set()
     for event in events:
@@ -73,7 +82,7 @@ class ViewTracker:
         self._options = view["options"]
         self._forecasts: list[Any] = view["forecasts"]
         self._records: dict[str, dict[str, dict[str, Any]]] = {
-            section: {record["id"]: record for record in view[section]} for section in SECTIONS
+            section: {record["id"]: _frozen(record) for record in view[section]} for section in SECTIONS
         }
         self._flips: dict[int, set[str]] = {}  # round -> asteroids whose sun state changes then (R5)
         for record in view["asteroids"]:
@@ -177,7 +186,7 @@ class ViewTracker:
         them go to `sun` instead)."""
         known = self._records[section]
         changed = []
-        for record in records:
+        for record in map(_frozen, records):
             before = known.get(record["id"])
             if before == record:
                 continue

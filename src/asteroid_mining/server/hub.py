@@ -102,7 +102,7 @@ class GameHub:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running games, newest first (no tokens)."""
-        games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.record.created)
+        games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.created)
         return [g.summary() for g in games]
 
     # ----- creating games -----

@@ -66,7 +66,7 @@ class LiveGame:
     def __init__(self, record: GameRecord, game: Game, seq: int, settings: Settings, store: GameStore,
                  players: dict[int, BotPlayer]) -> None:
         self.id = record.id
-        self.record = record
+        self.created = record.created  # the record itself is not kept: its belt document is big and unused here
         meta = record.meta
         self.seats = [Seat.from_meta(s) for s in meta["seats"]]
         self.turn_seconds: float | None = meta.get("turn_seconds")
@@ -126,7 +126,7 @@ class LiveGame:
         return {
             "id": self.id, "status": self.status, "seq": self.seq, "round": top["round"], "turn": top["turn"],
             "rules": self.rules, "belt": self.belt_name, "asteroids": self.asteroid_count,
-            "turn_seconds": self.turn_seconds, "created": self.record.created, "seats": self.seats_public(),
+            "turn_seconds": self.turn_seconds, "created": self.created, "seats": self.seats_public(),
         }
 
     def detail(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from dataclasses import fields
@@ -18,6 +19,11 @@ from .app import create_app
 from .config import Settings, SettingsError
 
 log = logging.getLogger("asteroid_mining.server")
+
+GC_THRESHOLDS = (20_000, 50, 1_000)
+"""The cyclic collector's thresholds in a server process. Live games keep many long-lived objects and the hot
+path makes almost no cycles: collecting young objects every 700 allocations (Python's default) cost about a
+quarter of the server's CPU in the benchmark, and these thresholds about a twentieth."""
 
 
 def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
@@ -49,6 +55,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
         return 2
     log.info("Asteroid Mining server on http://%s:%d (games kept in %s)", settings.host, settings.port,
              settings.data_dir)
+    gc.set_threshold(*GC_THRESHOLDS)
     server = uvicorn.Server(uvicorn_config(settings))
     server.run()
     return 0 if server.started else 1

@@ -91,13 +91,14 @@ class _Job:
     loop: asyncio.AbstractEventLoop
 
 
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
-        return
-    if error is None:
-        future.set_result(result)
-    else:
-        future.set_exception(error)
+def _settle_all(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for future, result, error in settled:
+        if future.cancelled():
+            continue
+        if error is None:
+            future.set_result(result)
+        else:
+            future.set_exception(error)
 
 
 class _Writer:
@@ -165,9 +166,13 @@ class _Writer:
                     log.exception("rollback failed")
             lost = _storage_error(failure)
             outcomes = [(None, lost)] * len(batch)
+        # one wake-up per event loop for the whole batch, not one per write
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, BaseException | None]]] = {}
         for job, (result, error) in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(job.loop, []).append((job.future, result, error))
+        for loop, settled in by_loop.items():
             with contextlib.suppress(RuntimeError):  # RuntimeError: that loop has closed, nobody is waiting
-                job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+                loop.call_soon_threadsafe(_settle_all, settled)
 
 
 def _storage_error(failure: BaseException) -> StorageError:
