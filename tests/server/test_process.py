@@ -56,6 +56,9 @@ def test_a_full_game_over_the_network(tmp_path: Path) -> None:
             assert watcher.next()["code"] == "read_only"
             detail = httpx.get(f"{server.url}/api/games/{game['id']}").json()
             assert one.view == two.view == watcher.view == detail["state"]
+        log = server.log.read_text()
+        assert "WebSocket" in log and "token=…" in log  # connections are logged, their tokens are not
+        assert all(seat["token"] not in log for seat in game["seats"])
 
 
 def test_messages_too_large(tmp_path: Path) -> None:

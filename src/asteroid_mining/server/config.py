@@ -63,7 +63,7 @@ class Settings:
     """The largest belt a game may be created on (links)."""
     snapshot_every: int = 200
     """A snapshot of a game is stored every this many commands."""
-    sync_buffer: int = 256
+    sync_buffer: int = 128
     """Recent updates kept per game to answer `sync` without sending the whole state."""
     send_queue: int = 1_024
     """Messages waiting for a slow client before it is disconnected."""

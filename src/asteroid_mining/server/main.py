@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import re
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -24,6 +25,25 @@ GC_THRESHOLDS = (20_000, 50, 1_000)
 """The cyclic collector's thresholds in a server process. Live games keep many long-lived objects and the hot
 path makes almost no cycles: collecting young objects every 700 allocations (Python's default) cost about a
 quarter of the server's CPU in the benchmark, and these thresholds about a twentieth."""
+
+
+class RedactTokens(logging.Filter):
+    """Hides seat tokens in log lines: uvicorn logs each WebSocket's path, query string (`?token=…`) included."""
+
+    _TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message without tokens; never drops a record."""
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg, record.args = self._TOKEN.sub(r"\1…", message), None
+        return True
+
+
+def _configure_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactTokens())
 
 
 def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
@@ -46,7 +66,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
 
     Other settings come from `ASTEROID_MINING_*` environment variables or `changes`. Returns the exit status.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _configure_logging()
     try:
         settings = Settings.from_env(host=host, port=port, data_dir=Path(data).expanduser() if data else None,
                                      **changes)
