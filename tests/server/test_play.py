@@ -220,3 +220,20 @@ def test_allowed_origins(tmp_path: Any) -> None:
         game = client.post("/api/games", json={}).json()
         with client.websocket_connect(ws_path(game, 1), headers={"origin": "https://play.example"}) as session:
             assert session.receive_json()["type"] == "state"
+
+
+def test_connections_per_game(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+
+    with TestClient(create_app(Settings(data_dir=tmp_path, max_connections_per_game=2))) as client:
+        game = client.post("/api/games", json={}).json()
+        with client.websocket_connect(ws_path(game, 1)) as first, client.websocket_connect(ws_path(game)) as second:
+            first.receive_json()
+            second.receive_json()
+            with client.websocket_connect(ws_path(game)) as third:
+                assert third.receive_json()["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4409

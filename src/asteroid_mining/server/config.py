@@ -53,6 +53,8 @@ class Settings:
     """Messages a connection may send at once (the bucket's size)."""
     rate_violations: int = 200
     """Messages refused for the rate limit in a row before the connection is closed."""
+    max_connections_per_game: int = 64
+    """WebSocket connections one game takes (players and spectators together)."""
     max_games_per_client: int = 20
     """Running games one address may have created."""
     max_live_games: int = 5_000
@@ -82,8 +84,8 @@ class Settings:
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
         for name in ("max_message_bytes", "max_request_bytes", "rate_burst", "rate_violations", "snapshot_every",
-                     "sync_buffer", "send_queue", "inbox", "max_games_per_client", "max_live_games",
-                     "max_belt_asteroids", "max_belt_links"):
+                     "sync_buffer", "send_queue", "inbox", "max_connections_per_game", "max_games_per_client",
+                     "max_live_games", "max_belt_asteroids", "max_belt_links"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:

@@ -69,7 +69,11 @@ def _named_ids(events: Iterable[dict[str, Any]]) -> set[str]:
 
 
 class ViewTracker:
-    """The public view as clients have it, and the diffs that bring it up to date."""
+    """The public view as clients have it, and the diffs that bring it up to date.
+
+    An asteroid's `near` and `next_change` are kept apart from the rest of its record (`_sun`): they change every
+    few rounds for many asteroids, and then nothing else needs copying.
+    """
 
     def __init__(self, game: Game) -> None:
         self.reset(game)
@@ -81,12 +85,12 @@ class ViewTracker:
         self._top: dict[str, Any] = {key: view[key] for key in TOP}
         self._options = view["options"]
         self._forecasts: list[Any] = view["forecasts"]
-        self._records: dict[str, dict[str, dict[str, Any]]] = {
-            section: {record["id"]: _frozen(record) for record in view[section]} for section in SECTIONS
-        }
+        self._records: dict[str, dict[str, dict[str, Any]]] = {section: {} for section in SECTIONS}
+        self._sun: dict[str, tuple[bool, int | None]] = {}
         self._flips: dict[int, set[str]] = {}  # round -> asteroids whose sun state changes then (R5)
-        for record in view["asteroids"]:
-            self._index_flip(record, None)
+        for section in SECTIONS[1:]:
+            self._merge(section, view[section])
+        self._merge_asteroids(view["asteroids"], [])
 
     @property
     def top(self) -> dict[str, Any]:
@@ -94,11 +98,11 @@ class ViewTracker:
         return self._top
 
     def view(self) -> dict[str, Any]:
-        """The whole view, as `Game.view()` gave it when the last diff was taken."""
+        """The whole view, as `Game.view()` gave it when the last diff was taken (lists may be tuples)."""
         return {
             **self._top,
             "options": self._options,
-            "asteroids": list(self._records["asteroids"].values()),
+            "asteroids": [self._whole(record) for record in self._records["asteroids"].values()],
             "settlers": list(self._records["settlers"].values()),
             "robots": list(self._records["robots"].values()),
             "ufos": list(self._records["ufos"].values()),
@@ -121,7 +125,7 @@ class ViewTracker:
         if rest["forecasts"] != self._forecasts:
             diff["forecasts"] = self._forecasts = rest["forecasts"]
         for section in SECTIONS[1:]:
-            changed = self._merge(section, rest[section], [])
+            changed = self._merge(section, rest[section])
             if changed:
                 diff[section] = changed
         sun: list[list[Any]] = []
@@ -131,8 +135,10 @@ class ViewTracker:
             ids = sorted((aid for aid in named if aid in state.asteroids), key=lambda aid: state.asteroids[aid].index)
             records = [asteroid_view(state, state.asteroids[aid]) for aid in ids]
             for aid in sorted(flipped - named, key=lambda aid: state.asteroids[aid].index):
-                self._turn_on_orbit(state, aid, sun)
-        changed = self._merge("asteroids", records, sun)
+                asteroid = state.asteroids[aid]
+                orbit = asteroid.orbit
+                self._set_sun(aid, state.is_near(asteroid), orbit.next_change(state.round) if orbit else None, sun)
+        changed = self._merge_asteroids(records, sun)
         if changed:
             diff["asteroids"] = changed
         if sun:
@@ -159,45 +165,53 @@ class ViewTracker:
                 return True, named, flipped
         return False, named, flipped
 
-    def _turn_on_orbit(self, state: GameState, aid: str, sun: list[list[Any]]) -> None:
-        """An asteroid nothing happened to but its orbit: only `near` and `next_change` can differ (R5)."""
-        asteroid = state.asteroids[aid]
-        before = self._records["asteroids"][aid]
-        near = state.is_near(asteroid)
-        next_change = asteroid.orbit.next_change(state.round) if asteroid.orbit else None
-        if before["near"] != near or before["next_change"] != next_change:
-            record = {**before, "near": near, "next_change": next_change}
-            self._records["asteroids"][aid] = record
-            self._index_flip(record, before)
-            sun.append([aid, near, next_change])
+    def _whole(self, record: dict[str, Any]) -> dict[str, Any]:
+        """An asteroid's record with its sun fields."""
+        sun = self._sun.get(record["id"])
+        return record if sun is None else {**record, "near": sun[0], "next_change": sun[1]}
 
-    def _index_flip(self, record: dict[str, Any], before: dict[str, Any] | None) -> None:
-        old = before.get("next_change") if before else None
-        new = record.get("next_change")
-        if old == new:
-            return
-        if old is not None and old in self._flips:
-            self._flips[old].discard(record["id"])
-        if new is not None:
-            self._flips.setdefault(new, set()).add(record["id"])
+    def _set_sun(self, aid: str, near: bool, next_change: int | None, sun: list[list[Any]]) -> bool:
+        """Record an asteroid's place on its orbit; a `sun` entry when it changed. True when it changed."""
+        before = self._sun.get(aid)
+        if before == (near, next_change):
+            return False
+        self._drop_sun(aid)
+        self._sun[aid] = (near, next_change)
+        if next_change is not None:
+            self._flips.setdefault(next_change, set()).add(aid)
+        sun.append([aid, near, next_change])
+        return True
 
-    def _merge(self, section: str, records: list[dict[str, Any]], sun: list[list[Any]]) -> list[dict[str, Any]]:
-        """Remember the records that changed; return those to send whole (asteroids whose orbit alone changed
-        them go to `sun` instead)."""
+    def _drop_sun(self, aid: str) -> None:
+        before = self._sun.pop(aid, None)
+        if before is not None and before[1] is not None:
+            self._flips.get(before[1], set()).discard(aid)
+
+    def _merge(self, section: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Remember the records of a small list that changed, and return them."""
         known = self._records[section]
         changed = []
         for record in map(_frozen, records):
-            before = known.get(record["id"])
-            if before == record:
-                continue
-            known[record["id"]] = record
-            if section != "asteroids":
+            if known.get(record["id"]) != record:
+                known[record["id"]] = record
                 changed.append(record)
-                continue
-            self._index_flip(record, before)
-            if before is not None and before.keys() == record.keys() and all(
-                    before[key] == value for key, value in record.items() if key not in SUN):
-                sun.append([record["id"], record["near"], record["next_change"]])
+        return changed
+
+    def _merge_asteroids(self, records: list[dict[str, Any]], sun: list[list[Any]]) -> list[dict[str, Any]]:
+        """Remember the asteroids that changed; return those to send whole (those whose orbit alone changed them
+        go to `sun`)."""
+        known = self._records["asteroids"]
+        changed = []
+        for record in map(_frozen, records):
+            aid = record["id"]
+            if "near" in record:
+                moved = self._set_sun(aid, record.pop("near"), record.pop("next_change"), sun)
             else:
-                changed.append(record)
+                self._drop_sun(aid)  # exploded: no place on an orbit any more
+                moved = False
+            if known.get(aid) != record:
+                known[aid] = record
+                if moved:
+                    sun.pop()  # the whole record goes, its sun fields with it
+                changed.append(self._whole(record))
         return changed

@@ -3,7 +3,7 @@
 On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
 malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
 token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
-sync), 4429 flooding, 1011 a server failure.
+sync), 4409 the game has as many connections as it takes, 4429 flooding, 1011 a server failure.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_NO_GAME = 4404
 CLOSE_TOO_SLOW = 4408
+CLOSE_FULL = 4409
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 
@@ -60,6 +61,11 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> 
         if seat is None:
             await _close(websocket, "bad_token", "this token plays no seat of this game", CLOSE_BAD_TOKEN)
             return
+    if len(live.connections) >= settings.max_connections_per_game:
+        await _close(websocket, "too_many_connections", "this game has as many connections as it takes",
+                     CLOSE_FULL)
+        hub.release(live)
+        return
     conn = Connection(seat, Outbox(settings.send_queue))
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
