@@ -19,6 +19,13 @@ export class Camera {
   private target: { x: number; y: number; zoom: number } | null = null;
   private width = 1;
   private height = 1;
+  private lastMove = 0;
+
+  /** True while the view is being moved (within the last 150 ms). */
+  get moving(): boolean {
+    return this.target !== null || performance.now() - this.lastMove < 150;
+  }
+
   /** Called whenever the view moved (to cull and place labels). */
   onChange: () => void = () => {};
 
@@ -110,6 +117,7 @@ export class Camera {
   }
 
   private apply(): void {
+    this.lastMove = performance.now();
     this.world.scale.set(this.zoom);
     this.world.position.set(this.width / 2 - this.x * this.zoom, this.height / 2 - this.y * this.zoom);
     this.onChange();

@@ -10,7 +10,7 @@ import { Atlas, BODY_VARIANTS, CELL, MAX_RINGS } from "./atlas";
 import { Camera, type Rect } from "./camera";
 import { computeLayout, type Layout } from "./layout";
 import { Effects } from "./effects";
-import { BACKGROUND, GATE, HIGHLIGHT, LINK, NEIGHBOUR, STORM, SEAT_COLOUR } from "./palette";
+import { BACKGROUND, CORE_COLOUR, GATE, HIGHLIGHT, LINK, NEIGHBOUR, SEAT_COLOUR, STORM } from "./palette";
 import { Tweens, easeOut } from "./tween";
 
 export interface Highlights {
@@ -32,6 +32,7 @@ export interface SceneText {
 }
 
 interface AsteroidSprites {
+  dot: Sprite;
   halo: Sprite;
   body: Sprite;
   core: Sprite;
@@ -47,11 +48,14 @@ interface Chunk {
   key: string;
   rect: Rect;
   parts: Container[];
+  /** The links whose middle lies in the chunk: drawn wide when zoomed in, as 1-pixel lines when zoomed out. */
   links: Graphics;
+  thin: Graphics;
 }
 
 interface Label {
   root: Container;
+  stamp: string;
   layers: Graphics;
   name: BitmapText;
   sun: Sprite;
@@ -60,6 +64,12 @@ interface Label {
 }
 
 const CHUNK = 640;
+/** From this zoom up, links are drawn as wide lines; below it as 1-pixel lines. */
+const WIDE_LINKS = 0.7;
+/** Below this zoom, the links of hubs are not drawn (the hub's own mark shows it is one). */
+const HUB_LINKS = 0.3;
+/** Below this on-screen radius (pixels), asteroids are drawn as dots. */
+const DOTS_BELOW = 4.5;
 const LABEL_FONT = "Inter Variable, DejaVu Sans, sans-serif";
 
 export class BeltScene {
@@ -72,13 +82,17 @@ export class BeltScene {
   private readonly stormLayer = new Container();
   private readonly stormGraphics = new Graphics();
   private readonly linkLayer = new Container();
-  private readonly hubLinks = new Graphics();
+  private readonly hubLinks = new Container();
+  /** Each hub's links, with the box they span (to hide those off screen). */
+  private hubs: { g: Graphics; box: Rect }[] = [];
   private readonly highlightLinks = new Graphics();
   private readonly gateLinks = new Graphics();
   private readonly haloLayer = new Container();
   private readonly bodyLayer = new Container();
   private readonly coreLayer = new Container();
   private readonly badgeLayer = new Container();
+  /** Zoomed far out, one dot per asteroid (coloured by its core) stands in for body, core and badges. */
+  private readonly dotLayer = new Container();
   private readonly ringLayer = new Container();
   private readonly gateLayer = new Container();
   private readonly actorLayer = new Container();
@@ -92,6 +106,11 @@ export class BeltScene {
   private readonly tokens = new Map<string, Container>();
   private readonly gateSprites = new Map<string, Sprite>();
   private readonly labels: Label[] = [];
+  private readonly labelOf = new Map<string, Label>();
+  private readonly freeLabels: Label[] = [];
+  /** Changes with every new view or highlight, so that labels know to lay out their text again. */
+  private modelStamp = 0;
+  private lastLabels = 0;
   private readonly stormTexts: Text[] = [];
   private readonly rings: Sprite[] = [];
   private hereRing: Sprite;
@@ -120,7 +139,7 @@ export class BeltScene {
     this.linkLayer.addChild(this.hubLinks);
     this.world.addChild(
       this.stars, this.stormLayer, this.linkLayer, this.gateLinks, this.highlightLinks, this.haloLayer,
-      this.bodyLayer, this.coreLayer, this.badgeLayer, this.ringLayer, this.gateLayer, this.actorLayer,
+      this.bodyLayer, this.coreLayer, this.badgeLayer, this.dotLayer, this.ringLayer, this.gateLayer, this.actorLayer,
       this.effectLayer, this.labelLayer,
     );
     app.stage.addChild(this.world);
@@ -135,7 +154,7 @@ export class BeltScene {
     const app = new Application();
     await app.init({
       resizeTo: host,
-      antialias: true,
+      antialias: false,
       background: BACKGROUND,
       preference: "webgl",
       resolution: Math.min(2, window.devicePixelRatio || 1),
@@ -197,6 +216,7 @@ export class BeltScene {
     this.updateTokens(model, events);
     this.effects.play(events, (id) => this.position(id), this.radius, model);
     this.applyHighlights();
+    this.modelStamp++;
     this.labelsDirty = true;
     if (first) this.viewChanged();
   }
@@ -218,14 +238,16 @@ export class BeltScene {
     const key = `${cx},${cy}`;
     let chunk = this.chunks.get(key);
     if (!chunk) {
-      const parts = [new Container(), new Container(), new Container(), new Container()];
+      const parts = [new Container(), new Container(), new Container(), new Container(), new Container()];
       const links = new Graphics();
+      const thin = new Graphics();
       this.haloLayer.addChild(parts[0]!);
       this.bodyLayer.addChild(parts[1]!);
       this.coreLayer.addChild(parts[2]!);
       this.badgeLayer.addChild(parts[3]!);
-      this.linkLayer.addChild(links);
-      chunk = { key, rect: { x0: cx * CHUNK, y0: cy * CHUNK, x1: (cx + 1) * CHUNK, y1: (cy + 1) * CHUNK }, parts, links };
+      this.dotLayer.addChild(parts[4]!);
+      this.linkLayer.addChild(links, thin);
+      chunk = { key, rect: { x0: cx * CHUNK, y0: cy * CHUNK, x1: (cx + 1) * CHUNK, y1: (cy + 1) * CHUNK }, parts, links, thin };
       this.chunks.set(key, chunk);
     }
     return chunk;
@@ -246,6 +268,7 @@ export class BeltScene {
       const radius = hub ? R * 1.7 : R;
       const variant = hash(a.id) % BODY_VARIANTS;
       const s: AsteroidSprites = {
+        dot: this.sprite("dot"),
         halo: this.sprite("halo"),
         body: this.sprite(`body-${variant}-0`),
         core: this.sprite("core-unknown"),
@@ -271,6 +294,9 @@ export class BeltScene {
       chunk.parts[1]!.addChild(s.body);
       chunk.parts[2]!.addChild(s.core);
       chunk.parts[3]!.addChild(s.shelter, s.storm);
+      s.dot.position.set(p.x, p.y);
+      s.dot.width = s.dot.height = d * 1.5;
+      chunk.parts[4]!.addChild(s.dot);
       if (s.hub) {
         s.hub.position.set(p.x, p.y);
         s.hub.width = s.hub.height = d * 1.35;
@@ -312,8 +338,13 @@ export class BeltScene {
 
   private buildLinks(model: Model): void {
     const layout = this.layout!;
-    for (const c of this.chunks.values()) c.links.clear();
-    this.hubLinks.clear();
+    for (const c of this.chunks.values()) {
+      c.links.clear();
+      c.thin.clear();
+    }
+    for (const h of this.hubs) h.g.destroy();
+    this.hubs = [];
+    const hubGraphics = new Map<string, { g: Graphics; box: Rect }>();
     const used = new Set<Graphics>();
     for (const a of model.view.asteroids) {
       if (!a.exists) continue;
@@ -327,23 +358,45 @@ export class BeltScene {
         const q = layout.pos.get(n);
         if (!q) continue;
         if (hub || model.isHub(b)) {
-          this.hubLinks.moveTo(p.x, p.y).lineTo(q.x, q.y);
+          const owner = hub ? a.id : n;
+          let entry = hubGraphics.get(owner);
+          if (!entry) {
+            entry = { g: new Graphics(), box: { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity } };
+            hubGraphics.set(owner, entry);
+          }
+          entry.g.moveTo(p.x, p.y).lineTo(q.x, q.y);
+          const box = entry.box;
+          box.x0 = Math.min(box.x0, p.x, q.x);
+          box.y0 = Math.min(box.y0, p.y, q.y);
+          box.x1 = Math.max(box.x1, p.x, q.x);
+          box.y1 = Math.max(box.y1, p.y, q.y);
         } else {
-          const g = this.chunkOf((p.x + q.x) / 2, (p.y + q.y) / 2).links;
-          g.moveTo(p.x, p.y).lineTo(q.x, q.y);
-          used.add(g);
+          const c = this.chunkOf((p.x + q.x) / 2, (p.y + q.y) / 2);
+          c.links.moveTo(p.x, p.y).lineTo(q.x, q.y);
+          c.thin.moveTo(p.x, p.y).lineTo(q.x, q.y);
+          used.add(c.links);
+          used.add(c.thin);
         }
       }
     }
-    for (const g of used) g.stroke({ width: 2, color: LINK, alpha: 0.42, cap: "round" });
-    this.hubLinks.stroke({ width: 1.2, color: LINK, alpha: 0.13 });
+    for (const c of this.chunks.values()) {
+      if (used.has(c.links)) c.links.stroke({ width: 2.2, color: LINK, alpha: 0.45 });
+      if (used.has(c.thin)) c.thin.stroke({ width: 1, color: LINK, alpha: 0.55, pixelLine: true });
+    }
+    // Hubs have hundreds of long links: thin lines, and only when zoomed in far enough to tell them apart
+    // (zoomed out they would only veil the belt, and cost a software renderer dearly).
+    for (const entry of hubGraphics.values()) {
+      entry.g.stroke({ width: 1, color: LINK, alpha: 0.18, pixelLine: true });
+      this.hubLinks.addChild(entry.g);
+      this.hubs.push(entry);
+    }
   }
 
   private updateAsteroid(a: AsteroidView): void {
     const s = this.sprites.get(a.id);
     if (!s) return;
     if (!a.exists) {
-      for (const sp of [s.halo, s.body, s.core, s.shelter, s.storm, s.hub]) if (sp) sp.visible = false;
+      for (const sp of [s.dot, s.halo, s.body, s.core, s.shelter, s.storm, s.hub]) if (sp) sp.visible = false;
       return;
     }
     const mantle = a.mantle ?? 0;
@@ -355,6 +408,7 @@ export class BeltScene {
     s.core.width = s.core.height = coreSize;
     s.core.alpha = exposed || core === "unknown" ? 1 : 0.92;
     s.halo.visible = a.near === true;
+    s.dot.tint = CORE_COLOUR[core] ?? 0xffffff;
     s.shelter.visible = a.shelter === true;
     s.storm.visible = this.model?.stormAt.has(a.id) ?? false;
   }
@@ -568,6 +622,7 @@ export class BeltScene {
   setHighlights(h: Highlights): void {
     this.highlights = h;
     this.applyHighlights();
+    this.modelStamp++;
     this.labelsDirty = true;
   }
 
@@ -625,12 +680,24 @@ export class BeltScene {
     const layout = this.layout;
     if (!layout) return;
     const vis = this.camera.visible(this.radius * 3);
+    const detailed = this.radius * this.camera.zoom >= DOTS_BELOW;
+    if (this.bodyLayer.visible !== detailed) {
+      this.bodyLayer.visible = this.coreLayer.visible = this.badgeLayer.visible = detailed;
+      this.dotLayer.visible = !detailed;
+    }
+    const hubsOn = this.camera.zoom >= HUB_LINKS;
+    for (const h of this.hubs) {
+      const on = hubsOn && h.box.x1 >= vis.x0 && h.box.x0 <= vis.x1 && h.box.y1 >= vis.y0 && h.box.y0 <= vis.y1;
+      if (h.g.visible !== on) h.g.visible = on;
+    }
     for (const c of this.chunks.values()) {
       const on = c.rect.x1 >= vis.x0 && c.rect.x0 <= vis.x1 && c.rect.y1 >= vis.y0 && c.rect.y0 <= vis.y1;
       const linkOn = c.rect.x1 >= vis.x0 - CHUNK && c.rect.x0 <= vis.x1 + CHUNK &&
         c.rect.y1 >= vis.y0 - CHUNK && c.rect.y0 <= vis.y1 + CHUNK;
       for (const p of c.parts) if (p.visible !== on) p.visible = on;
-      if (c.links.visible !== linkOn) c.links.visible = linkOn;
+      const wide = this.camera.zoom >= WIDE_LINKS;
+      if (c.links.visible !== (linkOn && wide)) c.links.visible = linkOn && wide;
+      if (c.thin.visible !== (linkOn && !wide)) c.thin.visible = linkOn && !wide;
     }
     if (this.camera.zoom !== this.lastZoom) {
       this.lastZoom = this.camera.zoom;
@@ -672,40 +739,58 @@ export class BeltScene {
     } else if (px >= 5) {
       for (const id of model.occupied()) if (!important.has(id)) wanted.push(id);
     }
-    let i = 0;
+    // Each asteroid keeps its label while it stays wanted; its text is laid out again only when the view or
+    // the highlights changed, so that panning costs little.
+    const keep = new Set<string>();
     for (const id of wanted) {
       const a = model.asteroids.get(id);
       const p = layout.pos.get(id);
       if (!a || !a.exists || !p) continue;
-      const label = this.labels[i] ?? this.newLabel();
-      i++;
-      const R = this.sprites.get(id)?.radius ?? this.radius;
+      keep.add(id);
+      let label = this.labelOf.get(id);
+      const fresh = !label;
+      if (!label) {
+        label = this.freeLabels.pop() ?? this.newLabel();
+        this.labelOf.set(id, label);
+        const R = this.sprites.get(id)?.radius ?? this.radius;
+        label.root.position.set(p.x, p.y + R * 1.05);
+      }
       label.root.visible = true;
-      label.root.position.set(p.x, p.y + R * 1.05);
       label.root.scale.set(1 / z);
-      label.name.text = id;
-      const near = a.near === true;
-      label.sun.texture = this.tex(near ? "sun-near" : "sun-far");
-      const change = a.next_change;
-      label.sunText.text = change == null ? (a.pinned ? "" : "") : String(change - model.round);
-      label.sunText.tint = near ? 0xf5b94a : 0xaab4c6;
-      label.mantle.text = String(a.mantle ?? 0);
-      const w = label.name.width;
-      label.name.x = -w / 2;
-      const info = 14 + 3 + label.sunText.width + 10 + label.mantle.width + 12;
-      let x = -info / 2;
-      label.mantle.x = x + 12;
-      label.layers.x = x + 12;
-      x += 12 + label.mantle.width + 10;
-      label.sun.x = x + 7;
-      label.sunText.x = x + 17;
       const strong = important.has(id);
       const detail = key.has(id) || (strong ? px >= 7 : px >= 13);
-      label.layers.visible = label.mantle.visible = label.sun.visible = label.sunText.visible = detail;
-      label.name.tint = strong ? 0xffffff : 0xc8d0de;
-      label.root.alpha = strong || everyLabel ? 1 : 0.85;
+      const stamp = `${this.modelStamp}|${strong}|${detail}|${everyLabel}`;
+      if (!fresh && label.stamp === stamp) continue;
+      label.stamp = stamp;
+      this.fillLabel(label, a, model.round, strong, detail, everyLabel);
     }
-    for (; i < this.labels.length; i++) this.labels[i]!.root.visible = false;
+    for (const [id, label] of this.labelOf) {
+      if (keep.has(id)) continue;
+      label.root.visible = false;
+      this.labelOf.delete(id);
+      this.freeLabels.push(label);
+    }
+  }
+
+  private fillLabel(label: Label, a: AsteroidView, round: number, strong: boolean, detail: boolean, every: boolean): void {
+    label.name.text = a.id;
+    const near = a.near === true;
+    label.sun.texture = this.tex(near ? "sun-near" : "sun-far");
+    const change = a.next_change;
+    label.sunText.text = change == null ? "" : String(change - round);
+    label.sunText.tint = near ? 0xf5b94a : 0xaab4c6;
+    label.mantle.text = String(a.mantle ?? 0);
+    label.name.x = -label.name.width / 2;
+    const info = 14 + 3 + label.sunText.width + 10 + label.mantle.width + 12;
+    let x = -info / 2;
+    label.mantle.x = x + 12;
+    label.layers.x = x + 12;
+    x += 12 + label.mantle.width + 10;
+    label.sun.x = x + 7;
+    label.sunText.x = x + 17;
+    label.layers.visible = label.mantle.visible = label.sun.visible = label.sunText.visible = detail;
+    label.name.tint = strong ? 0xffffff : 0xc8d0de;
+    label.root.alpha = strong || every ? 1 : 0.85;
   }
 
   private newLabel(): Label {
@@ -726,7 +811,7 @@ export class BeltScene {
     sunText.y = 19;
     root.addChild(name, layers, mantle, sun, sunText);
     this.labelLayer.addChild(root);
-    const label = { root, layers, name, sun, sunText, mantle };
+    const label = { root, layers, name, sun, sunText, mantle, stamp: "" };
     this.labels.push(label);
     return label;
   }
@@ -794,7 +879,11 @@ export class BeltScene {
     this.camera.tick(dt);
     this.tweens.tick(dt);
     this.effects.tick(dt);
-    if (this.labelsDirty) this.refreshLabels();
+    // While the camera moves, labels follow at most ten times a second.
+    if (this.labelsDirty && (this.time - this.lastLabels > 100 || !this.camera.moving)) {
+      this.lastLabels = this.time;
+      this.refreshLabels();
+    }
     // Gentle pulses on the current asteroid and the keyboard focus.
     if (!this.tweens.reducedMotion) {
       const pulse = 0.75 + 0.25 * Math.sin(this.time / 260);
