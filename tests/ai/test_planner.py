@@ -237,3 +237,16 @@ def test_a_settler_handed_over_to_a_human_mid_game() -> None:
         human = settler == "s2" and game.round > 8
         game.apply(Wait(settler) if human else bot.choose(Observation(game), settler))
     assert game.status == "won"
+
+
+def test_mines_its_asteroid_open_to_make_a_shelter_in_time() -> None:
+    """No shelter in reach: drilled through and mined out, the asteroid itself becomes one (R4)."""
+    game = Game.empty(STRICT)
+    game.add_asteroid("A", mantle=1, core="carbon")
+    game.add_asteroid("B", mantle=3, core="iron")
+    game.link("A", "B")
+    game.add_settler("s1", "A", cargo={"carbon": 3})  # it does not even need the carbon
+    game.forecast(2, ["A", "B"])
+    run_rounds(game, 2)
+    assert game.settlers["s1"].alive
+    assert game.asteroids["A"].shelter

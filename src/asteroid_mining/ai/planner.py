@@ -4,7 +4,8 @@ Each decision, in order of urgency:
 
 1. **Hazards.** Standing on exposed uranium that the orbit brings near next round: mine it, or leave.
 2. **Storms.** A storm is forecast for its asteroid (R7): reach, within the rounds left, a shelter, a hollow
-   asteroid it can drill open in time, or an asteroid outside the storm's path (a time-aware search).
+   asteroid it can drill open in time, an asteroid outside the storm's path, or one it can drill through and
+   mine out in time (mined out, it is hollow: a shelter) — a time-aware search.
 3. **Gathering.** Once the living settlers carry 3 of every kind between them, the smallest group that holds
    it meets at one asteroid (the *base*: the one nearest to all of them, a shelter if it can) and wins (R14).
    When a settler it does not control (a human) is in that group, its settlers go to where that one stands.
@@ -160,6 +161,8 @@ class _Decision:
                 cost, kind = d + a.mantle, 0
             elif aid != here.id and (s is None or s > storm):
                 cost, kind = d, 1
+            elif self._opens_by_mining(a, d, budget):
+                cost, kind = d + a.mantle + 1, 1  # drilled through and mined, it is a shelter (R4)
             elif a.core == UNKNOWN and d + a.mantle <= budget and far_through(self.obs, aid, r0, storm + 1):
                 cost, kind = d + a.mantle, 2  # a gamble: it may be hollow (and exposing it is harmless)
             else:
@@ -169,12 +172,25 @@ class _Decision:
         if best is None:
             return None  # nowhere safe in time: carry on and hope
         cost, _, target = best
+        if target == here.id:
+            if here.mantle > 0:
+                return Drill(self.sid)
+            if here.core in MATERIALS and self.me.carry_total < CARGO_LIMIT:
+                return Mine(self.sid)  # mined out, it is a shelter
+            return Wait(self.sid)
         if cost < budget and self._can_mine_here():
             return Mine(self.sid)  # there is time to take the unit along
-        if target == here.id:
-            return Drill(self.sid) if here.mantle > 0 else Wait(self.sid)
         step = reach.step_towards(target)
         return Move(self.sid, step) if step else None
+
+    def _opens_by_mining(self, a: AsteroidView, d: int, budget: int) -> bool:
+        """Reached in `d` moves, drilled through and mined within `budget` steps, `a` becomes a shelter (R4)."""
+        if a.core not in MATERIALS or d + a.mantle + 1 > budget or self.me.carry_total >= CARGO_LIMIT:
+            return False
+        if not is_reactive(a.core):
+            return True
+        last = self.round + d + a.mantle - 1  # the round of the last drill (or of arrival, if already bare)
+        return far_through(self.obs, a.id, max(self.round, last), last + 1)
 
     def _gather(self) -> Action | None:
         """Everything is carried: the group that holds it meets at the base."""
