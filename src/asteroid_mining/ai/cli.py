@@ -1,4 +1,5 @@
-"""`asteroid-mining simulate`: bots play many games; a progress bar, then a table of results per bot.
+"""`asteroid-mining simulate`: bots play many games; a progress bar, then a table of results per bot (and a
+comparison table of every bot, when there are several and the terminal is wide enough).
 
 Mounted by the main command line (`app.command("simulate")(simulate)`). Bad input (an unknown bot, belt or
 rules, a belt file that is not valid, `--games 0`) is one clear message on standard error and exit status 2.
@@ -18,6 +19,9 @@ from .simulate import BotSummary, GameResult, SimConfig, SimulationError, iter_r
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+COMPARISON_WIDTH = 120
+"""Terminal columns needed for the comparison table of several bots (it is left out on narrower ones)."""
 
 PROG = "asteroid-mining simulate"
 
@@ -84,8 +88,14 @@ def simulate(
     results.sort(key=lambda r: (order[r.bot], r.game))
     console = Console()
     if not console.is_terminal:
-        console = Console(width=140)  # a file or pipe: room for the whole table
-    console.print(_table(config, summarize(results)))
+        console = Console(width=140)  # a file or pipe: room for the comparison table
+    summaries = summarize(results)
+    console.print(f"{config.games} games per bot on {config.belt} ({config.rules} rules, {config.settlers} settlers, "
+                  f"seeds {config.seed}…{config.seed + config.games - 1}, cap {config.max_rounds} rounds)")
+    for summary in summaries:
+        console.print(_bot_table(summary))
+    if len(summaries) > 1 and console.width >= COMPARISON_WIDTH:
+        console.print(_table(config, summaries))
     console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, "
                   f"{jobs} process{'es' if jobs != 1 else ''})")
     if out is not None:
@@ -97,12 +107,30 @@ def simulate(
     sys.stdout.flush()
 
 
-def _table(config: SimConfig, summaries: list[BotSummary]) -> Table:
-    """The results table: one row per bot."""
+def _bot_table(s: BotSummary) -> Table:
+    """The figures of one bot, one a line (fits any terminal)."""
     from rich.table import Table
 
-    table = Table(title=f"{config.games} games per bot on {config.belt}, {config.rules} rules, "
-                  f"{config.settlers} settlers, seeds {config.seed}…{config.seed + config.games - 1}")
+    table = Table(title=s.bot, title_justify="left", show_header=False)
+    table.add_column("figure")
+    table.add_column("value")
+    table.add_row("win rate", f"{100 * s.win_rate:.1f}%  (95% CI {100 * s.ci[0]:.1f}–{100 * s.ci[1]:.1f}%)")
+    table.add_row("won / lost / timeout", f"{s.wins} / {s.losses} / {s.timeouts}  of {s.games}")
+    rounds = "–" if s.rounds_median is None else f"median {s.rounds_median:g}, p90 {s.rounds_p90:g}"
+    table.add_row("rounds to win", rounds)
+    table.add_row("deaths by cause", f"storm {s.deaths.get('storm', 0)}, explosion {s.deaths.get('explosion', 0)}")
+    table.add_row("units lost to reactions", str(s.units_lost))
+    table.add_row("time per decision", f"{s.decision_ms:.2f} ms")
+    if s.refused:
+        table.add_row("refused actions", f"{s.refused} (a bot bug)")
+    return table
+
+
+def _table(config: SimConfig, summaries: list[BotSummary]) -> Table:
+    """The comparison table: one row per bot."""
+    from rich.table import Table
+
+    table = Table(title="comparison")
     for name in ("bot", "games", "win rate", "95% CI", "rounds to win\nmedian", "rounds to win\np90",
                  "deaths\nstorm", "deaths\nexplosion", "timeouts", "units lost\nto reactions", "ms per\ndecision"):
         table.add_column(name, justify="left" if name == "bot" else "right")
