@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.telemetry import TelemetryConfig
 
 from .. import __version__
 from ..storage import GameStore, SqliteStore
@@ -42,7 +43,11 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
             await hub.close()
             await games.close()
 
-    app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # FastAPI's OpenTelemetry hooks are off: the server sends nothing anywhere but to its clients
+    quiet: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False,
+                              "auto_configure": False}
+    app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  telemetry=quiet)
     app.state.settings = settings
     errors.install(app)
     app.include_router(lobby.router)
