@@ -116,6 +116,8 @@ def test_cli_json_is_the_same_with_jobs(tmp_path: Path) -> None:
         (("--rules", "house"), "unknown rules 'house'"),
         (("--jobs", "0"), "--jobs must be at least 1"),
         (("--out", "results.txt"), "--out must end in .csv or .json"),
+        (("--out", "/no/such/folder/results.csv"), "no such folder"),
+        (("--settlers", "0"), "--settlers must be at least 1"),
     ],
 )
 def test_cli_bad_input_is_one_message_and_exit_2(args: tuple[str, ...], message: str) -> None:

@@ -63,6 +63,8 @@ def simulate(
     config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds)
     if out is not None and out.suffix.lower() not in (".csv", ".json"):
         _fail(f"--out must end in .csv or .json, not {out.name!r}")
+    if out is not None and not out.resolve().parent.is_dir():
+        _fail(f"cannot write {out}: no such folder {out.parent}")
     problems = config.problems() + ([f"--jobs must be at least 1, not {jobs}"] if jobs < 1 else [])
     if problems:
         _fail("; ".join(problems))
@@ -95,7 +97,7 @@ def simulate(
     for summary in summaries:
         console.print(_bot_table(summary))
     if len(summaries) > 1 and console.width >= COMPARISON_WIDTH:
-        console.print(_table(config, summaries))
+        console.print(_table(summaries))
     console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, "
                   f"{jobs} process{'es' if jobs != 1 else ''})")
     if out is not None:
@@ -126,7 +128,7 @@ def _bot_table(s: BotSummary) -> Table:
     return table
 
 
-def _table(config: SimConfig, summaries: list[BotSummary]) -> Table:
+def _table(summaries: list[BotSummary]) -> Table:
     """The comparison table: one row per bot."""
     from rich.table import Table
 
