@@ -19,6 +19,7 @@ import json
 import math
 import multiprocessing
 import statistics
+import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -151,8 +152,6 @@ def game_options(belt: Belt, rules: str) -> Options:
 def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 3, max_rounds: int = 300,
               game_index: int = 0) -> GameResult:
     """One game of `bot_name` playing every settler, until it is won, lost or reaches the round cap."""
-    import time
-
     bot = make_bot(bot_name, seed)
     game = Game.new(belt, game_options(belt, rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
