@@ -8,8 +8,8 @@ growth divided by the number of games). Traffic goes only to 127.0.0.1. The serv
 (`python -m asteroid_mining.server`, defaults but for the rate limit: these clients play faster than people).
 
 Acting the instant a turn comes is a closed loop: the server is saturated and the latency is mostly queueing
-(200 games waiting on each other). `--think 0.25` has each client wait that long before acting, as people and
-bots do, to show the latency at a given load instead.
+(200 games waiting on each other). `--think 0.25` has each client wait about that long (0.5 to 1.5 times it)
+before acting, as people and bots do, to show the latency at a given load instead.
 
     python benchmarks/bench_server.py                       # 200 games x 4 clients, 20 rounds each
     python benchmarks/bench_server.py --think 0.25          # the same, paced
@@ -164,8 +164,8 @@ class Client:
             run.done.set()
             return
         if run.turn == self.settler:
-            if self.think:
-                await asyncio.sleep(self.think)
+            if self.think:  # people are not in step: between half and one and a half times the think time
+                await asyncio.sleep(self.think * (0.5 + self.rng.random()))
             message = {"type": "act", "settler": self.settler, **self.choice()}
             run.sent[self.seq + 1] = time.perf_counter()
             await self.ws.send(json.dumps(message))
@@ -313,7 +313,7 @@ def main() -> int:
     parser.add_argument("--belt", default="standard")
     parser.add_argument("--timeout", type=float, default=100.0, help="the whole run stops after this many seconds")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"))
-    parser.add_argument("--think", type=float, default=0.0, help="seconds a client waits before it acts")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a client waits before it acts, on average")
     parser.add_argument("--rate", type=float, default=1000.0,
                         help="the server's per-connection rate limit (messages/s): the clients play faster than people")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
