@@ -533,13 +533,13 @@ export class BeltScene {
     if (kind === "settler") {
       const seat = this.seatOf(id) % SEAT_COLOUR.length;
       const body = this.sprite(`ship-${seat}`);
-      body.width = body.height = R * 1.15;
+      body.width = body.height = R * 1.0;
       const num = new BitmapText({
         text: this.text.settlerLabel(id),
         style: { fontFamily: LABEL_FONT, fontSize: 24, fontWeight: "800", fill: 0x05070d },
       });
       num.anchor.set(0.5);
-      num.scale.set((R * 0.62) / 24);
+      num.scale.set((R * 0.56) / 24);
       num.y = R * 0.02;
       t.addChild(body, num);
     } else {
@@ -559,8 +559,8 @@ export class BeltScene {
     const list = kind === "settler" ? a?.settlers : kind === "robot" ? a?.robots : a?.ufos;
     const k = Math.max(0, list?.indexOf(id) ?? 0);
     const base = kind === "settler" ? -Math.PI * 0.78 : kind === "robot" ? Math.PI * 0.62 : Math.PI * 0.35;
-    const step = kind === "settler" ? 0.55 : 0.5;
-    const ring = R * (1.62 + Math.floor(k / 6) * 0.6);
+    const step = kind === "settler" ? 0.62 : 0.55;
+    const ring = R * (1.38 + Math.floor(k / 6) * 0.55);
     const ang = base + (k % 6) * step;
     return { x: p.x + Math.cos(ang) * ring, y: p.y + Math.sin(ang) * ring };
   }
@@ -863,8 +863,9 @@ export class BeltScene {
       x1: Math.max(...pts.map((p) => p.x)) + R,
       y1: Math.max(...pts.map((p) => p.y)) + R,
     };
-    this.camera.fit(r, 60, smooth);
-    if (this.camera.zoom > 1.6) this.camera.lookAt(this.camera.x, this.camera.y, 1.6, smooth);
+    const { width, height } = this.camera.size;
+    const zoom = Math.min(1.6, (width - 120) / Math.max(1, r.x1 - r.x0), (height - 120) / Math.max(1, r.y1 - r.y0));
+    this.camera.lookAt((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, zoom, smooth);
   }
 
   fitAll(smooth = true): void {

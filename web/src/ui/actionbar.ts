@@ -102,7 +102,8 @@ export class ActionBar {
         const c = this.choice("drill");
         if (c?.danger) return t(c.danger.core === "uranium" ? "warn.short_uranium" : "warn.short_ice");
         const here = ctx.current?.at ? ctx.model.asteroids.get(ctx.current.at) : undefined;
-        return here ? t("action.drill_sub", { n: here.mantle ?? 0 }) : "";
+        if (!here) return "";
+        return here.mantle ? t("action.drill_sub", { n: here.mantle }) : t("mantle.none");
       }
       case "mine": {
         const here = ctx.current?.at ? ctx.model.asteroids.get(ctx.current.at) : undefined;

@@ -114,6 +114,7 @@ export class GameScreen implements Controller {
     };
     this.scene.setSeats((id) => this.seatOf(id));
     this.scene.camera.attach(this.mapHost, (x, y) => this.onMapClick(x, y), (x, y) => this.onMapHover(x, y));
+    this.mapHost.addEventListener("pointerleave", () => this.onMapHover(-1e6, -1e6));
     this.connect();
   }
 
@@ -504,7 +505,6 @@ export class GameScreen implements Controller {
   private onKey(e: KeyboardEvent): void {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target as HTMLElement | null;
-    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     const key = e.key;
     if (this.overlay.open) {
       if (key === "Escape" && this.overlay.kind !== "handover") this.overlay.close();
@@ -514,6 +514,7 @@ export class GameScreen implements Controller {
       }
       return;
     }
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (this.bar.depositOpen) {
       const n = Number(key);
       if (n >= 1 && n <= 4) {

@@ -175,6 +175,7 @@ export class DestinationsPanel {
         },
         onfocus: () => this.ctl.setFocus(i, false),
         onmouseenter: () => this.ctl.inspect(dest?.id ?? null),
+        onmouseleave: () => this.ctl.inspect(null),
       },
         h("kbd", {}, i < 9 ? String(i + 1) : "·"),
         gate ? icon(ICONS.gates, "icon gate-icon") : coreIcon(dest?.core ?? "unknown"),

@@ -128,7 +128,7 @@ export class ReplayScreen {
     const model = new Model(view);
     this.slider.value = String(this.index);
     fill(this.title, h("span", { class: "belt-name" }, t("replay.title")),
-      h("span", { class: "muted" }, ` · ${t(`status.${replay.status}`)}`));
+      h("span", { class: "muted" }, `\u00a0· ${t(`status.${replay.status}`)}`));
     fill(this.position, t("replay.position", { step: this.index, of: replay.steps.length, round: view.round }));
     const rows: HTMLElement[] = [];
     replay.steps.slice(0, this.index).forEach((s, i) => {
