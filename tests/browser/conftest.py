@@ -101,7 +101,7 @@ def built_client() -> Path:
     return STATIC
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory, built_client: Path) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("server-data"))
     try:
@@ -110,8 +110,10 @@ def server(tmp_path_factory: pytest.TempPathFactory, built_client: Path) -> Iter
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path: Path) -> Iterator[Any]:
+    # Package scope: Playwright's sync API keeps an event loop running in the main thread while it is open,
+    # so it must be stopped before the rest of the suite (whose tests call asyncio.run) goes on.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
