@@ -681,7 +681,7 @@ export class BeltScene {
     if (!layout) return;
     const vis = this.camera.visible(this.radius * 3);
     const detailed = this.radius * this.camera.zoom >= DOTS_BELOW;
-    if (this.bodyLayer.visible !== detailed) {
+    if (this.bodyLayer.visible !== detailed || this.dotLayer.visible === detailed) {
       this.bodyLayer.visible = this.coreLayer.visible = this.badgeLayer.visible = detailed;
       this.dotLayer.visible = !detailed;
     }

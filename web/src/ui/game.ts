@@ -239,7 +239,9 @@ export class GameScreen implements Controller {
     if (turnChanged || first) this.maybeHandover();
     if (view.status !== "running" && !this.endShown) {
       this.endShown = true;
-      void this.showEnd(view.status === "won");
+      // Let the last animation (an explosion, a storm, the base) play before the end screen covers it.
+      const pause = first || this.scene?.tweens.reducedMotion ? 0 : 1800;
+      window.setTimeout(() => void this.showEnd(view.status === "won"), pause);
     }
   }
 
