@@ -386,7 +386,7 @@ export class BeltScene {
     // Hubs have hundreds of long links: thin lines, and only when zoomed in far enough to tell them apart
     // (zoomed out they would only veil the belt, and cost a software renderer dearly).
     for (const entry of hubGraphics.values()) {
-      entry.g.stroke({ width: 1, color: LINK, alpha: 0.18, pixelLine: true });
+      entry.g.stroke({ width: 1, color: LINK, alpha: 0.1, pixelLine: true });
       this.hubLinks.addChild(entry.g);
       this.hubs.push(entry);
     }
@@ -742,10 +742,38 @@ export class BeltScene {
     // Each asteroid keeps its label while it stays wanted; its text is laid out again only when the view or
     // the highlights changed, so that panning costs little.
     const keep = new Set<string>();
+    // Labels must not cover each other: the important ones are placed first, the rest only where there is room.
+    const taken = new Map<string, { x0: number; y0: number; x1: number; y1: number }[]>();
+    const CELL_PX = 48;
+    const fits = (box: { x0: number; y0: number; x1: number; y1: number }, force: boolean): boolean => {
+      const cells: string[] = [];
+      for (let cx = Math.floor(box.x0 / CELL_PX); cx <= Math.floor(box.x1 / CELL_PX); cx++) {
+        for (let cy = Math.floor(box.y0 / CELL_PX); cy <= Math.floor(box.y1 / CELL_PX); cy++) cells.push(`${cx},${cy}`);
+      }
+      if (!force) {
+        for (const c of cells) {
+          for (const o of taken.get(c) ?? []) {
+            if (box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0) return false;
+          }
+        }
+      }
+      for (const c of cells) {
+        const list = taken.get(c);
+        if (list) list.push(box);
+        else taken.set(c, [box]);
+      }
+      return true;
+    };
     for (const id of wanted) {
       const a = model.asteroids.get(id);
       const p = layout.pos.get(id);
       if (!a || !a.exists || !p) continue;
+      const strongOne = important.has(id);
+      const detailOne = key.has(id) || (strongOne ? px >= 7 : px >= 13);
+      const sp = this.camera.toScreen(p.x, p.y);
+      const top = sp.y + (this.sprites.get(id)?.radius ?? this.radius) * 1.05 * z;
+      const half = Math.max(id.length * 4 + 4, detailOne ? 30 : 0);
+      if (!fits({ x0: sp.x - half, y0: top, x1: sp.x + half, y1: top + (detailOne ? 34 : 17) }, key.has(id))) continue;
       keep.add(id);
       let label = this.labelOf.get(id);
       const fresh = !label;
@@ -757,8 +785,8 @@ export class BeltScene {
       }
       label.root.visible = true;
       label.root.scale.set(1 / z);
-      const strong = important.has(id);
-      const detail = key.has(id) || (strong ? px >= 7 : px >= 13);
+      const strong = strongOne;
+      const detail = detailOne;
       const stamp = `${this.modelStamp}|${strong}|${detail}|${everyLabel}`;
       if (!fresh && label.stamp === stamp) continue;
       label.stamp = stamp;
