@@ -109,6 +109,8 @@ class Player:
         self.seq = -1
         self.you: dict[str, Any] | None = None
         self.messages: list[dict[str, Any]] = []
+        self.session: Any = None
+        """The TestClient session underneath, for in-process players."""
 
     def send(self, message: dict[str, Any]) -> None:
         self._send(message)
@@ -149,7 +151,9 @@ def in_process(session: WebSocketTestSession) -> Player:
         session._raise_on_close(message)
         return json.loads(message["text"])
 
-    return Player(receive, session.send_json)
+    player = Player(receive, session.send_json)
+    player.session = session
+    return player
 
 
 def over_network(connection: Any) -> Player:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -20,18 +21,39 @@ def ws_path(game: dict[str, Any], seat: int | None = None) -> str:
     return f"{path}?token={game['seats'][seat - 1]['token']}" if seat else path
 
 
-def connect(client: TestClient, game: dict[str, Any], seat: int | None = None) -> tuple[Any, Player]:
-    session = client.websocket_connect(ws_path(game, seat))
-    session.__enter__()
-    player = in_process(session)
-    assert player.next()["type"] == "state"
-    return session, player
+class Sessions:
+    """The test's WebSocket clients, all closed at its end (even when it fails: no client left hanging)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.open: list[Player] = []
+
+    def __call__(self, game: dict[str, Any], seat: int | None = None) -> Player:
+        session = self.client.websocket_connect(ws_path(game, seat))
+        session.__enter__()
+        player = in_process(session)
+        self.open.append(player)
+        assert player.next()["type"] == "state"
+        return player
+
+    def close(self, player: Player) -> None:
+        if player in self.open:
+            self.open.remove(player)
+            player.session.__exit__(None, None, None)
 
 
-def test_a_full_game_to_a_win(client: TestClient, two_seats: dict[str, Any]) -> None:
-    s1, one = connect(client, two_seats, 1)
-    s2, two = connect(client, two_seats, 2)
-    s3, watcher = connect(client, two_seats)
+@pytest.fixture
+def connect(client: TestClient) -> Iterator[Sessions]:
+    sessions = Sessions(client)
+    yield sessions
+    for player in list(sessions.open):
+        sessions.close(player)
+
+
+def test_a_full_game_to_a_win(client: TestClient, two_seats: dict[str, Any], connect: Sessions) -> None:
+    one = connect(two_seats, 1)
+    two = connect(two_seats, 2)
+    watcher = connect(two_seats)
     assert one.you == {"seat": 1, "settlers": ["s1"]} and watcher.you is None
     last = play_plan({"s1": one, "s2": two}, PLANS)
     watcher_last = watcher.messages
@@ -45,20 +67,19 @@ def test_a_full_game_to_a_win(client: TestClient, two_seats: dict[str, Any]) -> 
     assert one.view == two.view == watcher.view == final["state"]
     assert final["status"] == "won" and final["seq"] == 26
     assert watcher_last
-    for session in (s1, s2, s3):
-        session.__exit__(None, None, None)
     # a finished game leaves the lobby but can still be read and replayed
     assert client.get("/api/games").json()["games"] == []
     log = client.get(f"/api/games/{two_seats['id']}/log").json()
     assert [c["seq"] for c in log["commands"]] == list(range(1, 27))
 
 
-def test_refusals_change_nothing_and_keep_the_connection(client: TestClient, two_seats: dict[str, Any]) -> None:
-    session, one = connect(client, two_seats, 1)
+def test_refusals_change_nothing_and_keep_the_connection(client: TestClient, two_seats: dict[str, Any],
+                                                         connect: Sessions) -> None:
+    one = connect(two_seats, 1)
     before = client.get(f"/api/games/{two_seats['id']}").json()
 
     def refused(message: Any, code: str, field: str | None = None) -> dict[str, Any]:
-        one.send(message) if isinstance(message, dict) else session.send_text(message)
+        one.send(message) if isinstance(message, dict) else one.session.send_text(message)
         answer = one.next()
         assert answer["type"] == "error" and answer["code"] == code, answer
         assert answer.get("field") == field, answer
@@ -79,7 +100,7 @@ def test_refusals_change_nothing_and_keep_the_connection(client: TestClient, two
     refused({"type": "sync", "after": -1}, "invalid", "after")
     too_big = json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": "x" * 60, "pad": "y" * 70_000})
     refused(too_big, "too_large")
-    session.send_bytes(b'{"type": "sync", "after": 0}')
+    one.session.send_bytes(b'{"type": "sync", "after": 0}')
     assert one.next()["code"] == "invalid"
     answer = refused({"type": "act", "settler": "s1", "action": "deposit", "kind": "ice", "ref": 7}, "not_carried")
     assert answer["ref"] == 7
@@ -92,7 +113,6 @@ def test_refusals_change_nothing_and_keep_the_connection(client: TestClient, two
     assert update["action"] == {"type": "move", "actor": "s1", "target": "a1"}
     # out of turn: it is s2's step now (R9a)
     refused({"type": "act", "settler": "s1", "action": "mine"}, "not_your_turn")
-    session.__exit__(None, None, None)
 
 
 def test_wrong_token_is_told_and_closed(client: TestClient, two_seats: dict[str, Any]) -> None:
@@ -112,27 +132,25 @@ def test_unknown_game_is_told_and_closed(client: TestClient) -> None:
         assert closed.value.code == 4404
 
 
-def test_spectators_only_watch(client: TestClient, two_seats: dict[str, Any]) -> None:
-    session, watcher = connect(client, two_seats)
+def test_spectators_only_watch(client: TestClient, two_seats: dict[str, Any], connect: Sessions) -> None:
+    watcher = connect(two_seats)
     watcher.act("s1", "wait")
     assert watcher.next()["code"] == "read_only"
-    s1, one = connect(client, two_seats, 1)
+    one = connect(two_seats, 1)
     one.act("s1", "wait")
     assert one.next()["seq"] == 1
     assert watcher.next()["seq"] == 1  # but they see everything
-    for s in (session, s1):
-        s.__exit__(None, None, None)
 
 
-def test_reconnect_and_sync(client: TestClient, two_seats: dict[str, Any]) -> None:
-    s1, one = connect(client, two_seats, 1)
-    s2, two = connect(client, two_seats, 2)
+def test_reconnect_and_sync(client: TestClient, two_seats: dict[str, Any], connect: Sessions) -> None:
+    one = connect(two_seats, 1)
+    two = connect(two_seats, 2)
     play_plan({"s1": one, "s2": two}, PLANS, steps=4)
-    s2.__exit__(None, None, None)
+    connect.close(two)
     play_plan({"s1": one}, {"s1": PLANS["s1"][2:]}, steps=1)  # s1's step while seat 2 is away
     assert one.seq == 5
     # back again: the state comes first; then a sync from what it had resends only what it missed
-    s2, again = connect(client, two_seats, 2)
+    again = connect(two_seats, 2)
     assert again.seq == 5 and again.view == one.view
     again.seq, again.view = 4, two.view
     again.send({"type": "sync", "after": 4})
@@ -142,14 +160,12 @@ def test_reconnect_and_sync(client: TestClient, two_seats: dict[str, Any]) -> No
     # a sync from before what the server keeps, or from the future, gets the whole state
     again.send({"type": "sync", "after": 99})
     assert again.next()["type"] == "state"
-    for s in (s1, s2):
-        s.__exit__(None, None, None)
 
 
-def test_turn_timer_waits_for_the_idle(client: TestClient) -> None:
+def test_turn_timer_waits_for_the_idle(client: TestClient, connect: Sessions) -> None:
     game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "turn_seconds": 0.3,
                                            "seed": 1}).json()
-    session, one = connect(client, game, 1)
+    one = connect(game, 1)
     assert one.messages[0]["deadline"] is not None
     started = time.monotonic()
     update = one.next_of("update", timeout=5)
@@ -161,7 +177,6 @@ def test_turn_timer_waits_for_the_idle(client: TestClient) -> None:
     assert update["by"] == {"seat": 2, "auto": "timer"}
     log = client.get(f"/api/games/{game['id']}/log").json()["commands"]
     assert [c["by"].get("auto") for c in log[:2]] == ["timer", "timer"]
-    session.__exit__(None, None, None)
 
 
 def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient) -> None:
@@ -170,13 +185,12 @@ def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient) ->
     assert client.get(f"/api/games/{game['id']}").json()["seq"] == 0
 
 
-def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any) -> None:
-    session, one = connect(client, two_seats, 1)
+def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any, connect: Sessions) -> None:
+    one = connect(two_seats, 1)
     for _ in range(settings.rate_burst + 10):
         one.send({"type": "sync", "after": 0})
     codes = [one.next()["code"] for _ in range(10)]
     assert codes == ["rate_limited"] * 10
-    session.__exit__(None, None, None)
 
 
 def test_flooding_closes_the_connection(tmp_path: Any) -> None:
@@ -237,3 +251,55 @@ def test_connections_per_game(tmp_path: Any) -> None:
                 with pytest.raises(WebSocketDisconnect) as closed:
                     third.receive_json()
                 assert closed.value.code == 4409
+
+
+def test_an_action_that_cannot_be_stored_is_not_played(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+    from asteroid_mining.storage import SqliteStore, StorageError
+
+    class Flaky(SqliteStore):
+        fail = False
+
+        async def append(self, *args: Any, **kwargs: Any) -> None:
+            if self.fail:
+                raise StorageError("disk full")
+            await super().append(*args, **kwargs)
+
+    store = Flaky(tmp_path)
+    with TestClient(create_app(Settings(data_dir=tmp_path), store=store)) as client:
+        game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "seed": 1}).json()
+        before = client.get(f"/api/games/{game['id']}").json()["state"]
+        with client.websocket_connect(ws_path(game, 1)) as session:
+            one = in_process(session)
+            one.next_of("state")
+            store.fail = True
+            one.act("s1", "wait", ref="w")
+            answer = one.next()
+            assert answer["type"] == "error" and answer["code"] == "storage_failed" and answer["ref"] == "w"
+            assert client.get(f"/api/games/{game['id']}").json()["state"] == before
+            store.fail = False
+            one.act("s1", "wait")
+            assert one.next()["seq"] == 1
+        assert [c["seq"] for c in client.get(f"/api/games/{game['id']}/log").json()["commands"]] == [1]
+
+
+def test_a_failure_after_storing_resends_the_whole_state(client: TestClient, two_seats: dict[str, Any],
+                                                          monkeypatch: pytest.MonkeyPatch, connect: Sessions) -> None:
+    from asteroid_mining.server.diff import ViewTracker
+
+    one = connect(two_seats, 1)
+    real = ViewTracker.update
+
+    def broken(self: ViewTracker, events: list[dict[str, Any]]) -> dict[str, Any]:
+        monkeypatch.setattr(ViewTracker, "update", real)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(ViewTracker, "update", broken)
+    one.act("s1", "move", target="a1")
+    state = one.next()
+    assert state["type"] == "state" and state["seq"] == 1  # stored, so played: everyone is told so
+    assert client.get(f"/api/games/{two_seats['id']}").json()["state"] == state["state"]
+    one.send({"type": "sync", "after": 0})
+    assert one.next()["type"] == "state"

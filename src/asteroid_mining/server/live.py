@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..maps import parse_belt
-from ..rules import Action, Game, Options, Refused, Wait, action_from_json
+from ..rules import Action, Event, Game, Options, Refused, Wait, action_from_json
 from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
 from .bots import BotPlayer
 from .config import Settings
@@ -232,21 +232,35 @@ class LiveGame:
                 sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
                                         "played", ref=ref))
             return
-        self.seq = seq
+        try:
+            text = self._announce(seq, command, events, ref)
+        except Exception:  # stored but not announced: go by the store, and tell everyone the whole state
+            log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
+            await self._reload()
+            return
+        for conn in self.connections:
+            conn.outbox.put(text)
+
+    def _announce(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> str:
+        """Take the command as acknowledged: the `update` text, kept for `sync`."""
         happened = [event.to_json() for event in events]
         diff = self.tracker.update(happened)
+        self.seq = seq
         self._restart_clock()
-        update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": by}
+        update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": command.by}
         if ref is not None:
             update["ref"] = ref
         update.update(events=happened, diff=diff, deadline=self.deadline)
         text = dumps(update)
         self._recent.append((seq, text))
-        for conn in self.connections:
-            conn.outbox.put(text)
+        return text
 
     async def _reload(self) -> None:
-        """Go back to what the store holds (after a failed write); if even that fails, the game is broken."""
+        """Go back to what the store holds (after a failed write); if even that fails, the game is broken.
+
+        Should the store hold more than the clients were told (a failure between the write and the broadcast),
+        every client gets the whole state again.
+        """
         try:
             stored = await self._store.load(self.id)
             if stored is None:
@@ -256,8 +270,14 @@ class LiveGame:
             log.exception("game %s: cannot be reloaded; it is stopped", self.id)
             self.broken = True
             return
+        seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
         self.game = game
         self.tracker.reset(game)
+        if seq != self.seq:
+            self.seq = seq
+            self._recent.clear()
+            for conn in self.connections:
+                conn.outbox.put(self.state_message(conn))
 
     # ----- connections -----
     def join(self, conn: Connection) -> None:
