@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import PLANS, Player, in_process, play_plan
+from .helpers import PLANS, Player, in_process, play_plan, two_loops_belt, winning_seed
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -303,3 +304,33 @@ def test_a_failure_after_storing_resends_the_whole_state(client: TestClient, two
     assert client.get(f"/api/games/{two_seats['id']}").json()["state"] == state["state"]
     one.send({"type": "sync", "after": 0})
     assert one.next()["type"] == "state"
+
+
+def test_a_restart_resumes_from_the_snapshot_and_the_log(tmp_path: Any) -> None:
+    """Snapshots every 3 commands: after a restart the game is its last snapshot plus the commands after it."""
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+
+    settings = Settings(data_dir=tmp_path, snapshot_every=3)
+    body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": winning_seed()}
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json=body).json()
+        with client.websocket_connect(ws_path(game, 1)) as s1, client.websocket_connect(ws_path(game, 2)) as s2:
+            one, two = in_process(s1), in_process(s2)
+            one.next_of("state")
+            two.next_of("state")
+            play_plan({"s1": one, "s2": two}, PLANS, steps=7)
+        before = client.get(f"/api/games/{game['id']}").json()
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        assert db.execute("SELECT seq FROM snapshots").fetchall() == [(6,)]
+    with TestClient(create_app(settings)) as client:
+        after = client.get(f"/api/games/{game['id']}").json()
+        assert after["state"] == before["state"] == one.view and after["seq"] == 7
+        with client.websocket_connect(ws_path(game, 1)) as s1, client.websocket_connect(ws_path(game, 2)) as s2:
+            one, two = in_process(s1), in_process(s2)
+            one.next_of("state")
+            two.next_of("state")
+            rest = {"s1": PLANS["s1"][4:], "s2": PLANS["s2"][3:]}
+            assert play_plan({"s1": one, "s2": two}, rest)["diff"]["status"] == "won"
+        assert len(client.get(f"/api/games/{game['id']}/log").json()["commands"]) == 26
