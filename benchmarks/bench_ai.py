@@ -115,21 +115,22 @@ def throughput(games: int) -> None:
     print(f"  one core: {games / t1:.1f} games/s ({t1:.1f} s)")
     print(f"  --jobs 2: {games / t2:.1f} games/s ({t2:.1f} s), speed-up {speedup:.2f}×"
           f"  [target ≥ 1.8×: {mark(speedup >= 1.8)}; this machine has {cores} CPU(s)]")
-    # what the machine itself allows now: the two halves of the work in two independent processes at once
-    halves = [subprocess.Popen([sys.executable, "-c", _HALF, str(1000 + k * (games // 2)), str(games // 2)])
-              for k in range(2)]
-    t0 = time.perf_counter()
-    for p in halves:
-        p.wait()
-    ceiling = t1 / (time.perf_counter() - t0)
-    print(f"  for comparison, two independent processes playing half the games each: {ceiling:.2f}× "
-          "(the most this machine gives two processes at the moment)")
+    # what the machine itself allows now: the two halves of the work in two independent, warmed-up processes
+    halves = [subprocess.Popen([sys.executable, "-c", _HALF, str(1000 + k * (games // 2)), str(games // 2)],
+                               stdout=subprocess.PIPE, text=True) for k in range(2)]
+    slowest = max(float(p.communicate()[0]) for p in halves)
+    print(f"  for comparison, two independent processes playing half the games each at once: {t1 / slowest:.2f}× "
+          "(what this machine gives two processes at the moment)")
 
 
 _HALF = """
-import sys
+import sys, time
 from asteroid_mining.ai.simulate import SimConfig, run
+from asteroid_mining.maps.generator import generate_belt
+generate_belt("standard", seed=0)
+start = time.perf_counter()
 run(SimConfig(bots=("planner",), games=int(sys.argv[2]), belt="standard", seed=int(sys.argv[1])))
+print(time.perf_counter() - start)
 """
 
 

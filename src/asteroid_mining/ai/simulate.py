@@ -20,10 +20,9 @@ import math
 import multiprocessing
 import statistics
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -181,22 +180,22 @@ def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 
 
 
 # ----- many games -----
-_Task = tuple[str, int, SimConfig, Belt | None]
-"""(bot, game number, configuration, the game's belt, or None for the worker's fixed belt)."""
-_worker_belt: Belt | None = None
+_Task = tuple[str, int, SimConfig]
+"""(bot, game number, configuration)."""
+_worker_belts: Callable[[int], Belt] | None = None
+"""Seed → belt, in a worker process (a belt file is read once per worker)."""
 
 
-def _init_worker(fixed: Belt | None) -> None:
-    global _worker_belt
-    _worker_belt = fixed
+def _init_worker(belts: Callable[[int], Belt]) -> None:
+    global _worker_belts
+    _worker_belts = belts
 
 
 def _run_task(task: _Task) -> GameResult:
-    bot, i, config, belt = task
-    belt = belt or _worker_belt
-    assert belt is not None
+    bot, i, config = task
+    assert _worker_belts is not None, "_init_worker first"
     seed = config.seed + i
-    return play_game(bot, belt, config.rules, seed, config.settlers, config.max_rounds, i)
+    return play_game(bot, _worker_belts(seed), config.rules, seed, config.settlers, config.max_rounds, i)
 
 
 def iter_results(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
@@ -215,35 +214,18 @@ def iter_results(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
 
 
 def _play_all(config: SimConfig, jobs: int, belts: Callable[[int], Belt]) -> Iterator[GameResult]:
-    fixed = belts.belt if isinstance(belts, _Fixed) else None
-
-    def task(bot: str, i: int) -> _Task:
-        # generated belts are made here and sent along, so that workers never load numpy or scipy
-        return (bot, i, config, None if fixed else belts(config.seed + i))
-
-    games = [(bot, i) for bot in config.bots for i in range(config.games)]
-    if jobs == 1 or len(games) == 1:
-        _init_worker(fixed)
-        for bot, i in games:
-            yield _run_task(task(bot, i))
+    tasks = [(bot, i, config) for bot in config.bots for i in range(config.games)]
+    if jobs == 1 or len(tasks) == 1:
+        _init_worker(belts)
+        yield from map(_run_task, tasks)
         return
-    # `jobs - 1` worker processes, and this process as the last worker: it starts at once, while the others are
-    # still starting, and plays until the queue is empty. Spawned workers share nothing by accident.
-    _init_worker(fixed)
+    # Spawned workers (safe on every platform, nothing inherited by accident), each given the belt source once
+    # (a file's belt, or the generator preset's name); this process only hands out games and collects results.
     ctx = multiprocessing.get_context("spawn")
-    queue = deque(games)
-    ahead = 2  # tasks handed to each worker in advance, so that none waits for this process
-    with ctx.Pool(min(jobs - 1, len(games)), initializer=_init_worker, initargs=(fixed,)) as pool:
-        pending: deque[AsyncResult[GameResult]] = deque()
-        while queue or pending:
-            while queue and len(pending) < ahead * (jobs - 1):
-                pending.append(pool.apply_async(_run_task, (task(*queue.popleft()),)))
-            while pending and pending[0].ready():
-                yield pending.popleft().get()
-            if queue:
-                yield _run_task(task(*queue.pop()))  # from the far end: the workers take from the near one
-            elif pending:
-                yield pending.popleft().get()
+    workers = min(jobs, len(tasks))
+    chunk = max(1, min(4, len(tasks) // (workers * 16)))
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(belts,)) as pool:
+        yield from pool.imap_unordered(_run_task, tasks, chunksize=chunk)
 
 
 def run(config: SimConfig, jobs: int = 1) -> list[GameResult]:
