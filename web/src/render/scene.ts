@@ -67,7 +67,7 @@ const CHUNK = 640;
 /** From this zoom up, links are drawn as wide lines; below it as 1-pixel lines. */
 const WIDE_LINKS = 0.7;
 /** Below this zoom, the links of hubs are not drawn (the hub's own mark shows it is one). */
-const HUB_LINKS = 0.3;
+const HUB_LINKS = 1.0;
 /** Below this on-screen radius (pixels), asteroids are drawn as dots. */
 const DOTS_BELOW = 4.5;
 const LABEL_FONT = "Inter Variable, DejaVu Sans, sans-serif";
