@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from asteroid_mining.ai import UNKNOWN, Observation
@@ -77,15 +75,12 @@ def test_legal_actions_and_check_are_the_engines() -> None:
     assert refusal is not None and refusal.code == "not_your_turn"
 
 
-def test_creating_one_costs_nothing_on_a_big_belt() -> None:
-    from asteroid_mining.maps.generator import generate_belt
-
-    game = Game.new(generate_belt("large", seed=1), seed=1)
-    start = time.perf_counter()
-    for _ in range(1000):
-        Observation(game)
-    assert time.perf_counter() - start < 0.05  # O(1): nothing is copied
+def test_creating_one_copies_nothing() -> None:
+    # O(1) to create: the façade holds the live game and nothing else (its cost is measured in bench_ai.py)
+    game = scripted()
+    obs = Observation(game)
     assert Observation.__slots__ == ("_game",)
+    assert obs._game is game
 
 
 def test_key_identifies_game_and_round() -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
-
-from asteroid_mining.rules import Game, Options, Orbit
+from asteroid_mining.rules import Game, Move, Options, Orbit
 from asteroid_mining.rules.robot_ai import robot_action
 
 
@@ -78,7 +76,8 @@ def test_drawn_towards_the_settlers_on_a_laid_out_belt() -> None:
     assert action.name == "move" and action.target == "P3"  # type: ignore[union-attr]
 
 
-def test_a_step_on_a_500_neighbour_hub_is_fast() -> None:
+def test_a_step_on_a_500_neighbour_hub_moves_to_useful_work() -> None:
+    # the step's cost on a hub is measured in bench_ai.py; here: it samples the hub and picks work
     game = world()
     game.add_asteroid("hub", mantle=0)
     for i in range(500):
@@ -86,7 +85,6 @@ def test_a_step_on_a_500_neighbour_hub_is_fast() -> None:
     game.link("hub", *(f"n{i}" for i in range(500)))
     game.add_settler("s1", "n0")
     game.add_robot("r1", "hub")
-    start = time.perf_counter()
-    for _ in range(100):
-        robot_action(game.state, game.robots["r1"])
-    assert (time.perf_counter() - start) / 100 < 0.002
+    action = robot_action(game.state, game.robots["r1"])
+    assert isinstance(action, Move) and action.target.startswith("n")
+    assert game.check(action) is None
