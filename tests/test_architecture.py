@@ -16,7 +16,10 @@ ALLOWED: dict[str, set[str]] = {
     "maps": {"rules"},
     "script": {"rules"},
     "ai": {"rules", "maps"},
+    "rl": {"rules", "maps", "ai"},
     "demo": {"rules", "script"},
+    "storage": {"rules"},
+    "server": {"rules", "maps", "storage", "ai"},
 }
 
 
