@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import winnable
-from .state import Asteroid, GameState
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
 
 UNKNOWN = "unknown"
 """The core of an unsurveyed asteroid, as the players see it."""
@@ -41,28 +41,50 @@ def asteroid_view(state: GameState, a: Asteroid) -> dict[str, Any]:
     }
 
 
-def player_view(state: GameState) -> dict[str, Any]:
-    """The public state of the game as JSON-ready data (R17)."""
-    return {
+def settler_view(s: Settler) -> dict[str, Any]:
+    """One settler as the players see it."""
+    return {"id": s.id, "at": s.at, "alive": s.alive, "cargo": dict(s.cargo), "gates": list(s.gates)}
+
+
+def robot_view(r: Robot) -> dict[str, Any]:
+    """One robot as the players see it."""
+    return {"id": r.id, "at": r.at, "alive": r.alive}
+
+
+def ufo_view(u: Ufo) -> dict[str, Any]:
+    """One UFO as the players see it."""
+    return {"id": u.id, "at": u.at, "alive": u.alive, "cargo": dict(u.cargo)}
+
+
+def gate_view(state: GameState, g: Gate) -> dict[str, Any]:
+    """One gate as the players see it."""
+    return {"id": g.id, "partner": g.partner, "at": g.at, "carrier": g.carrier, "exists": g.exists,
+            "haywire": g.haywire, "active": state.gate_active(g)}
+
+
+def forecast_view(f: Forecast) -> dict[str, Any]:
+    """One storm forecast (R7)."""
+    return {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
+
+
+def player_view(state: GameState, include_asteroids: bool = True) -> dict[str, Any]:
+    """The public state of the game as JSON-ready data (R17).
+
+    `include_asteroids=False` leaves out the one part that grows with the belt, for callers that follow the
+    asteroids one by one (`asteroid_view`).
+    """
+    view: dict[str, Any] = {
         "round": state.round,
         "status": state.status,
         "turn": state.turn,
         "winnable": winnable(state),
         "options": state.options.to_json(),
-        "asteroids": [asteroid_view(state, a) for a in state.asteroids.values()],
-        "settlers": [
-            {"id": s.id, "at": s.at, "alive": s.alive, "cargo": dict(s.cargo), "gates": list(s.gates)}
-            for s in state.settlers.values()
-        ],
-        "robots": [{"id": r.id, "at": r.at, "alive": r.alive} for r in state.robots.values()],
-        "ufos": [{"id": u.id, "at": u.at, "alive": u.alive, "cargo": dict(u.cargo)} for u in state.ufos.values()],
-        "gates": [
-            {"id": g.id, "partner": g.partner, "at": g.at, "carrier": g.carrier, "exists": g.exists,
-             "haywire": g.haywire, "active": state.gate_active(g)}
-            for g in state.gates.values()
-        ],
-        "forecasts": [
-            {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
-            for f in state.forecasts
-        ],
     }
+    if include_asteroids:
+        view["asteroids"] = [asteroid_view(state, a) for a in state.asteroids.values()]
+    view["settlers"] = [settler_view(s) for s in state.settlers.values()]
+    view["robots"] = [robot_view(r) for r in state.robots.values()]
+    view["ufos"] = [ufo_view(u) for u in state.ufos.values()]
+    view["gates"] = [gate_view(state, g) for g in state.gates.values()]
+    view["forecasts"] = [forecast_view(f) for f in state.forecasts]
+    return view

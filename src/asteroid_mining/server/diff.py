@@ -15,10 +15,9 @@ JSON writes tuples as arrays: clients see no difference.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from ..rules import Game
-from ..rules.state import GameState
 from ..rules.view import asteroid_view, player_view
 
 SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
@@ -34,22 +33,6 @@ LOCAL_EVENTS = frozenset((
 ))
 """Events that change no asteroid but those they name (`round`, `exploded` and `gate_destroyed` are handled
 apart); any other event makes every asteroid be compared."""
-
-
-class _WithoutAsteroids:
-    """The game's state seen without its asteroids, so that the engine's `player_view` builds the small lists.
-
-    A stop-gap until the engine offers the view's records one by one (requested of rules/).
-    """
-
-    __slots__ = ("_state",)
-    asteroids: dict[str, Any] = {}  # noqa: RUF012 - read-only, never mutated
-
-    def __init__(self, state: GameState) -> None:
-        self._state = state
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._state, name)
 
 
 def _frozen(record: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +102,7 @@ class ViewTracker:
         """
         state = self._game.state
         everything, named, flipped = self._reach(events)
-        rest = player_view(cast(GameState, _WithoutAsteroids(state)))
+        rest = player_view(state, include_asteroids=False)
         diff: dict[str, Any] = {key: rest[key] for key in TOP}
         self._top = dict(diff)
         if rest["forecasts"] != self._forecasts:
