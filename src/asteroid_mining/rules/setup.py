@@ -6,6 +6,7 @@ Every function validates everything first and raises `SetupError` before changin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from .effects import attach_gate, check_win, place_actor, react, storm_hit
 from .errors import SetupError
@@ -124,22 +125,23 @@ def add_settler(state: GameState, sid: str, at: str, cargo: Mapping[str, int] | 
 
 def add_robot(state: GameState, rid: str, at: str, ai: bool = True) -> None:
     """A new robot on `at`; with `ai=False` it only acts when told to."""
-    _new_id(state, rid)
-    where = existing_asteroid(state, at)
-    robot = Robot(rid, state.next_index(), None, ai=ai)
-    state.robots[rid] = robot
-    _register(state, robot)
-    place_actor(state, robot, where)
+    _add_machine(state, Robot(rid, state.next_index(), None, ai=ai), state.robots, at)
 
 
 def add_ufo(state: GameState, uid: str, at: str, ai: bool = True) -> None:
     """A new UFO on `at` (E2)."""
-    _new_id(state, uid)
+    _add_machine(state, Ufo(uid, state.next_index(), None, ai=ai), state.ufos, at)
+
+
+_Machine = TypeVar("_Machine", Robot, Ufo)
+
+
+def _add_machine(state: GameState, machine: _Machine, home: dict[str, _Machine], at: str) -> None:
+    _new_id(state, machine.id)
     where = existing_asteroid(state, at)
-    ufo = Ufo(uid, state.next_index(), None, ai=ai)
-    state.ufos[uid] = ufo
-    _register(state, ufo)
-    place_actor(state, ufo, where)
+    home[machine.id] = machine
+    _register(state, machine)
+    place_actor(state, machine, where)
 
 
 def set_ai(state: GameState, aid: str, on: bool) -> None:
