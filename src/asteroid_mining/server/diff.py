@@ -7,9 +7,10 @@ orbit brings them near or takes them away that round (indexed by their `next_cha
 neighbours; a destroyed gate: the asteroid it orbited. An event it does not know makes it compare every asteroid.
 A property test checks that the tracked view always equals `Game.view()`.
 
-The records are kept with tuples in place of lists: CPython's garbage collector then stops tracking them (they
-hold no containers it must scan), so that hundreds of games' views do not make each full collection long.
-JSON writes tuples as arrays: clients see no difference.
+The asteroids' records are kept with tuples in place of lists: CPython's garbage collector then stops tracking
+them (they hold no containers it must scan), so that hundreds of games' views do not make each full collection
+long. JSON writes tuples as arrays: clients see no difference. The small lists' records (a few dozen a game) are
+kept as the engine gives them: freezing them after every action would cost more than it saves.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..rules import Game
-from ..rules.view import asteroid_view, player_view
+from ..rules.effects import winnable
+from ..rules.view import asteroid_view, forecast_view, gate_view, robot_view, settler_view, ufo_view
 
 SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
 """The lists of records (each with an `id`) of the view."""
@@ -102,13 +104,21 @@ class ViewTracker:
         """
         state = self._game.state
         everything, named, flipped = self._reach(events)
-        rest = player_view(state, include_asteroids=False)
-        diff: dict[str, Any] = {key: rest[key] for key in TOP}
+        # the view's parts as `player_view` builds them, record by record (its `options`, which never change
+        # during a game, are not rebuilt: that alone cost as much as the rest of the small lists)
+        diff: dict[str, Any] = {"round": state.round, "status": state.status, "turn": state.turn,
+                                "winnable": winnable(state)}
         self._top = dict(diff)
-        if rest["forecasts"] != self._forecasts:
-            diff["forecasts"] = self._forecasts = rest["forecasts"]
-        for section in SECTIONS[1:]:
-            changed = self._merge(section, rest[section])
+        forecasts = [forecast_view(f) for f in state.forecasts]
+        if forecasts != self._forecasts:
+            diff["forecasts"] = self._forecasts = forecasts
+        for section, records in (
+            ("settlers", [settler_view(s) for s in state.settlers.values()]),
+            ("robots", [robot_view(r) for r in state.robots.values()]),
+            ("ufos", [ufo_view(u) for u in state.ufos.values()]),
+            ("gates", [gate_view(state, g) for g in state.gates.values()]),
+        ):
+            changed = self._merge(section, records)
             if changed:
                 diff[section] = changed
         sun: list[list[Any]] = []
@@ -174,7 +184,7 @@ class ViewTracker:
         """Remember the records of a small list that changed, and return them."""
         known = self._records[section]
         changed = []
-        for record in map(_frozen, records):
+        for record in records:
             if known.get(record["id"]) != record:
                 known[record["id"]] = record
                 changed.append(record)

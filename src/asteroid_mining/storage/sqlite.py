@@ -144,18 +144,12 @@ class _Writer:
         outcomes: list[tuple[Any, BaseException | None]] = []
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for job in batch:
-                # a savepoint per job: one failing write does not take the others of its batch down with it
-                conn.execute("SAVEPOINT job")
-                try:
-                    result = job.work(conn)
-                except Exception as failure:
-                    conn.execute("ROLLBACK TO job")
-                    conn.execute("RELEASE job")
-                    outcomes.append((None, _storage_error(failure)))
-                else:
-                    conn.execute("RELEASE job")
-                    outcomes.append((result, None))
+            try:  # the usual case: every write of the batch succeeds, with no savepoint of its own
+                outcomes = [(job.work(conn), None) for job in batch]
+            except Exception:  # one failed: start the batch again, a savepoint per job
+                conn.execute("ROLLBACK")
+                conn.execute("BEGIN IMMEDIATE")
+                outcomes = [self._one(job) for job in batch]
             conn.execute("COMMIT")
         except Exception as failure:  # the whole transaction is lost: tell every waiting caller
             log.exception("the store could not commit %d writes", len(batch))
@@ -173,6 +167,20 @@ class _Writer:
         for loop, settled in by_loop.items():
             with contextlib.suppress(RuntimeError):  # RuntimeError: that loop has closed, nobody is waiting
                 loop.call_soon_threadsafe(_settle_all, settled)
+
+
+    def _one(self, job: _Job) -> tuple[Any, BaseException | None]:
+        """Run one job in its own savepoint, so that its failure does not take the others of its batch down."""
+        conn = self._conn
+        conn.execute("SAVEPOINT job")
+        try:
+            result = job.work(conn)
+        except Exception as failure:
+            conn.execute("ROLLBACK TO job")
+            conn.execute("RELEASE job")
+            return None, _storage_error(failure)
+        conn.execute("RELEASE job")
+        return result, None
 
 
 def _storage_error(failure: BaseException) -> StorageError:
