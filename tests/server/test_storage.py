@@ -115,6 +115,49 @@ def test_many_games_write_at_once(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+SCHEMA_1 = """
+CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, belt TEXT NOT NULL, options TEXT NOT NULL,
+    seed INTEGER NOT NULL, settlers INTEGER NOT NULL, meta TEXT NOT NULL, seq INTEGER NOT NULL, status TEXT NOT NULL,
+    round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL);
+CREATE INDEX games_by_status ON games (status, created);
+CREATE TABLE commands (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, action TEXT NOT NULL,
+    author TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID;
+CREATE TABLE snapshots (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, state TEXT NOT NULL);
+PRAGMA user_version=1;
+"""
+"""The layout of version 1 (the progress in the games' rows)."""
+
+
+def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / DATABASE_NAME)
+    conn.executescript(SCHEMA_1)
+    belt, options, meta = '{"belt":"json"}', '{"uranium_fuse":1}', '{"seats":[]}'
+    conn.execute("INSERT INTO games VALUES ('g1',1.0,?,?,7,2,?,2,'running',2,'s1',12.0)", (belt, options, meta))
+    conn.execute("INSERT INTO games VALUES ('g2',2.0,?,?,7,2,?,0,'won',1,'s1',10.0)", (belt, options, meta))
+    for seq in (1, 2):
+        conn.execute("INSERT INTO commands VALUES ('g1',?,?,'{\"seat\":1}',?)",
+                     (seq, f'{{"type":"wait","actor":"s{1 + seq % 2}"}}', 100.0 + seq))
+    conn.commit()
+    conn.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        assert await store.unfinished() == ["g1"]
+        stored = await store.load("g1")
+        assert stored is not None
+        assert stored.record == record() and stored.progress == progress(2)
+        assert stored.commands == [command(1), command(2)]
+        await store.append("g1", command(3), progress(3))
+        found = await store.log("g1")
+        assert found is not None and found[1] == progress(3) and found[2][-1] == command(3)
+        await store.close()
+
+    asyncio.run(scenario())
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
 def test_a_newer_database_is_refused(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / DATABASE_NAME)
     conn.execute("PRAGMA user_version=99")

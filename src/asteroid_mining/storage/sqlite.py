@@ -28,12 +28,15 @@ from typing import Any, Literal, TypeVar
 
 from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
 
-SCHEMA_VERSION = 1
-"""The layout of the database this code writes (`PRAGMA user_version`)."""
+SCHEMA_VERSION = 2
+"""The layout of the database this code writes (`PRAGMA user_version`). Version 2 moved each game's progress
+from its `games` row, which holds the belt document too, to a row of its own in `progress`; a version 1 database
+is brought up to date when opened."""
 DATABASE_NAME = "games.sqlite3"
 """The file name of the database inside the data directory."""
 
 _SCHEMA = """
+-- a game's record, written once (its seq, status, round, turn and updated: as created; see `progress`)
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
@@ -48,7 +51,18 @@ CREATE TABLE IF NOT EXISTS games (
     turn TEXT,
     updated REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created);
+DROP INDEX IF EXISTS games_by_status;
+-- where a game is, rewritten with every command: a short row of its own, since rewriting a row rewrites all of it
+-- and a `games` row holds the whole belt document (tens of kilobytes on a standard belt)
+CREATE TABLE IF NOT EXISTS progress (
+    game TEXT PRIMARY KEY REFERENCES games (id),
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    turn TEXT,
+    updated REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS progress_by_status ON progress (status);
 CREATE TABLE IF NOT EXISTS commands (
     game TEXT NOT NULL REFERENCES games (id),
     seq INTEGER NOT NULL,
@@ -217,7 +231,12 @@ class SqliteStore(GameStore):
                 conn.close()
                 raise StorageError(f"{self.path} was written by a newer version of the game (schema {version})")
             conn.executescript(_SCHEMA)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version < SCHEMA_VERSION:
+                conn.execute("BEGIN IMMEDIATE")
+                # version 1 kept the progress in the games' rows (a new database has no rows: nothing to copy)
+                conn.execute("INSERT OR IGNORE INTO progress SELECT id, seq, status, round, turn, updated FROM games")
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                conn.execute("COMMIT")
         except sqlite3.Error as failure:
             raise StorageError(f"cannot open the database {self.path}: {failure}") from None
         self._write_conn = conn
@@ -245,15 +264,16 @@ class SqliteStore(GameStore):
 
     async def create(self, record: GameRecord, progress: Progress) -> None:
         """Insert a new game; durable on return."""
+        where = (progress.seq, progress.status, progress.round, progress.turn, progress.updated)
         row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
-               record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
-               progress.updated)
+               record.settlers, _dumps(record.meta), *where)
 
         def work(conn: sqlite3.Connection) -> None:
             try:
                 conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)
             except sqlite3.IntegrityError:
                 raise StorageError(f"a game with id {record.id} already exists") from None
+            conn.execute("INSERT INTO progress VALUES (?,?,?,?,?,?)", (record.id, *where))
 
         await self._write(work)
 
@@ -266,7 +286,7 @@ class SqliteStore(GameStore):
 
         def work(conn: sqlite3.Connection) -> None:
             moved = conn.execute(
-                "UPDATE games SET seq=?, status=?, round=?, turn=?, updated=? WHERE id=? AND seq=?",
+                "UPDATE progress SET seq=?, status=?, round=?, turn=?, updated=? WHERE game=? AND seq=?",
                 (progress.seq, progress.status, progress.round, progress.turn, progress.updated, game_id,
                  command.seq - 1),
             ).rowcount
@@ -335,7 +355,8 @@ class SqliteStore(GameStore):
         """The ids of running games, oldest first."""
 
         def work(conn: sqlite3.Connection) -> list[str]:
-            rows = conn.execute("SELECT id FROM games WHERE status='running' ORDER BY created, id").fetchall()
+            rows = conn.execute("SELECT g.id FROM progress AS p JOIN games AS g ON g.id = p.game "
+                                "WHERE p.status = 'running' ORDER BY g.created, g.id").fetchall()
             return [row[0] for row in rows]
 
         return await self._read(work)
@@ -343,8 +364,8 @@ class SqliteStore(GameStore):
 
 def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[GameRecord, Progress] | None:
     row = conn.execute(
-        "SELECT id, created, belt, options, seed, settlers, meta, seq, status, round, turn, updated "
-        "FROM games WHERE id=?", (game_id,)
+        "SELECT g.id, g.created, g.belt, g.options, g.seed, g.settlers, g.meta, p.seq, p.status, p.round, p.turn, "
+        "p.updated FROM games AS g JOIN progress AS p ON p.game = g.id WHERE g.id=?", (game_id,)
     ).fetchone()
     if row is None:
         return None
