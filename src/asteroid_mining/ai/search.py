@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 
 from .observation import Observation
 
@@ -54,20 +55,13 @@ def search(
             reach.complete = False
             continue
         step = None if d == 0 else first[aid]
-        for dest in neighbour_ids(aid):
+        # a neighbour is reached by moving to it, an active gate's far side by moving through the gate
+        exits = chain(((dest, dest) for dest in neighbour_ids(aid)), gate_exits(aid))
+        for target, dest in exits:
             if dest in dist or (passable is not None and not passable(dest, d + 1)):
                 continue
             dist[dest] = d + 1
-            first[dest] = step or dest
-            order.append(dest)
-            if len(order) >= max_nodes:
-                reach.complete = False
-                return reach
-        for gate, dest in gate_exits(aid):
-            if dest in dist or (passable is not None and not passable(dest, d + 1)):
-                continue
-            dist[dest] = d + 1
-            first[dest] = step or gate
+            first[dest] = step or target
             order.append(dest)
             if len(order) >= max_nodes:
                 reach.complete = False
