@@ -219,9 +219,12 @@ def _play_all(config: SimConfig, jobs: int, belts: Callable[[int], Belt]) -> Ite
         _init_worker(belts)
         yield from map(_run_task, tasks)
         return
-    # Spawned workers (safe on every platform, nothing inherited by accident), each given the belt source once
-    # (a file's belt, or the generator preset's name); this process only hands out games and collects results.
-    ctx = multiprocessing.get_context("spawn")
+    # Forked workers where the platform has fork: they start at once with everything already imported (spawned
+    # ones spend ~0.5 s importing, which cost --jobs 2 a tenth of its speed-up). Workers only play games and
+    # never touch the console, so a progress bar's refresh thread in this process is no concern. Each worker is
+    # given the belt source once (a file's belt, or the generator preset's name).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
     workers = min(jobs, len(tasks))
     chunk = max(1, min(4, len(tasks) // (workers * 16)))
     with ctx.Pool(workers, initializer=_init_worker, initargs=(belts,)) as pool:
