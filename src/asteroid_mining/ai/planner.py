@@ -14,6 +14,9 @@ Each decision, in order of urgency:
    Sun in that round and the next, so the unit is mined before the orbit brings it near, R6); or it surveys
    the nearest unknown asteroid. Units other settlers are getting are not chased twice.
 
+With spare units (beyond what the win needs) and the needed units far from home, it builds a gate pair and
+places one gate at home and the other at the far site, so the way back is one move (`_gates`).
+
 It never drills the last layer of a reactive core unless the asteroid stays far until the unit is mined,
 never deposits, and steps onto no asteroid that a forecast storm will hit while it is there.
 
@@ -27,8 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules import KINDS, Action, BuildRobot, Drill, Mine, Move, Wait
-from ..rules.materials import CARGO_LIMIT, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
+from ..rules import KINDS, Action, BuildGates, BuildRobot, Drill, Mine, Move, Place, Wait
+from ..rules.materials import CARGO_LIMIT, GATES_COST, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
 from .observation import UNKNOWN, AsteroidView, Observation, SettlerView
 from .search import Reach, search
 from .sun import far_through, first_safe_round, safe_to_expose
@@ -44,6 +47,11 @@ HOME_PULL = 0.5
 """Rounds of cost per move between a unit and the team's home (keeps the team together for the end)."""
 RESCUE_BONUS = 12
 """Rounds of cost a gate pair saved from an explosion is worth."""
+GATE_STEPS = 3
+"""Steps a gate pair costs: build, place at home, place at the far site."""
+GATE_SAVING = 4
+"""Moves a gate pair must save at the least: the far site's distance from home, less the one move through the
+gate back, less `GATE_STEPS`."""
 MEMORY_GAMES = 8
 """Games remembered at once (a bot may serve several games)."""
 
@@ -70,9 +78,10 @@ class PlannerBot:
 
     name = "planner"
 
-    def __init__(self, seed: int = 0, build_robots: bool = True) -> None:
+    def __init__(self, seed: int = 0, build_robots: bool = True, build_gates: bool = True) -> None:
         self.seed = seed
         self.build_robots = build_robots
+        self.build_gates = build_gates
         self._games: dict[int, _Memory] = {}
 
     def choose(self, obs: Observation, settler: str) -> Action:
@@ -82,7 +91,7 @@ class PlannerBot:
             return Wait(settler)
         memory = self._memory(obs)
         memory.controlled[settler] = obs.round
-        action = _Decision(obs, me, memory, self.build_robots).decide()
+        action = _Decision(obs, me, memory, self.build_robots, self.build_gates).decide()
         if obs.check(action) is not None:  # a plan out of step with the game: never send an illegal action
             return Wait(settler)
         return action
@@ -100,12 +109,14 @@ class PlannerBot:
 class _Decision:
     """One decision for one settler."""
 
-    def __init__(self, obs: Observation, me: SettlerView, memory: _Memory, build_robots: bool) -> None:
+    def __init__(self, obs: Observation, me: SettlerView, memory: _Memory, build_robots: bool,
+                 build_gates: bool = True) -> None:
         self.obs = obs
         self.me = me
         self.sid = me.id
         self.memory = memory
         self.build_robots = build_robots
+        self.build_gates = build_gates
         self.round = obs.round
         assert me.at is not None
         self.here = obs.asteroid(me.at)
@@ -270,6 +281,9 @@ class _Decision:
         build = self._build()
         if build is not None:
             return build
+        gates = self._gates()
+        if gates is not None:
+            return gates
         if self.me.carry_total >= CARGO_LIMIT:
             return None
         reach = self._reach()
@@ -421,6 +435,62 @@ class _Decision:
         if all(cargo[k] >= n and carried[k] - n >= 3 for k, n in ROBOT_COST.items()):
             return BuildRobot(self.sid)
         return None
+
+    def _gates(self) -> Action | None:
+        """The gate plan: with spare units, bridge home and a far site where all the needed units lie.
+
+        Standing at home with 2 iron, 1 ice and 1 uranium the win does not need, carrying no gate, no pair yet
+        leading from home, and the nearest known needed unit at least `GATE_STEPS + GATE_SAVING + 1` moves
+        from home: build a pair and place one gate at home. Carrying the other one, place it on the first
+        asteroid at least that far from home with a needed unit. The searches go through active gates, so the
+        way back (and to the gathering) takes one move. Gates go only around asteroids that cannot explode
+        (R8 would destroy the pair) and that no storm is forecast for (E3).
+        """
+        if not self.build_gates:
+            return None
+        home_dist = self._home_distances()
+        home = self.memory.home
+        if home_dist is None or home is None:
+            return None
+        here = self.here
+        carried = self.me.gates
+        far = GATE_STEPS + GATE_SAVING + 1
+        if len(carried) == 2:
+            return Place(self.sid, carried[0]) if here.id == home and self._gate_safe(here) else None
+        if len(carried) == 1:
+            partner_at = self.obs.gate(self.obs.gate(carried[0]).partner).at
+            if partner_at is None or partner_at == here.id or home_dist.get(here.id, MAX_DEPTH + 1) < far:
+                return None
+            if here.core in MATERIALS and self.need[here.core] > 0 and self._gate_safe(here):
+                return Place(self.sid, carried[0])
+            return None
+        if here.id != home or not self._gate_safe(here) or self.obs.gate_exits(home):
+            return None
+        if any(s.gates for s in self.obs.living_settlers()):
+            return None
+        cargo = self.me.cargo
+        if not all(cargo[k] >= n and self._carried(k) - n >= 3 for k, n in GATES_COST.items()):
+            return None
+        cached = self.memory.home_reach
+        if cached is None:
+            return None
+        nearest = None
+        for aid in cached[1].order:
+            a = self.obs.asteroid(aid)
+            if a.core in MATERIALS and self.need[a.core] > 0:
+                nearest = cached[1].dist[aid]
+                break
+        if nearest is None or nearest < far:
+            return None
+        return BuildGates(self.sid)
+
+    def _gate_safe(self, a: AsteroidView) -> bool:
+        """A gate around `a` will not be lost to an explosion (R8) nor go haywire in a forecast storm (E3)."""
+        if not a.exists or a.storm_round is not None:
+            return False
+        if a.core == UNKNOWN or (a.core in MATERIALS and MATERIALS[a.core].radioactive):
+            return a.next_near() is None  # it never comes near the Sun: it cannot explode
+        return True
 
     def _carried(self, kind: str) -> int:
         """Units of `kind` the living settlers carry."""
