@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no type information
 
 from ..rules import Belt
-from .episode import Episode
+from .episode import Episode, describe
 
 ObsDict = dict[str, Any]
 
@@ -114,11 +114,7 @@ class SettlersEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
         game = self.episode.game
         if self.render_mode != "ansi" or game is None:
             return None
-        lines = [f"round {game.round}, {game.status}, {self.agent_selection} to play"]
-        for s in game.settlers.values():
-            cargo = ", ".join(f"{n} {k}" for k, n in s.cargo.items() if n) or "nothing"
-            lines.append(f"  {s.id}: {'on ' + s.at if s.at else 'dead'}, carrying {cargo}")
-        return "\n".join(lines) + "\n"
+        return describe(game, self.agent_selection)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -38,6 +38,15 @@ def potential(game: Game) -> float:
     return float(total)
 
 
+def describe(game: Game, to_play: str | None) -> str:
+    """A few lines of text about the game, for the environments' `ansi` rendering."""
+    lines = [f"round {game.round}, {game.status}, {to_play} to play"]
+    for s in game.settlers.values():
+        cargo = ", ".join(f"{n} {k}" for k, n in s.cargo.items() if n) or "nothing"
+        lines.append(f"  {s.id}: {'on ' + s.at if s.at else 'dead'}, carrying {cargo}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one step did."""

@@ -16,7 +16,7 @@ from gymnasium import spaces
 
 from ..rules import Belt
 from .encoding import Mask
-from .episode import Episode
+from .episode import Episode, describe
 
 ObsDict = dict[str, Any]
 
@@ -70,12 +70,7 @@ class TeamEnv(gym.Env[ObsDict, np.int64]):
         """A few lines of text about the game (render_mode `ansi`)."""
         if self.render_mode != "ansi" or self.episode.game is None:
             return None
-        game = self.episode.game
-        lines = [f"round {game.round}, {game.status}, {self._settler} to play"]
-        for s in game.settlers.values():
-            cargo = ", ".join(f"{n} {k}" for k, n in s.cargo.items() if n) or "nothing"
-            lines.append(f"  {s.id}: {'on ' + s.at if s.at else 'dead'}, carrying {cargo}")
-        return "\n".join(lines) + "\n"
+        return describe(self.episode.game, self._settler)
 
     def _observe(self) -> ObsDict:
         obs = self.episode.obs
