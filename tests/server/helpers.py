@@ -83,11 +83,6 @@ SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
 def apply_diff(view: dict[str, Any], diff: dict[str, Any]) -> None:
     """Bring a client's view up to date with an update's diff (as docs/server.md says a client does)."""
     for key, value in diff.items():
-        if key == "sun":
-            index = {record["id"]: record for record in view["asteroids"]}
-            for aid, near, next_change in value:
-                index[aid].update(near=near, next_change=next_change)
-            continue
         if key not in SECTIONS:
             view[key] = value
             continue

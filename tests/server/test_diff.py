@@ -1,4 +1,5 @@
-"""The diffs sent with each update always bring a client's view to exactly `Game.view()` (R17)."""
+"""The diffs sent with each update always bring a client's view to exactly `Game.view()` (R17), once the client
+has derived each asteroid's sun state from its orbit (R5)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from asteroid_mining.maps import load_shipped
 from asteroid_mining.rules import Belt, Game, Options
-from asteroid_mining.server.diff import ViewTracker
+from asteroid_mining.server.diff import DERIVED, ViewTracker, with_sun
 from tests.rules.strategies import belts, game_options
 
 from .helpers import apply_diff
@@ -26,7 +27,7 @@ def plain(value: Any) -> Any:
 def play_randomly(game: Game, seed: int, steps: int) -> Counter[str]:
     """Random legal play; after every step a client's view patched by the diff equals the engine's view."""
     tracker = ViewTracker(game)
-    client = plain(game.view())
+    client = plain(tracker.view())
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
     for _ in range(steps):
@@ -35,7 +36,8 @@ def play_randomly(game: Game, seed: int, steps: int) -> Counter[str]:
         events = game.apply(rng.choice(game.legal_actions(game.turn)))
         seen.update(event.type for event in events)
         apply_diff(client, plain(tracker.update([e.to_json() for e in events])))
-        assert client == game.view() == plain(tracker.view())
+        assert client == plain(tracker.view())
+        assert with_sun(client) == game.view()
     return seen
 
 
@@ -65,14 +67,14 @@ def test_diffs_of_building_and_gates() -> None:
     game.link("B", "C")
     game.add_settler("s1", "A", {"iron": 3, "ice": 1, "uranium": 2, "carbon": 1})
     tracker = ViewTracker(game)
-    client = plain(game.view())
+    client = plain(tracker.view())
     steps = [BuildGates("s1"), BuildRobot("s1"), Place("s1", "gate1"), Move("s1", "B"), Drill("s1"), Move("s1", "C"),
              Place("s1", "gate2"), Move("s1", "gate2")]
     for action in steps:
         apply_diff(client, plain(tracker.update([e.to_json() for e in game.apply(action)])))
-        assert client == game.view(), action
+        assert with_sun(client) == game.view(), action
     apply_diff(client, plain(tracker.update([e.to_json() for e in game.end_round()])))
-    assert client == game.view()
+    assert with_sun(client) == game.view()
     assert game.settlers["s1"].at == "A"
 
 
@@ -86,3 +88,19 @@ def test_a_diff_names_only_what_changed() -> None:
     assert [s["id"] for s in diff["settlers"]] == ["s1"]
     assert "gates" not in diff and "forecasts" not in diff
     assert diff["turn"] == "s2"
+
+
+def test_messages_leave_out_what_the_orbit_says_and_a_new_round_changes_no_asteroid() -> None:
+    game = Game.new(load_shipped("tutorial"), Options(storm_interval=0), 0, 1)
+    tracker = ViewTracker(game)
+    assert all(not set(DERIVED) & set(a) for a in tracker.view()["asteroids"])
+    from asteroid_mining.rules import Wait
+
+    before = game.view()["asteroids"]
+    events = [e.to_json() for e in game.apply(Wait("s1"))]  # the only settler: the round ends
+    assert any(e["type"] == "round" for e in events)
+    moved_on = [a["id"] for a, b in zip(before, game.view()["asteroids"], strict=True) if a != b]
+    assert moved_on, "no asteroid changed its place on its orbit: the test shows nothing"
+    diff = tracker.update(events)
+    assert "asteroids" not in diff and diff["round"] == 2
+    assert with_sun(plain(tracker.view())) == game.view()

@@ -10,6 +10,7 @@ import pytest
 
 from asteroid_mining.maps import load_shipped, parse_belt
 from asteroid_mining.rules import CLASSIC, EXTENDED, Game, action_from_json
+from asteroid_mining.server.diff import with_sun
 
 from .helpers import two_loops_belt
 
@@ -92,7 +93,7 @@ def test_the_replay_is_what_the_players_saw(client: TestClient, two_seats: dict[
 def test_the_view_is_the_engines(client: TestClient) -> None:
     game = client.post("/api/games", json={"seed": 3, "belt": "puzzle-gates", "settlers_per_seat": 2}).json()
     detail = client.get(f"/api/games/{game['id']}").json()
-    assert detail["state"] == Game.new(load_shipped("puzzle-gates"), CLASSIC, 3, 2).view()
+    assert with_sun(detail["state"]) == Game.new(load_shipped("puzzle-gates"), CLASSIC, 3, 2).view()
 
 
 def test_the_lobby_hides_tokens(client: TestClient) -> None:
@@ -122,7 +123,7 @@ def test_the_log_replays(client: TestClient, two_seats: dict[str, Any]) -> None:
     assert log["commands"][0]["by"] == {"seat": 1}
     game = Game.replay(parse_belt(log["belt"]), CLASSIC, log["seed"], log["settlers"],
                        [c["action"] for c in log["commands"]])
-    assert game.view() == client.get(f"/api/games/{two_seats['id']}").json()["state"]
+    assert game.view() == with_sun(client.get(f"/api/games/{two_seats['id']}").json()["state"])
     assert action_from_json(log["commands"][0]["action"]).actor == "s1"
 
 

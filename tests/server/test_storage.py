@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from asteroid_mining.storage import Command, GameRecord, Progress, Snapshot, SqliteStore, StorageError
-from asteroid_mining.storage.sqlite import DATABASE_NAME
+from asteroid_mining.storage.sqlite import DATABASE_NAME, SCHEMA_VERSION
 
 
 def record(game_id: str = "g1", created: float = 1.0) -> GameRecord:
@@ -17,7 +17,7 @@ def record(game_id: str = "g1", created: float = 1.0) -> GameRecord:
 
 
 def progress(seq: int, status: str = "running") -> Progress:
-    return Progress(seq, status, 1 + seq // 2, "s1", 10.0 + seq)
+    return Progress(seq, status, 1 + seq // 2, "s1", 100.0 + seq)  # updated: its command's time
 
 
 def command(seq: int) -> Command:
@@ -155,7 +155,7 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_newer_database_is_refused(tmp_path: Path) -> None:
@@ -177,5 +177,124 @@ def test_closed_store_refuses_writes(tmp_path: Path) -> None:
         await store.close()
         with pytest.raises(StorageError):
             await store.create(record(), progress(0))
+
+    asyncio.run(scenario())
+
+
+SCHEMA_2 = """
+CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, belt TEXT NOT NULL, options TEXT NOT NULL,
+    seed INTEGER NOT NULL, settlers INTEGER NOT NULL, meta TEXT NOT NULL, seq INTEGER NOT NULL, status TEXT NOT NULL,
+    round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL);
+CREATE TABLE progress (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, status TEXT NOT NULL,
+    round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL) WITHOUT ROWID;
+CREATE INDEX progress_by_status ON progress (status);
+CREATE TABLE commands (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, action TEXT NOT NULL,
+    author TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID;
+CREATE TABLE snapshots (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, state TEXT NOT NULL);
+PRAGMA user_version=2;
+"""
+"""The layout of version 2 (each game's progress in a row of its own, rewritten with every command)."""
+
+
+def test_a_version_2_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / DATABASE_NAME)
+    conn.executescript(SCHEMA_2)
+    belt, options, meta = '{"belt":"json"}', '{"uranium_fuse":1}', '{"seats":[]}'
+    for gid, created in (("g1", 1.0), ("g2", 2.0), ("g3", 3.0)):
+        conn.execute("INSERT INTO games VALUES (?,?,?,?,7,2,?,0,'running',1,'s1',?)",
+                     (gid, created, belt, options, meta, created))
+    conn.execute("INSERT INTO progress VALUES ('g1',2,'running',2,'s1',102.0)")
+    conn.execute("INSERT INTO progress VALUES ('g2',1,'won',1,'s2',101.0)")
+    conn.execute("INSERT INTO progress VALUES ('g3',0,'running',1,'s1',3.0)")
+    for gid, last in (("g1", 2), ("g2", 1)):
+        for seq in range(1, last + 1):
+            conn.execute("INSERT INTO commands VALUES (?,?,?,'{\"seat\":1}',?)",
+                         (gid, seq, f'{{"type":"wait","actor":"s{1 + seq % 2}"}}', 100.0 + seq))
+    conn.commit()
+    conn.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        assert await store.unfinished() == ["g1", "g3"]
+        stored = await store.load("g1")
+        assert stored is not None and stored.progress == progress(2) and stored.commands == [command(1), command(2)]
+        found = await store.log("g2")
+        assert found is not None and found[1] == Progress(1, "won", 1, "s2", 101.0)
+        fresh = await store.load("g3")
+        assert fresh is not None and fresh.progress == Progress(0, "running", 1, "s1", 3.0) and not fresh.commands
+        await store.append("g1", command(3), progress(3))
+        with pytest.raises(StorageError):
+            await store.append("g1", command(3), progress(3))
+        found = await store.log("g1")
+        assert found is not None and found[1] == progress(3) and [c.seq for c in found[2]] == [1, 2, 3]
+        await store.close()
+
+    asyncio.run(scenario())
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "progress" not in tables
+
+
+def test_a_finished_game_leaves_the_unfinished_and_keeps_where_it_ended(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        await store.create(record("g1"), progress(0))
+        await store.create(record("g2", 2.0), progress(0))
+        await store.append("g1", command(1), progress(1))
+        await store.append("g1", command(2), progress(2, "won"), Snapshot(2, {"the": "end"}))
+        assert await store.unfinished() == ["g2"]
+        stored = await store.load("g1")
+        assert stored is not None and stored.progress == progress(2, "won") and stored.snapshot == Snapshot(
+            2, {"the": "end"}) and stored.commands == []
+        await store.close()
+
+    asyncio.run(scenario())
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        assert conn.execute("SELECT seq, status FROM games WHERE id = 'g1'").fetchone() == (2, "won")
+
+
+def test_a_bad_write_in_a_group_takes_no_other_down(tmp_path: Path) -> None:
+    """Writes queued together share a transaction; one that cannot be stored fails alone."""
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.open()
+        await asyncio.gather(*(store.create(record(f"g{i}"), progress(0)) for i in range(4)))
+        outcomes = await asyncio.gather(
+            store.append("g0", command(1), progress(1)),
+            store.append("g1", command(2), progress(2)),  # a gap
+            store.append("ghost", command(1), progress(1)),  # no such game
+            store.create(record("g3"), progress(0)),  # taken
+            store.append("g2", command(1), progress(1)),
+            store.append("g2", command(2), progress(2)),  # two of one game in one group
+            store.append("g3", command(1), progress(1), Snapshot(1, {"s": 1})),
+            return_exceptions=True,
+        )
+        assert [type(o).__name__ for o in outcomes] == [
+            "NoneType", "StorageError", "StorageError", "StorageError", "NoneType", "NoneType", "NoneType"]
+        assert "does not follow" in str(outcomes[1]) and "no game" in str(outcomes[2])
+        assert "already exists" in str(outcomes[3])
+        for gid, seqs in (("g0", [1]), ("g1", []), ("g2", [1, 2]), ("g3", [1])):
+            found = await store.log(gid)
+            assert found is not None and [c.seq for c in found[2]] == seqs and found[1].seq == len(seqs)
+        await store.append("g1", command(1), progress(1))  # the refused write changed nothing
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_one_server_at_a_time_in_a_data_directory(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        first = SqliteStore(tmp_path)
+        await first.open()
+        with pytest.raises(StorageError, match="another server"):
+            await SqliteStore(tmp_path).open()
+        await first.close()
+        again = SqliteStore(tmp_path)
+        await again.open()
+        await again.close()
 
     asyncio.run(scenario())

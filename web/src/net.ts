@@ -1,7 +1,7 @@
 // Talking to the game server: the REST API (lobby, games, logs) and one WebSocket per seat, which keeps its
 // sequence number, reconnects with back-off and asks for what it missed (`sync`).
 
-import type { ActMessage, GameEvent, GameView } from "./types";
+import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
 export interface SeatPublic {
   seat: number;
@@ -121,9 +121,15 @@ export const api = {
   health: () => call<{ status: string }>("GET", "/api/health"),
   lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
   create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
-  game: (id: string) => call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`),
+  game: async (id: string) => {
+    const d = await call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);
+    return { ...d, state: withSun(d.state) };
+  },
   log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
-  replay: (id: string) => call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`),
+  replay: async (id: string) => {
+    const r = await call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`);
+    return { ...r, state: withSun(r.state) };
+  },
 };
 
 // ---- the WebSocket ---------------------------------------------------------------------------------------
@@ -151,8 +157,6 @@ export interface ViewDiff {
   robots?: GameView["robots"];
   ufos?: GameView["ufos"];
   gates?: GameView["gates"];
-  /** `[id, near, next_change]` for asteroids of which only the orbit's state changed (R5). */
-  sun?: [string, boolean, number | null][];
 }
 
 export interface UpdateMessage {
@@ -176,7 +180,37 @@ export interface ErrorMessage {
 
 export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage;
 
-/** A view with a diff applied: changed records replace theirs by id, new ones are appended. */
+/** `near` and `next_change` of an asteroid in round `round` (R5): the server leaves them out of its messages, since
+ * they follow from the orbit `P/K/F` — near iff (round − 1 + F) mod P < K — or from `pinned` without an orbit. */
+export function sunState(
+  orbit: string | null | undefined,
+  pinned: string | null | undefined,
+  round: number,
+): { near: boolean; next_change: number | null } {
+  const parts = orbit ? orbit.split("/").map(Number) : [];
+  if (parts.length !== 3) return { near: pinned === "near", next_change: null };
+  const [period, window, phase] = parts as [number, number, number];
+  const t = (round - 1 + phase) % period;
+  const near = t < window;
+  if (window === 0 || window === period) return { near, next_change: null };
+  return { near, next_change: round + (near ? window - t : period - t) };
+}
+
+/** An asteroid record with its sun state for `round`; the record itself when that is what it already says. */
+function sunned(a: AsteroidView, round: number): AsteroidView {
+  if (!a.exists) return a;
+  const { near, next_change } = sunState(a.orbit, a.pinned, round);
+  return a.near === near && a.next_change === next_change ? a : { ...a, near, next_change };
+}
+
+/** A view as the server sends it, with every asteroid's sun state derived (the state of a `state` message, a
+ * replay's first view, a game's detail). */
+export function withSun(view: GameView): GameView {
+  return { ...view, asteroids: view.asteroids.map((a) => sunned(a, view.round)) };
+}
+
+/** A view with a diff applied: changed records replace theirs by id, new ones are appended; the asteroids'
+ * sun state moves on with the round. */
 export function applyDiff(view: GameView, diff: ViewDiff): GameView {
   const merge = <T extends { id: string }>(list: T[], changed: T[] | undefined): T[] => {
     if (!changed || !changed.length) return list;
@@ -186,13 +220,11 @@ export function applyDiff(view: GameView, diff: ViewDiff): GameView {
     for (const r of changed) if (!known.has(r.id)) out.push(r);
     return out;
   };
-  let asteroids = merge(view.asteroids, diff.asteroids);
-  if (diff.sun && diff.sun.length) {
-    const sun = new Map(diff.sun.map(([id, near, next]) => [id, { near, next }]));
-    asteroids = asteroids.map((a) => {
-      const s = sun.get(a.id);
-      return s ? { ...a, near: s.near, next_change: s.next } : a;
-    });
+  let asteroids: AsteroidView[];
+  if (diff.round !== view.round) {
+    asteroids = merge(view.asteroids, diff.asteroids).map((a) => sunned(a, diff.round));
+  } else {
+    asteroids = merge(view.asteroids, diff.asteroids?.map((a) => sunned(a, diff.round)));
   }
   return {
     ...view,
@@ -241,7 +273,10 @@ export class GameSocket {
       } catch {
         return;
       }
-      if (m.type === "state") this.seq = m.seq;
+      if (m.type === "state") {
+        this.seq = m.seq;
+        m.state = withSun(m.state);
+      }
       if (m.type === "update") {
         if (this.seq >= 0 && m.seq <= this.seq) return; // already have it
         if (this.seq >= 0 && m.seq > this.seq + 1) {

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import GameFormatError
+from .records import field_names
 
 
 class _ActionBase:
@@ -17,8 +18,8 @@ class _ActionBase:
     def to_json(self) -> dict[str, Any]:
         """The action as a JSON object."""
         out: dict[str, Any] = {"type": self.name}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = getattr(self, f.name)
+        for name in field_names(type(self)):
+            out[name] = getattr(self, name)
         return out
 
 

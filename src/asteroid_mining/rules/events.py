@@ -5,8 +5,10 @@ The same objects drive the scenario runner's output, the browser's animations an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from .records import field_names
 
 
 class _EventBase:
@@ -18,9 +20,9 @@ class _EventBase:
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object with its `type`."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        for name in field_names(type(self)):
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .effects import winnable
+from .orbit import Orbit
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
 
 UNKNOWN = "unknown"
@@ -12,33 +14,57 @@ UNKNOWN = "unknown"
 
 
 def _sorted_ids(state: GameState, ids: dict[str, None]) -> list[str]:
+    if len(ids) < 2:
+        return list(ids)
     return sorted(ids, key=lambda tid: state.things[tid].index)
 
 
-def asteroid_view(state: GameState, a: Asteroid) -> dict[str, Any]:
-    """One asteroid as the players see it, with its sun state and the round it next changes (R5)."""
+def asteroid_view(state: GameState, a: Asteroid, sun: bool = True, frozen: bool = False) -> dict[str, Any]:
+    """One asteroid as the players see it, with its sun state and the round it next changes (R5).
+
+    `sun=False` leaves out `near` and `next_change`, which follow from `orbit`, `pinned` and the round alone
+    (see `sun_state`), for callers that send records and let their readers derive them. `frozen=True` gives
+    tuples in place of lists (the same JSON), for callers that keep many records: a dict that holds only
+    strings, numbers and tuples of them is not tracked by Python's cyclic garbage collector.
+    """
     if not a.exists:
         return {"id": a.id, "exists": False}
-    near = state.is_near(a)
-    return {
+    seq: Callable[[Iterable[Any]], Sequence[Any]] = tuple if frozen else list
+    record: dict[str, Any] = {
         "id": a.id,
         "exists": True,
         "mantle": a.mantle,
         "core": a.core if a.surveyed or a.mantle == 0 else UNKNOWN,
         "surveyed": a.surveyed,
-        "near": near,
-        "next_change": a.orbit.next_change(state.round) if a.orbit else None,
-        "orbit": str(a.orbit) if a.orbit else None,
-        "pinned": a.pinned,
-        "position": list(a.position) if a.position else None,
-        "shelter": a.shelter,
-        "exposures": a.exposures,
-        "neighbours": list(a.neighbours),
-        "gates": list(a.gates),
-        "settlers": _sorted_ids(state, a.settlers),
-        "robots": _sorted_ids(state, a.robots),
-        "ufos": _sorted_ids(state, a.ufos),
     }
+    if sun:
+        record["near"] = state.is_near(a)
+        record["next_change"] = a.orbit.next_change(state.round) if a.orbit else None
+    record.update(
+        orbit=str(a.orbit) if a.orbit else None,
+        pinned=a.pinned,
+        position=seq(a.position) if a.position else None,
+        shelter=a.shelter,
+        exposures=a.exposures,
+        neighbours=seq(a.neighbours),
+        gates=seq(a.gates),
+        settlers=seq(_sorted_ids(state, a.settlers)),
+        robots=seq(_sorted_ids(state, a.robots)),
+        ufos=seq(_sorted_ids(state, a.ufos)),
+    )
+    return record
+
+
+def sun_state(orbit: str | None, pinned: str | None, round_no: int) -> tuple[bool, int | None]:
+    """`near` and `next_change` of an asteroid's view from its `orbit` and `pinned` fields in round `round_no`.
+
+    The same values `asteroid_view` gives (R5): an asteroid without an orbit is near only when pinned near,
+    and never changes by itself.
+    """
+    if orbit is None:
+        return pinned == "near", None
+    parsed = Orbit.parse(orbit)
+    return parsed.is_near(round_no), parsed.next_change(round_no)
 
 
 def settler_view(s: Settler) -> dict[str, Any]:

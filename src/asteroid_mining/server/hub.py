@@ -7,6 +7,7 @@ restart (a crash included). Finished games are loaded on demand and let go once 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 import time
@@ -92,6 +93,7 @@ class GameHub:
         live = LiveGame(stored.record, game, seq, self.settings, self.store, _players(stored.record))
         self.games[game_id] = live
         live.start()
+        _age_young_objects()
         return live
 
     def release(self, live: LiveGame) -> None:
@@ -144,12 +146,24 @@ class GameHub:
         meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
                 "seats": [seat.to_meta() for seat in seats]}
         record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
-        await self.store.create(record, progress_of(game, 0))
+        await self.store.create(record, progress_of(game, 0, record.created))
         live = LiveGame(record, game, 0, self.settings, self.store, players)
         self.games[record.id] = live
         live.start()
+        _age_young_objects()
         log.info("game %s created by %s: %d seats on %s", record.id, client, request.seats, name)
         return live, created
+
+
+def _age_young_objects() -> None:
+    """Collect the young generations now that a game has been set up, so that its thousands of long-lived objects
+    (and the garbage of building them) go to the old generation at once, in a pause of a millisecond or so.
+
+    Left to the collector's thresholds (`main.GC_THRESHOLDS`), the objects of every game set up since the last
+    collection of generation 1 are examined together the next time: with 200 games created before play began,
+    that was one pause of 120 ms in the first second of play.
+    """
+    gc.collect(1)
 
 
 def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:

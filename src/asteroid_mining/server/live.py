@@ -25,8 +25,8 @@ from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, Storag
 from .bots import BotPlayer
 from .config import Settings
 from .diff import ViewTracker
-from .messages import MessageError, dumps, error, to_action
-from .outbox import Outbox
+from .messages import MessageError, dumps, error, frame, to_action
+from .outbox import Message, Outbox
 from .schemas import ActMessage
 from .seats import Seat, seat_for_token
 
@@ -55,9 +55,9 @@ def rebuild(stored: StoredGame) -> Game:
     return game
 
 
-def progress_of(game: Game, seq: int) -> Progress:
-    """Where `game` is after command `seq`."""
-    return Progress(seq, game.status, game.round, game.turn, time.time())
+def progress_of(game: Game, seq: int, at: float) -> Progress:
+    """Where `game` is after command `seq`, played at `at` (seconds since the epoch)."""
+    return Progress(seq, game.status, game.round, game.turn, at)
 
 
 class LiveGame:
@@ -83,7 +83,7 @@ class LiveGame:
         self._store = store
         self._players = players
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
-        self._recent: deque[tuple[int, str]] = deque(maxlen=settings.sync_buffer)
+        self._recent: deque[tuple[int, Message]] = deque(maxlen=settings.sync_buffer)
         self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
         self._wake = asyncio.Event()
         self._turn_started = time.monotonic()
@@ -224,7 +224,7 @@ class LiveGame:
         ended = game.status != "running"
         snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
         try:
-            await self._store.append(self.id, command, progress_of(game, seq), snapshot)
+            await self._store.append(self.id, command, progress_of(game, seq, command.at), snapshot)
         except StorageError:
             log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
             await self._reload()
@@ -233,16 +233,16 @@ class LiveGame:
                                         "played", ref=ref))
             return
         try:
-            text = self._announce(seq, command, events, ref)
+            message = self._announce(seq, command, events, ref)
         except Exception:  # stored but not announced: go by the store, and tell everyone the whole state
             log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
             await self._reload()
             return
         for conn in self.connections:
-            conn.outbox.put(text)
+            conn.outbox.put_message(message)
 
-    def _announce(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> str:
-        """Take the command as acknowledged: the `update` text, kept for `sync`."""
+    def _announce(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Message:
+        """Take the command as acknowledged: the `update` message for every connection, kept for `sync`."""
         happened = [event.to_json() for event in events]
         diff = self.tracker.update(happened)
         self.seq = seq
@@ -251,9 +251,9 @@ class LiveGame:
         if ref is not None:
             update["ref"] = ref
         update.update(events=happened, diff=diff, deadline=self.deadline)
-        text = dumps(update)
-        self._recent.append((seq, text))
-        return text
+        message = frame(dumps(update))
+        self._recent.append((seq, message))
+        return message
 
     async def _reload(self) -> None:
         """Go back to what the store holds (after a failed write); if even that fails, the game is broken.
@@ -334,8 +334,8 @@ class LiveGame:
             return
         oldest = self._recent[0][0] if self._recent else self.seq + 1
         if oldest <= after + 1 <= self.seq:
-            for seq, text in self._recent:
+            for seq, message in self._recent:
                 if seq > after:
-                    conn.outbox.put(text)
+                    conn.outbox.put_message(message)
         else:
             conn.outbox.put(self.state_message(conn))

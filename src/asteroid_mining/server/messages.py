@@ -1,7 +1,8 @@
 """WebSocket messages: reading a client's text, and the texts the server sends.
 
 Client → server: `act` and `sync` (see `schemas`). Server → client: `state`, `update` and `error` (see
-`docs/server.md`). Every text is compact JSON.
+`docs/server.md`). Every text is compact JSON, written by orjson: an update is encoded once per action, and
+orjson does that about ten times faster than the standard library, which mattered on the server's hottest path.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from ..rules import Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
@@ -27,8 +29,13 @@ class MessageError(Exception):
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (UTF-8 as is; tuples as arrays)."""
+    return orjson.dumps(value).decode()
+
+
+def frame(text: str) -> dict[str, Any]:
+    """The ASGI message that sends `text` over a WebSocket; one such message can go to many connections."""
+    return {"type": "websocket.send", "text": text}
 
 
 def error(code: str, message: str, field: str | None = None, ref: str | int | None = None) -> str:

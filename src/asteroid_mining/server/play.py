@@ -66,7 +66,7 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> 
                      CLOSE_FULL)
         hub.release(live)
         return
-    conn = Connection(seat, Outbox(settings.send_queue))
+    conn = Connection(seat, Outbox(settings.send_queue, websocket.send))
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
@@ -121,17 +121,16 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
 
 
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:
-    """Send what the game queues for this client, in order; close the connection when it falls too far behind."""
+    """Finish the sends to this client that had to wait (`Outbox.run`); close the connection when it falls too
+    far behind."""
     try:
-        while True:
-            text = await conn.outbox.get()
-            if text is None:
-                break
-            await websocket.send_text(text)
+        await conn.outbox.run()
         if conn.outbox.overflowed:
             await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client has gone; the receiving side notices and cleans up
+    finally:
+        conn.outbox.close()
 
 
 async def _close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:

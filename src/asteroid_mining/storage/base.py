@@ -1,10 +1,10 @@
 """The storage interface: what a game is on disk, and the operations the server needs.
 
 A game is stored as its record (belt, options, seed, number of settlers and the server's metadata, written once),
-its progress (sequence number, status, round, turn: rewritten with every command), an append-only log of the
-accepted commands, and its latest snapshot (the engine's `Game.to_json()`), taken now and then so that loading a
-long game does not replay it from the start. The log alone is the truth: `Game.replay` of the record and the log
-gives the game back; a snapshot only saves time.
+an append-only log of the accepted commands, each with the progress it leads to (sequence number, status, round,
+turn), and its latest snapshot (the engine's `Game.to_json()`), taken now and then so that loading a long game
+does not replay it from the start. The log alone is the truth: `Game.replay` of the record and the log gives the
+game back; a snapshot only saves time.
 
 Every method is a coroutine so that an implementation over a network fits the same interface; an implementation
 must never block the event loop.
@@ -45,7 +45,7 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """Where a game is: rewritten atomically with each command it follows."""
+    """Where a game is: stored atomically with the command that took it there."""
 
     seq: int
     """The number of accepted commands (the seq of the last one; 0 before any)."""
@@ -54,7 +54,7 @@ class Progress:
     round: int
     turn: str | None
     updated: float
-    """Seconds since the epoch."""
+    """When the game got there (seconds since the epoch): the time of its last command, or of its creation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,8 @@ class GameStore(ABC):
                      snapshot: Snapshot | None = None) -> None:
         """Append one command and the progress it leads to (and maybe a snapshot), atomically and durably.
 
-        Raises StorageError when the command's seq does not follow the last one stored.
+        The progress's `updated` is the command's `at`. Raises StorageError when the command's seq does not
+        follow the last one stored (the log has no gaps and nothing in it is rewritten).
         """
 
     @abstractmethod

@@ -7,6 +7,17 @@ default) that COMMIT has reached the disk (the WAL is fsynced), so a command ack
 so many games writing at once share it. `synchronous=NORMAL` survives `kill -9` too (the WAL is in the
 operating system's hands) but can lose the last commits on a power cut; it is available as an option.
 
+The log is the whole truth and nothing is rewritten while a game runs: each command's row says where the game
+is after it (status, round, turn), so a command is one appended row, and a group of commands one SQL statement.
+That matters more than it seems. The writer thread needs Python's GIL after every statement, and while the
+server is busy the event loop holds it for up to the interpreter's switch interval (5 ms) at a time: a
+statement per command made a batch of a hundred wait for the GIL hundreds of times, and acknowledgements tens
+of milliseconds late. A game's `games` row is written when it is created and once more when it ends.
+
+The writer checks that each command follows the last one stored for its game (no gap, no rewrite) from what it
+has itself written, so it keeps a game's last seq in memory; a lock file makes sure that no other server writes
+the same database meanwhile. The table's primary key refuses a rewrite besides.
+
 Reads run on a small pool of threads with their own connections (WAL lets them read while the writer writes).
 The event loop never waits on SQLite.
 """
@@ -15,28 +26,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import IO, Any, Literal, TypeVar
+
+import orjson
 
 from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
 
-SCHEMA_VERSION = 2
-"""The layout of the database this code writes (`PRAGMA user_version`). Version 2 moved each game's progress
-from its `games` row, which holds the belt document too, to a row of its own in `progress`; a version 1 database
-is brought up to date when opened."""
+try:
+    import fcntl
+except ImportError:  # not on Windows: the lock file is then only a marker
+    fcntl = None  # type: ignore[assignment]
+
+SCHEMA_VERSION = 3
+"""The layout of the database this code writes (`PRAGMA user_version`). Version 2 kept each game's progress in a
+row of its own, rewritten with every command, and version 1 in its `games` row; version 3 keeps it in the
+command rows themselves. Older databases are brought up to date when opened."""
 DATABASE_NAME = "games.sqlite3"
 """The file name of the database inside the data directory."""
+LOCK_NAME = "games.lock"
+"""The file a server holds locked while it uses the data directory."""
 
-_SCHEMA = """
--- a game's record, written once (its seq, status, round, turn and updated: as created; see `progress`)
+_TABLES = """
+-- a game's record: its seq, status, round, turn and updated say where it was when created and, once it has
+-- ended, where it ended (in between, its last command says where it is)
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
@@ -51,24 +70,17 @@ CREATE TABLE IF NOT EXISTS games (
     turn TEXT,
     updated REAL NOT NULL
 );
-DROP INDEX IF EXISTS games_by_status;
--- where a game is, rewritten with every command: a short row of its own, since rewriting a row rewrites all of it
--- and a `games` row holds the whole belt document (tens of kilobytes on a standard belt)
-CREATE TABLE IF NOT EXISTS progress (
-    game TEXT PRIMARY KEY REFERENCES games (id),
-    seq INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    turn TEXT,
-    updated REAL NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS progress_by_status ON progress (status);
+-- the append-only log, with where the game is after each command (status, round and turn: NULL in the
+-- commands of a version 1 or 2 database but the last of each game)
 CREATE TABLE IF NOT EXISTS commands (
     game TEXT NOT NULL REFERENCES games (id),
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,
     author TEXT NOT NULL,
     at REAL NOT NULL,
+    status TEXT,
+    round INTEGER,
+    turn TEXT,
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -77,9 +89,15 @@ CREATE TABLE IF NOT EXISTS snapshots (
     state TEXT NOT NULL
 );
 """
+# (statements are split at semicolons: none in the comments)
+_INDEXES = """
+DROP INDEX IF EXISTS games_by_status;
+CREATE INDEX IF NOT EXISTS games_running ON games (created, id) WHERE status = 'running';
+"""
 
 _BATCH = 512
 """The most writes one transaction takes."""
+_COMMAND_COLUMNS = ("game", "seq", "action", "author", "at", "status", "round", "turn")
 
 T = TypeVar("T")
 Synchronous = Literal["FULL", "NORMAL"]
@@ -87,51 +105,87 @@ log = logging.getLogger(__name__)
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text: orjson, since commands are encoded on the event loop (and snapshots are big)."""
+    return orjson.dumps(value).decode()
 
 
-def _connect(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30.0)
+def _connect(path: Path, synchronous: Synchronous, statements: int = 128) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30.0,
+                           cached_statements=statements)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
 
 
+def _storage_error(failure: BaseException) -> StorageError:
+    if isinstance(failure, StorageError):
+        return failure
+    return StorageError(f"{type(failure).__name__}: {failure}")
+
+
+# ----- the writer -----
 @dataclass(slots=True)
-class _Job:
-    work: Callable[[sqlite3.Connection], Any]
-    future: asyncio.Future[Any]
+class _Create:
+    """A new game's row."""
+
+    row: tuple[Any, ...]
+    future: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
 
+    @property
+    def game(self) -> str:
+        return str(self.row[0])
 
-def _settle_all(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
-    for future, result, error in settled:
+
+@dataclass(slots=True)
+class _Append:
+    """A command's row; when the game ended with it, its final progress; maybe a snapshot."""
+
+    row: tuple[Any, ...]
+    ended: tuple[Any, ...] | None
+    snapshot: tuple[Any, ...] | None
+    future: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+
+    @property
+    def game(self) -> str:
+        return str(self.row[0])
+
+    @property
+    def seq(self) -> int:
+        return int(self.row[1])
+
+
+_Write = _Create | _Append
+
+
+def _settle_all(settled: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, error in settled:
         if future.cancelled():
             continue
         if error is None:
-            future.set_result(result)
+            future.set_result(None)
         else:
             future.set_exception(error)
 
 
 class _Writer:
-    """The one thread that writes: runs queued jobs in group transactions, reports after COMMIT."""
+    """The one thread that writes: runs queued writes in group transactions, reports after COMMIT."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._last: dict[str, int] = {}  # game -> the seq of its last stored command, as this writer knows it
+        self._inserts: dict[int, str] = {}  # rows -> the statement that inserts that many commands
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, work: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Job(work, future, loop))
-        return future
+    def submit(self, write: _Write) -> None:
+        self._queue.put(write)
 
     def stop(self) -> None:
-        """Finish the queued jobs, then end the thread (blocking)."""
+        """Finish the queued writes, then end the thread (blocking)."""
         self._queue.put(None)
         self._thread.join()
 
@@ -144,65 +198,157 @@ class _Writer:
             batch = [first]
             while len(batch) < _BATCH:
                 try:
-                    job = self._queue.get_nowait()
+                    write = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
+                if write is None:
                     stopping = True
                     break
-                batch.append(job)
+                batch.append(write)
             self._commit(batch)
 
-    def _commit(self, batch: list[_Job]) -> None:
-        conn = self._conn
-        outcomes: list[tuple[Any, BaseException | None]] = []
+    def _commit(self, batch: list[_Write]) -> None:
+        errors: list[BaseException | None] = [None] * len(batch)
+        accepted = self._check(batch, errors)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:  # the usual case: every write of the batch succeeds, with no savepoint of its own
-                outcomes = [(job.work(conn), None) for job in batch]
-            except Exception:  # one failed: start the batch again, a savepoint per job
-                conn.execute("ROLLBACK")
-                conn.execute("BEGIN IMMEDIATE")
-                outcomes = [self._one(job) for job in batch]
-            conn.execute("COMMIT")
-        except Exception as failure:  # the whole transaction is lost: tell every waiting caller
-            log.exception("the store could not commit %d writes", len(batch))
-            if conn.in_transaction:
-                try:
-                    conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    log.exception("rollback failed")
-            lost = _storage_error(failure)
-            outcomes = [(None, lost)] * len(batch)
+            if accepted:
+                self._write_all([batch[i] for i in accepted])
+        except Exception as failure:  # one write is at fault, or the disk: each write on its own, to find out
+            log.warning("a group of %d writes failed (%s); writing them one by one", len(accepted), failure)
+            self._write_each(batch, accepted, errors)
+        else:
+            for i in accepted:
+                self._stored(batch[i])
         # one wake-up per event loop for the whole batch, not one per write
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, BaseException | None]]] = {}
-        for job, (result, error) in zip(batch, outcomes, strict=True):
-            by_loop.setdefault(job.loop, []).append((job.future, result, error))
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+        for write, error in zip(batch, errors, strict=True):
+            by_loop.setdefault(write.loop, []).append((write.future, error))
         for loop, settled in by_loop.items():
             with contextlib.suppress(RuntimeError):  # RuntimeError: that loop has closed, nobody is waiting
                 loop.call_soon_threadsafe(_settle_all, settled)
 
+    def _check(self, batch: list[_Write], errors: list[BaseException | None]) -> list[int]:
+        """The indexes of the writes that may go ahead: each command follows its game's last one."""
+        accepted = []
+        last: dict[str, int | None] = {}  # as it will be once the writes accepted so far are stored
+        for i, write in enumerate(batch):
+            game = write.game
+            if isinstance(write, _Create):
+                last[game] = 0
+                accepted.append(i)
+                continue
+            if game not in last:
+                try:
+                    last[game] = self._last_seq(game)
+                except sqlite3.Error as failure:
+                    errors[i] = _storage_error(failure)
+                    continue
+            before = last[game]
+            if before is None:
+                errors[i] = StorageError(f"there is no game {game}")
+            elif write.seq != before + 1:
+                errors[i] = StorageError(f"game {game}: command {write.seq} does not follow the stored log "
+                                         f"(its last command is {before})")
+            else:
+                last[game] = write.seq
+                accepted.append(i)
+        return accepted
 
-    def _one(self, job: _Job) -> tuple[Any, BaseException | None]:
-        """Run one job in its own savepoint, so that its failure does not take the others of its batch down."""
+    def _last_seq(self, game: str) -> int | None:
+        """The seq of the game's last stored command (0 before any); None when there is no such game."""
+        known = self._last.get(game)
+        if known is not None:
+            return known
+        row = self._conn.execute("SELECT (SELECT COUNT(*) FROM games WHERE id = ?), "
+                                 "(SELECT MAX(seq) FROM commands WHERE game = ?)", (game, game)).fetchone()
+        if not row[0]:
+            return None
+        self._last[game] = row[1] or 0
+        return self._last[game]
+
+    def _stored(self, write: _Write) -> None:
+        self._last[write.game] = 0 if isinstance(write, _Create) else write.seq
+
+    def _insert(self, rows: int) -> str:
+        sql = self._inserts.get(rows)
+        if sql is None:
+            one = "(" + ",".join("?" * len(_COMMAND_COLUMNS)) + ")"
+            sql = f"INSERT INTO commands ({','.join(_COMMAND_COLUMNS)}) VALUES " + ",".join([one] * rows)
+            self._inserts[rows] = sql
+        return sql
+
+    def _write_all(self, writes: list[_Write]) -> None:
+        """Every write in one transaction; commands that only add their row in one statement."""
         conn = self._conn
-        conn.execute("SAVEPOINT job")
+        plain = [w for w in writes if isinstance(w, _Append) and w.ended is None and w.snapshot is None]
+        if len(plain) == len(writes):  # the usual batch: one statement, its own transaction (one GIL hand-off)
+            conn.execute(self._insert(len(plain)), [value for w in plain for value in w.row])
+            return
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            result = job.work(conn)
-        except Exception as failure:
-            conn.execute("ROLLBACK TO job")
-            conn.execute("RELEASE job")
-            return None, _storage_error(failure)
-        conn.execute("RELEASE job")
-        return result, None
+            for write in writes:  # creates first in batch order: a command may follow its game's creation
+                if isinstance(write, _Create):
+                    self._create(write)
+            appends = [w for w in writes if isinstance(w, _Append)]
+            if appends:
+                conn.execute(self._insert(len(appends)), [value for w in appends for value in w.row])
+            for write in appends:
+                self._extras(write)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _write_each(self, batch: list[_Write], accepted: list[int], errors: list[BaseException | None]) -> None:
+        """The writes one by one in one transaction, each in a savepoint: a failing one takes no other down."""
+        conn = self._conn
+        stored = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for i in accepted:
+                write = batch[i]
+                conn.execute("SAVEPOINT one")
+                try:
+                    if isinstance(write, _Create):
+                        self._create(write)
+                    else:
+                        conn.execute(self._insert(1), write.row)
+                        self._extras(write)
+                except Exception as failure:
+                    conn.execute("ROLLBACK TO one")
+                    errors[i] = _storage_error(failure)
+                else:
+                    stored.append(i)
+                conn.execute("RELEASE one")
+            conn.execute("COMMIT")
+        except Exception as failure:  # the whole transaction is lost: tell every waiting caller
+            log.exception("the store could not commit %d writes", len(accepted))
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            lost = _storage_error(failure)
+            for i in accepted:
+                errors[i] = lost
+            self._last.clear()  # what is stored is no longer certain: ask the database again
+            return
+        for i in stored:
+            self._stored(batch[i])
+
+    def _create(self, write: _Create) -> None:
+        try:
+            self._conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", write.row)
+        except sqlite3.IntegrityError:
+            raise StorageError(f"a game with id {write.game} already exists") from None
+
+    def _extras(self, write: _Append) -> None:
+        if write.ended is not None:
+            self._conn.execute("UPDATE games SET seq=?, status=?, round=?, turn=?, updated=? WHERE id=?", write.ended)
+        if write.snapshot is not None:
+            self._conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)", write.snapshot)
 
 
-def _storage_error(failure: BaseException) -> StorageError:
-    if isinstance(failure, StorageError):
-        return failure
-    return StorageError(f"{type(failure).__name__}: {failure}")
-
-
+# ----- the store -----
 class SqliteStore(GameStore):
     """Games in one SQLite database (WAL) inside `directory`; see the module's documentation."""
 
@@ -212,6 +358,7 @@ class SqliteStore(GameStore):
         self.synchronous: Synchronous = synchronous
         self._writer: _Writer | None = None
         self._write_conn: sqlite3.Connection | None = None
+        self._lock: IO[str] | None = None
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="store-read")
         self._local = threading.local()
         self._read_conns: list[sqlite3.Connection] = []
@@ -219,28 +366,50 @@ class SqliteStore(GameStore):
 
     # ----- life -----
     async def open(self) -> None:
-        """Create the directory and schema if needed and start the writer thread."""
+        """Create the directory and schema if needed, bring an older database up to date, start the writer."""
         await asyncio.to_thread(self._open)
 
     def _open(self) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            conn = _connect(self.path, self.synchronous)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
+        except OSError as failure:
+            raise StorageError(f"cannot create the data directory {self.directory}: {failure}") from None
+        self._take_lock()
+        try:
+            conn = _connect(self.path, self.synchronous, _BATCH + 16)
+            try:
+                _bring_up_to_date(conn, self.path)
+            except BaseException:
                 conn.close()
-                raise StorageError(f"{self.path} was written by a newer version of the game (schema {version})")
-            conn.executescript(_SCHEMA)
-            if version < SCHEMA_VERSION:
-                conn.execute("BEGIN IMMEDIATE")
-                # version 1 kept the progress in the games' rows (a new database has no rows: nothing to copy)
-                conn.execute("INSERT OR IGNORE INTO progress SELECT id, seq, status, round, turn, updated FROM games")
-                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                conn.execute("COMMIT")
+                raise
         except sqlite3.Error as failure:
+            self._release_lock()
             raise StorageError(f"cannot open the database {self.path}: {failure}") from None
+        except BaseException:
+            self._release_lock()
+            raise
         self._write_conn = conn
         self._writer = _Writer(conn)
+
+    def _take_lock(self) -> None:
+        path = self.directory / LOCK_NAME
+        try:
+            lock = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held until close()
+        except OSError as failure:
+            raise StorageError(f"cannot open {path}: {failure}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                raise StorageError(f"another server is using the games in {self.directory} ({path} is locked); "
+                                   "stop it, or give this one another data directory") from None
+        self._lock = lock
+
+    def _release_lock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.close()  # closing the file releases the lock
 
     async def close(self) -> None:
         """Finish the queued writes, stop the threads and close every connection."""
@@ -255,48 +424,37 @@ class SqliteStore(GameStore):
         if self._write_conn is not None:
             self._write_conn.close()
             self._write_conn = None
+        self._release_lock()
 
     # ----- writes -----
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def _submit(self, make: Any, *parts: Any) -> asyncio.Future[None]:
         if self._writer is None:
             raise StorageError("the store is closed")
-        return await self._writer.submit(work)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._writer.submit(make(*parts, future, loop))
+        return future
 
     async def create(self, record: GameRecord, progress: Progress) -> None:
         """Insert a new game; durable on return."""
-        where = (progress.seq, progress.status, progress.round, progress.turn, progress.updated)
         row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
-               record.settlers, _dumps(record.meta), *where)
-
-        def work(conn: sqlite3.Connection) -> None:
-            try:
-                conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)
-            except sqlite3.IntegrityError:
-                raise StorageError(f"a game with id {record.id} already exists") from None
-            conn.execute("INSERT INTO progress VALUES (?,?,?,?,?,?)", (record.id, *where))
-
-        await self._write(work)
+               record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
+               progress.updated)
+        await self._submit(_Create, row)
 
     async def append(self, game_id: str, command: Command, progress: Progress,
                      snapshot: Snapshot | None = None) -> None:
-        """Append a command with its progress (and snapshot) in one transaction; durable on return."""
-        action = _dumps(command.action)
-        author = _dumps(command.by)
-        state = _dumps(snapshot.state) if snapshot is not None else None  # encoded here: the loop is busy enough
+        """Append a command with its progress (and snapshot) in one transaction; durable on return.
 
-        def work(conn: sqlite3.Connection) -> None:
-            moved = conn.execute(
-                "UPDATE progress SET seq=?, status=?, round=?, turn=?, updated=? WHERE game=? AND seq=?",
-                (progress.seq, progress.status, progress.round, progress.turn, progress.updated, game_id,
-                 command.seq - 1),
-            ).rowcount
-            if moved != 1:
-                raise StorageError(f"game {game_id}: command {command.seq} does not follow the stored log")
-            conn.execute("INSERT INTO commands VALUES (?,?,?,?,?)", (game_id, command.seq, action, author, command.at))
-            if snapshot is not None and state is not None:
-                conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)", (game_id, snapshot.seq, state))
-
-        await self._write(work)
+        The progress's `updated` is taken to be the command's `at`.
+        """
+        row = (game_id, command.seq, _dumps(command.action), _dumps(command.by), command.at, progress.status,
+               progress.round, progress.turn)
+        ended = None
+        if progress.status != "running":
+            ended = (progress.seq, progress.status, progress.round, progress.turn, command.at, game_id)
+        shot = (game_id, snapshot.seq, _dumps(snapshot.state)) if snapshot is not None else None
+        await self._submit(_Append, row, ended, shot)
 
     # ----- reads -----
     def _reader(self) -> sqlite3.Connection:
@@ -308,8 +466,8 @@ class SqliteStore(GameStore):
                 self._read_conns.append(conn)
         return conn
 
-    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def run() -> T:
+    async def _read(self, work: Any) -> Any:
+        def run() -> Any:
             try:
                 return work(self._reader())
             except sqlite3.Error as failure:
@@ -328,13 +486,14 @@ class SqliteStore(GameStore):
                     return None
                 record, progress = found
                 snap = conn.execute("SELECT seq, state FROM snapshots WHERE game=?", (game_id,)).fetchone()
-                snapshot = Snapshot(snap[0], json.loads(snap[1])) if snap else None
+                snapshot = Snapshot(snap[0], orjson.loads(snap[1])) if snap else None
                 after = snapshot.seq if snapshot else 0
                 return StoredGame(record, progress, snapshot, _commands(conn, game_id, after))
             finally:
                 conn.execute("COMMIT")
 
-        return await self._read(work)
+        result: StoredGame | None = await self._read(work)
+        return result
 
     async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
         """The record, progress and every command."""
@@ -349,33 +508,75 @@ class SqliteStore(GameStore):
             finally:
                 conn.execute("COMMIT")
 
-        return await self._read(work)
+        result: tuple[GameRecord, Progress, list[Command]] | None = await self._read(work)
+        return result
 
     async def unfinished(self) -> list[str]:
         """The ids of running games, oldest first."""
 
         def work(conn: sqlite3.Connection) -> list[str]:
-            rows = conn.execute("SELECT g.id FROM progress AS p JOIN games AS g ON g.id = p.game "
-                                "WHERE p.status = 'running' ORDER BY g.created, g.id").fetchall()
+            rows = conn.execute("SELECT id FROM games WHERE status = 'running' ORDER BY created, id").fetchall()
             return [row[0] for row in rows]
 
-        return await self._read(work)
+        result: list[str] = await self._read(work)
+        return result
 
 
 def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[GameRecord, Progress] | None:
-    row = conn.execute(
-        "SELECT g.id, g.created, g.belt, g.options, g.seed, g.settlers, g.meta, p.seq, p.status, p.round, p.turn, "
-        "p.updated FROM games AS g JOIN progress AS p ON p.game = g.id WHERE g.id=?", (game_id,)
-    ).fetchone()
+    row = conn.execute("SELECT id, created, belt, options, seed, settlers, meta, seq, status, round, turn, updated "
+                       "FROM games WHERE id=?", (game_id,)).fetchone()
     if row is None:
         return None
-    record = GameRecord(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], json.loads(row[6]))
-    return record, Progress(row[7], row[8], row[9], row[10], row[11])
+    loads = orjson.loads
+    record = GameRecord(row[0], row[1], loads(row[2]), loads(row[3]), row[4], row[5], loads(row[6]))
+    progress = Progress(row[7], row[8], row[9], row[10], row[11])
+    last = conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game=? ORDER BY seq DESC LIMIT 1",
+                        (game_id,)).fetchone()
+    if last is not None and last[1] is not None and last[0] >= progress.seq:
+        progress = Progress(*last)
+    return record, progress
 
 
 def _commands(conn: sqlite3.Connection, game_id: str, after: int) -> list[Command]:
     rows = conn.execute(
         "SELECT seq, action, author, at FROM commands WHERE game=? AND seq>? ORDER BY seq", (game_id, after)
     ).fetchall()
-    return [Command(seq, json.loads(action), json.loads(author), at) for seq, action, author, at in rows]
+    return [Command(seq, orjson.loads(action), orjson.loads(author), at) for seq, action, author, at in rows]
 
+
+# ----- the schema -----
+def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
+    """Create the schema, or bring a version 1 or 2 database to version 3 in one transaction."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"{path} was written by a newer version of the game (schema {version})")
+    if version == SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _TABLES.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(commands)")}
+        for name, kind in (("status", "TEXT"), ("round", "INTEGER"), ("turn", "TEXT")):
+            if name not in columns:
+                conn.execute(f"ALTER TABLE commands ADD COLUMN {name} {kind}")
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'progress'").fetchone():
+            # version 2: each game's progress was a row of its own
+            conn.execute("UPDATE games SET (seq, status, round, turn, updated) = "
+                         "(SELECT p.seq, p.status, p.round, p.turn, p.updated FROM progress AS p WHERE p.game = id) "
+                         "WHERE id IN (SELECT game FROM progress)")
+            conn.execute("DROP TABLE progress")
+        # versions 1 and 2: the games' rows now say where each game is; the last command of each says it too
+        conn.execute("UPDATE commands SET (status, round, turn) = "
+                     "(SELECT g.status, g.round, g.turn FROM games AS g WHERE g.id = commands.game) "
+                     "WHERE status IS NULL AND seq = (SELECT g.seq FROM games AS g WHERE g.id = commands.game)")
+        for statement in _INDEXES.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
