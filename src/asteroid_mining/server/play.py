@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
 from .config import Settings
+from .direct import SCOPE_KEY
 from .errors import error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
@@ -66,7 +67,7 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> 
                      CLOSE_FULL)
         hub.release(live)
         return
-    conn = Connection(seat, Outbox(settings.send_queue, websocket.send))
+    conn = Connection(seat, Outbox(settings.send_queue, websocket.scope.get(SCOPE_KEY, websocket.send)))
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
