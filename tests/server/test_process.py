@@ -72,10 +72,14 @@ def test_messages_too_large(tmp_path: Path) -> None:
             assert me.next()["code"] == "too_large"
             me.act("s1", "move", target="a1")
             assert me.next()["seq"] == 1  # still usable
-            conn.send("x" * (1024 * 1024))  # far too large: the transport closes the connection
-            with pytest.raises(ConnectionClosed) as closed:
+            # far too large: the transport closes the connection, with 1009 when its close frame gets here before
+            # the reset that closing a socket with unread data makes (the client may still be sending then)
+            with pytest.raises((ConnectionClosed, OSError)) as closed:
+                conn.send("x" * (1024 * 1024))
                 me.next()
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            assert not isinstance(closed.value, TimeoutError), "the connection stayed open"
+            if isinstance(closed.value, ConnectionClosed) and closed.value.rcvd is not None:
+                assert closed.value.rcvd.code == 1009
 
 
 def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
