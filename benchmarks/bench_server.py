@@ -387,7 +387,8 @@ def main() -> int:
     server_main = os.environ.get("BENCH_SERVER_MAIN", "asteroid_mining.server")  # another entry point, to look inside
     argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), "-m", server_main,
             "--port", str(port), "--data", str(data),
-            "--bot-delay", "0", "--max-games-per-client", str(args.games + 10), "--synchronous", args.synchronous,
+            "--bot-delay", "0", "--max-games-per-client", str(args.games + 10),
+            "--max-connections-per-client", str(args.games * args.clients + 10), "--synchronous", args.synchronous,
             "--rate-per-second", str(args.rate)]
     server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -254,6 +254,26 @@ def test_connections_per_game(tmp_path: Any) -> None:
                 assert closed.value.code == 4409
 
 
+def test_connections_per_address(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from asteroid_mining.server import Settings, create_app
+
+    with TestClient(create_app(Settings(data_dir=tmp_path, max_connections_per_client=2))) as client:
+        one, two = (client.post("/api/games", json={}).json() for _ in range(2))
+        with client.websocket_connect(ws_path(one, 1)) as first, client.websocket_connect(ws_path(two)) as second:
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
+            with client.websocket_connect(ws_path(one)) as third:
+                refusal = third.receive_json()
+                assert refusal["code"] == "too_many_client_connections" and "(2)" in refusal["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4409
+            assert client.get("/api/games").json()["games"][0]["seats"][0]["connected"] in (0, 1)
+        with client.websocket_connect(ws_path(two, 1)) as again:  # closed ones no longer count
+            assert again.receive_json()["type"] == "state"
+
+
 def test_an_action_that_cannot_be_stored_is_not_played(tmp_path: Any) -> None:
     from fastapi.testclient import TestClient
 

@@ -55,6 +55,8 @@ class Settings:
     """Messages refused for the rate limit in a row before the connection is closed."""
     max_connections_per_game: int = 64
     """WebSocket connections one game takes (players and spectators together)."""
+    max_connections_per_client: int = 256
+    """WebSocket connections one address may have open at once, all games together."""
     max_games_per_client: int = 20
     """Running games one address may have created."""
     max_live_games: int = 5_000
@@ -84,7 +86,8 @@ class Settings:
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
         for name in ("max_message_bytes", "max_request_bytes", "rate_burst", "rate_violations", "snapshot_every",
-                     "sync_buffer", "send_queue", "inbox", "max_connections_per_game", "max_games_per_client",
+                     "sync_buffer", "send_queue", "inbox", "max_connections_per_game", "max_connections_per_client",
+                     "max_games_per_client",
                      "max_live_games", "max_belt_asteroids", "max_belt_links"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")

@@ -43,6 +43,7 @@ class GameHub:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._pending: Counter[str] = Counter()
+        self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
 
     async def start(self) -> None:
         """Load and start every running game of the store."""
@@ -101,6 +102,21 @@ class GameHub:
         if not live.running and not live.connections and self.games.get(live.id) is live:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())
+
+    # ----- connections per address -----
+    def connect(self, client: str) -> bool:
+        """Count a new WebSocket connection of `client`; False (and not counted) when it has as many open as it
+        may (`max_connections_per_client`)."""
+        if self._connected[client] >= self.settings.max_connections_per_client:
+            return False
+        self._connected[client] += 1
+        return True
+
+    def disconnect(self, client: str) -> None:
+        """A connection counted by `connect` has closed."""
+        self._connected[client] -= 1
+        if self._connected[client] <= 0:
+            del self._connected[client]
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running games, newest first (no tokens)."""

@@ -3,7 +3,8 @@
 On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
 malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
 token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
-sync), 4409 the game has as many connections as it takes, 4429 flooding, 1011 a server failure.
+sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
+failure.
 """
 
 from __future__ import annotations
@@ -46,7 +47,20 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> 
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins):
         await _deny(websocket, "origin_not_allowed", "WebSocket connections from this origin are not allowed")
         return
+    client = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
+    if not hub.connect(client):
+        await _close(websocket, "too_many_client_connections", "this address has as many connections open as it "
+                     f"may ({settings.max_connections_per_client}); close some", CLOSE_FULL)
+        return
+    try:
+        await _serve(websocket, hub, settings, game_id, token)
+    finally:
+        hub.disconnect(client)
+
+
+async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id: str, token: str | None) -> None:
+    """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
     except Exception:
