@@ -11,7 +11,7 @@ Acting the instant a turn comes is a closed loop: the server is saturated and th
 (200 games waiting on each other). `--think 0.25` has each client wait about that long (0.5 to 1.5 times it)
 before acting, as people and bots do, to show the latency at a given load instead.
 
-    python benchmarks/bench_server.py                       # 200 games x 4 clients, 20 rounds each
+    python benchmarks/bench_server.py                       # 200 games x 4 clients, 50 rounds each
     python benchmarks/bench_server.py --think 0.25          # the same, paced
     python benchmarks/bench_server.py --games 20 --rounds 5 # a quick look
 """
@@ -262,24 +262,28 @@ class Client:
 
 
 class Barrier:
-    """Every game connects its clients and has their states first; then all start playing at once."""
+    """Every game connects its clients and has their states first (`ready`); then all start playing at once, when
+    the benchmark says `go`."""
 
     def __init__(self, parties: int) -> None:
         self.waiting = parties
+        self.ready = asyncio.Event()
         self.go = asyncio.Event()
 
     async def arrive(self) -> None:
         self.waiting -= 1
         if self.waiting == 0:
-            self.go.set()
+            self.ready.set()
         await self.go.wait()
 
 
-async def play_game(port: int, game: dict[str, Any], args: argparse.Namespace, stats: Stats,
+async def play_game(port: int, number: int, game: dict[str, Any], args: argparse.Namespace, stats: Stats,
                     barrier: Barrier) -> None:
     run = GameRun(game["id"], len(game["seats"]), args.rounds, stats)
     loop = asyncio.get_running_loop()
-    clients = [Client(run, seat["settlers"][0], i, args.think) for i, seat in enumerate(game["seats"])]
+    # every client its own random moves and think times: games seeded alike would act in step
+    clients = [Client(run, seat["settlers"][0], number * len(game["seats"]) + i, args.think)
+               for i, seat in enumerate(game["seats"])]
     try:
         try:
             for client, seat in zip(clients, game["seats"], strict=True):
@@ -320,8 +324,8 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         rss_games = rss_mb(pid)
         barrier = Barrier(len(games))
         connecting = time.perf_counter()
-        plays = [asyncio.create_task(play_game(port, g, args, stats, barrier)) for g in games]
-        await barrier.go.wait()
+        plays = [asyncio.create_task(play_game(port, n, g, args, stats, barrier)) for n, g in enumerate(games)]
+        await barrier.ready.wait()
         connected = time.perf_counter() - connecting
         # the clients' collector is off while they play, so that its pauses are not taken for the server's (the
         # clients' views are long-lived and what they make in the meantime is freed by reference counting)
@@ -333,6 +337,7 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         mine_before = time.process_time()
         machine_before = machine_busy_seconds()
         started = time.perf_counter()
+        barrier.go.set()
         for run_task in plays:
             await run_task
         elapsed = time.perf_counter() - started
@@ -370,7 +375,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--clients", type=int, default=4, help="seats (and clients) per game")
-    parser.add_argument("--rounds", type=int, default=20, help="rounds each game plays")
+    parser.add_argument("--rounds", type=int, default=50, help="rounds each game plays")
     parser.add_argument("--belt", default="standard")
     parser.add_argument("--timeout", type=float, default=100.0, help="the whole run stops after this many seconds")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"))
