@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from asteroid_mining.rules.orbit import Orbit
+
 from .belts import (
     BONANZA_PLAN,
     WORKSHOP_PLAN,
@@ -161,3 +163,34 @@ def test_win_a_small_belt_and_replay_it(server: Server, new_page: Any) -> None:
     shot(page, "replay")
     page.click("#replay-back")
     assert "Step 25 of 26" in page.inner_text(".position")
+
+
+def _sun_words(orbit: str, round_no: int) -> str:
+    """What the standing panel says of an asteroid's orbit in a round (R5), worked out here with the engine."""
+    parsed = Orbit.parse(orbit)
+    near, change = parsed.is_near(round_no), parsed.next_change(round_no)
+    assert change is not None
+    n = change - round_no
+    if near:
+        return "near the Sun · far next round" if n == 1 else f"near the Sun · far in {n} rounds"
+    return "far · near the Sun next round" if n == 1 else f"far · near the Sun in {n} rounds"
+
+
+def test_the_sun_moves_on_with_the_rounds(server: Server, new_page: Any) -> None:
+    """The server leaves `near` and `next_change` out of its messages; the browser works them out from each
+    asteroid's orbit whenever the round moves on (R5)."""
+    belt = {"format": "asteroid-mining/belt", "version": 1, "name": "Orbits", "start": "Home",
+            "asteroids": [{"id": "Home", "mantle": 0, "core": "hollow", "orbit": "3/1/0", "position": [-9.0, 1.0]},
+                          {"id": "Next", "mantle": 2, "core": "iron", "orbit": "4/2/1", "position": [-9.0, 3.0]}],
+            "links": [["Home", "Next"]]}
+    game = server.create(seats=1, settlers_per_seat=1, belt=belt, seed=1, options={"storm_interval": 0})
+    page = new_page()
+    open_game(page, server, game)
+    for round_no in range(1, 7):
+        assert page.inner_text(".round-box strong") == str(round_no)
+        assert _sun_words("3/1/0", round_no) in page.inner_text(".here-panel")
+        near_next = "near" in (page.get_attribute(".dest[data-target='Next'] .s", "class") or "").split()
+        assert near_next == Orbit.parse("4/2/1").is_near(round_no)
+        if round_no == 4:
+            shot(page, "game-sun")
+        acted(page, lambda: page.keyboard.press("w"))
