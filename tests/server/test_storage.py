@@ -115,14 +115,18 @@ def test_many_games_write_at_once(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-SCHEMA_1 = """
+OLD_TABLES = """
 CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, belt TEXT NOT NULL, options TEXT NOT NULL,
     seed INTEGER NOT NULL, settlers INTEGER NOT NULL, meta TEXT NOT NULL, seq INTEGER NOT NULL, status TEXT NOT NULL,
     round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL);
-CREATE INDEX games_by_status ON games (status, created);
 CREATE TABLE commands (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, action TEXT NOT NULL,
     author TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID;
 CREATE TABLE snapshots (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, state TEXT NOT NULL);
+"""
+"""The tables of versions 1 and 2."""
+
+SCHEMA_1 = OLD_TABLES + """
+CREATE INDEX games_by_status ON games (status, created);
 PRAGMA user_version=1;
 """
 """The layout of version 1 (the progress in the games' rows)."""
@@ -181,16 +185,10 @@ def test_closed_store_refuses_writes(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-SCHEMA_2 = """
-CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, belt TEXT NOT NULL, options TEXT NOT NULL,
-    seed INTEGER NOT NULL, settlers INTEGER NOT NULL, meta TEXT NOT NULL, seq INTEGER NOT NULL, status TEXT NOT NULL,
-    round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL);
+SCHEMA_2 = OLD_TABLES + """
 CREATE TABLE progress (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, status TEXT NOT NULL,
     round INTEGER NOT NULL, turn TEXT, updated REAL NOT NULL) WITHOUT ROWID;
 CREATE INDEX progress_by_status ON progress (status);
-CREATE TABLE commands (game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, action TEXT NOT NULL,
-    author TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, seq)) WITHOUT ROWID;
-CREATE TABLE snapshots (game TEXT PRIMARY KEY REFERENCES games (id), seq INTEGER NOT NULL, state TEXT NOT NULL);
 PRAGMA user_version=2;
 """
 """The layout of version 2 (each game's progress in a row of its own, rewritten with every command)."""
