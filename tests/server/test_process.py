@@ -22,6 +22,7 @@ from .helpers import (
     PLANS,
     ServerProcess,
     as_action,
+    free_port,
     over_network,
     play_plan,
     running_server,
@@ -182,6 +183,13 @@ def test_the_serve_command(tmp_path: Path) -> None:
         assert httpx.get(f"{server.url}/api/health", timeout=10).json() == {"status": "ok"}
         assert httpx.post(f"{server.url}/api/games", json={}, timeout=10).status_code == 201
         assert (tmp_path / "games.sqlite3").exists()
+        # a second server on the same games says so in one line, and does not start
+        second = subprocess.run([sys.executable, "-m", "asteroid_mining", "serve", "--port", str(free_port()),
+                                 "--data", str(tmp_path)], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert second.stderr.strip().splitlines() == [
+            f"asteroid-mining serve: error: another server is using the games in {tmp_path} "
+            f"({tmp_path / 'games.lock'} is locked); stop it, or give this one another data directory"]
     finally:
         server.stop()
     assert "Application shutdown complete" in server.log.read_text()  # a graceful stop on SIGTERM

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import re
@@ -16,6 +17,7 @@ from typing import Any
 
 import uvicorn
 
+from ..storage import SqliteStore, StorageError
 from .app import create_app
 from .config import Settings, SettingsError
 
@@ -73,12 +75,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
     except SettingsError as bad:
         print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
         return 2
+    try:  # the store's own checks (a newer schema, another server on the directory) as one line, not a traceback
+        asyncio.run(_check_store(settings))
+    except StorageError as bad:
+        print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
+        return 2
     log.info("Asteroid Mining server on http://%s:%d (games kept in %s)", settings.host, settings.port,
              settings.data_dir)
     gc.set_threshold(*GC_THRESHOLDS)
     server = uvicorn.Server(uvicorn_config(settings))
     server.run()
     return 0 if server.started else 1
+
+
+async def _check_store(settings: Settings) -> None:
+    """Open the games' store once and close it: creates or brings up to date its schema; StorageError when the
+    server could not use it."""
+    store = SqliteStore(settings.data_dir, settings.synchronous)
+    await store.open()
+    await store.close()
 
 
 def main(argv: list[str] | None = None) -> int:
