@@ -171,6 +171,21 @@ class TestGames:
             game.end_round()
         assert game.forecasts == []
 
+    def test_the_sun_state_follows_from_the_views_own_fields(self) -> None:
+        """`sun_state(orbit, pinned, round)` gives every asteroid's `near` and `next_change` as the view does (R5)."""
+        from asteroid_mining.rules.view import sun_state
+
+        game = Game.empty(Options(turns="free", storm_interval=0))
+        orbits = [Orbit(p, k, f) for p in range(1, 6) for k in range(p + 1) for f in range(p)]
+        for i, orbit in enumerate(orbits):
+            game.add_asteroid(f"O{i}", mantle=2, orbit=orbit)
+        game.add_asteroid("Near", sun="near")
+        game.add_asteroid("Far", sun="far")
+        for _ in range(12):
+            for a in game.view()["asteroids"]:
+                assert sun_state(a["orbit"], a["pinned"], game.round) == (a["near"], a["next_change"]), a["id"]
+            game.end_round()
+
     def test_the_view_hides_unsurveyed_cores(self) -> None:
         game = scripted()
         view = {a["id"]: a for a in game.view()["asteroids"]}
