@@ -27,6 +27,15 @@ class Transport:
         self.sent.append(message["text"])
 
 
+def backed_up(limit: int) -> tuple[Transport, Outbox, asyncio.Task[None]]:
+    """An outbox with its sending task over a transport whose client has stopped reading (in a running loop)."""
+    wire = Transport()
+    box = Outbox(limit, wire.send)
+    runner = asyncio.create_task(box.run())
+    wire.blocked.clear()
+    return wire, box, runner
+
+
 def test_a_message_goes_out_at_once_without_a_task() -> None:
     async def scenario() -> None:
         wire = Transport()
@@ -40,10 +49,7 @@ def test_a_message_goes_out_at_once_without_a_task() -> None:
 
 def test_a_send_that_must_wait_is_finished_by_the_task_and_the_rest_follow_in_order() -> None:
     async def scenario() -> None:
-        wire = Transport()
-        box = Outbox(8, wire.send)
-        runner = asyncio.create_task(box.run())
-        wire.blocked.clear()  # the client stops reading
+        wire, box, runner = backed_up(8)  # the client stops reading
         for text in ("a", "b", "c"):
             box.put(text)
         await asyncio.sleep(0.01)
@@ -61,10 +67,7 @@ def test_a_send_that_must_wait_is_finished_by_the_task_and_the_rest_follow_in_or
 
 def test_a_client_too_far_behind_is_cut_off() -> None:
     async def scenario() -> None:
-        wire = Transport()
-        box = Outbox(2, wire.send)
-        runner = asyncio.create_task(box.run())
-        wire.blocked.clear()
+        wire, box, runner = backed_up(2)
         for text in ("a", "b", "c", "d"):  # "a" waits on the wire, "b" and "c" in the queue, "d" is one too many
             box.put(text)
         assert box.overflowed and box.closed
@@ -93,10 +96,7 @@ def test_a_failing_send_closes_the_outbox() -> None:
 
 def test_a_failure_after_waiting_is_raised_by_the_task() -> None:
     async def scenario() -> None:
-        wire = Transport()
-        box = Outbox(4, wire.send)
-        runner = asyncio.create_task(box.run())
-        wire.blocked.clear()
+        wire, box, runner = backed_up(4)
         box.put("a")
         wire.fail = OSError("reset")
         wire.blocked.set()
@@ -108,10 +108,7 @@ def test_a_failure_after_waiting_is_raised_by_the_task() -> None:
 
 def test_cancelling_the_task_reaches_the_waiting_send() -> None:
     async def scenario() -> None:
-        wire = Transport()
-        box = Outbox(4, wire.send)
-        runner = asyncio.create_task(box.run())
-        wire.blocked.clear()
+        wire, box, runner = backed_up(4)
         box.put("a")
         await asyncio.sleep(0.01)
         runner.cancel()
