@@ -30,6 +30,7 @@ import logging
 import queue
 import sqlite3
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,47 +54,54 @@ DATABASE_NAME = "games.sqlite3"
 LOCK_NAME = "games.lock"
 """The file a server holds locked while it uses the data directory."""
 
-_TABLES = """
--- a game's record: its seq, status, round, turn and updated say where it was when created and, once it has
--- ended, where it ended (in between, its last command says where it is)
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    belt TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    settlers INTEGER NOT NULL,
-    meta TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    turn TEXT,
-    updated REAL NOT NULL
-);
--- the append-only log, with where the game is after each command (status, round and turn: NULL in the
--- commands of a version 1 or 2 database but the last of each game)
-CREATE TABLE IF NOT EXISTS commands (
-    game TEXT NOT NULL REFERENCES games (id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    author TEXT NOT NULL,
-    at REAL NOT NULL,
-    status TEXT,
-    round INTEGER,
-    turn TEXT,
-    PRIMARY KEY (game, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS snapshots (
-    game TEXT PRIMARY KEY REFERENCES games (id),
-    seq INTEGER NOT NULL,
-    state TEXT NOT NULL
-);
-"""
-# (statements are split at semicolons: none in the comments)
-_INDEXES = """
-DROP INDEX IF EXISTS games_by_status;
-CREATE INDEX IF NOT EXISTS games_running ON games (created, id) WHERE status = 'running';
-"""
+_TABLES = (
+    """
+    -- a game's record: its seq, status, round, turn and updated say where it was when created and, once it has
+    -- ended, where it ended (in between, its last command says where it is)
+    CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        belt TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        settlers INTEGER NOT NULL,
+        meta TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        turn TEXT,
+        updated REAL NOT NULL
+    )
+    """,
+    """
+    -- the append-only log, with where the game is after each command (status, round and turn: NULL in the
+    -- commands of a version 1 or 2 database but the last of each game)
+    CREATE TABLE IF NOT EXISTS commands (
+        game TEXT NOT NULL REFERENCES games (id),
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        author TEXT NOT NULL,
+        at REAL NOT NULL,
+        status TEXT,
+        round INTEGER,
+        turn TEXT,
+        PRIMARY KEY (game, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game TEXT PRIMARY KEY REFERENCES games (id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL
+    )
+    """,
+)
+"""The tables, each created unless it is there."""
+_INDEXES = (
+    "DROP INDEX IF EXISTS games_by_status",
+    "CREATE INDEX IF NOT EXISTS games_running ON games (created, id) WHERE status = 'running'",
+)
+"""The indexes of version 3 (and the one of version 1 dropped)."""
 
 _BATCH = 512
 """The most writes one transaction takes."""
@@ -427,7 +435,8 @@ class SqliteStore(GameStore):
         self._release_lock()
 
     # ----- writes -----
-    def _submit(self, make: Any, *parts: Any) -> asyncio.Future[None]:
+    def _submit(self, make: Callable[..., _Write], *parts: Any) -> asyncio.Future[None]:
+        """Queue a write made by `make(*parts, future, loop)`; the future is settled once it is durable."""
         if self._writer is None:
             raise StorageError("the store is closed")
         loop = asyncio.get_running_loop()
@@ -466,8 +475,8 @@ class SqliteStore(GameStore):
                 self._read_conns.append(conn)
         return conn
 
-    async def _read(self, work: Any) -> Any:
-        def run() -> Any:
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def run() -> T:
             try:
                 return work(self._reader())
             except sqlite3.Error as failure:
@@ -492,8 +501,7 @@ class SqliteStore(GameStore):
             finally:
                 conn.execute("COMMIT")
 
-        result: StoredGame | None = await self._read(work)
-        return result
+        return await self._read(work)
 
     async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
         """The record, progress and every command."""
@@ -508,8 +516,7 @@ class SqliteStore(GameStore):
             finally:
                 conn.execute("COMMIT")
 
-        result: tuple[GameRecord, Progress, list[Command]] | None = await self._read(work)
-        return result
+        return await self._read(work)
 
     async def unfinished(self) -> list[str]:
         """The ids of running games, oldest first."""
@@ -518,8 +525,7 @@ class SqliteStore(GameStore):
             rows = conn.execute("SELECT id FROM games WHERE status = 'running' ORDER BY created, id").fetchall()
             return [row[0] for row in rows]
 
-        result: list[str] = await self._read(work)
-        return result
+        return await self._read(work)
 
 
 def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[GameRecord, Progress] | None:
@@ -554,9 +560,8 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for statement in _TABLES.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        for statement in _TABLES:
+            conn.execute(statement)
         columns = {row[1] for row in conn.execute("PRAGMA table_info(commands)")}
         for name, kind in (("status", "TEXT"), ("round", "INTEGER"), ("turn", "TEXT")):
             if name not in columns:
@@ -571,9 +576,8 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute("UPDATE commands SET (status, round, turn) = "
                      "(SELECT g.status, g.round, g.turn FROM games AS g WHERE g.id = commands.game) "
                      "WHERE status IS NULL AND seq = (SELECT g.seq FROM games AS g WHERE g.id = commands.game)")
-        for statement in _INDEXES.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        for statement in _INDEXES:
+            conn.execute(statement)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
