@@ -1,6 +1,8 @@
 // Talking to the game server: the REST API (lobby, games, logs) and one WebSocket per seat, which keeps its
 // sequence number, reconnects with back-off and asks for what it missed (`sync`).
 
+import type { Choices } from "./choices";
+import { sunState } from "./sun";
 import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
 export interface SeatPublic {
@@ -75,6 +77,14 @@ export interface Replay {
   steps: ReplayStep[];
 }
 
+/** `GET /api/games/{id}/events`: every accepted command's events. */
+export interface GameEvents {
+  id: string;
+  status: string;
+  seq: number;
+  steps: { seq: number; by: Record<string, unknown>; events: GameEvent[] }[];
+}
+
 export interface CreateBody {
   seats: number;
   settlers_per_seat: number;
@@ -126,6 +136,8 @@ export const api = {
     return { ...d, state: withSun(d.state) };
   },
   log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
+  events: (id: string, after = 0) =>
+    call<GameEvents>("GET", `/api/games/${encodeURIComponent(id)}/events${after ? `?after=${after}` : ""}`),
   replay: async (id: string) => {
     const r = await call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`);
     return { ...r, state: withSun(r.state) };
@@ -144,6 +156,8 @@ export interface StateMessage {
   turn_seconds: number | null;
   deadline: number | null;
   state: GameView;
+  /** What each settler this connection may move can do now (absent from servers that do not send it). */
+  choices?: Record<string, Choices>;
 }
 
 export interface ViewDiff {
@@ -168,6 +182,8 @@ export interface UpdateMessage {
   events: GameEvent[];
   diff: ViewDiff;
   deadline: number | null;
+  /** The choices that changed with this update. */
+  choices?: Record<string, Choices>;
 }
 
 export interface ErrorMessage {
@@ -180,21 +196,7 @@ export interface ErrorMessage {
 
 export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage;
 
-/** `near` and `next_change` of an asteroid in round `round` (R5): the server leaves them out of its messages, since
- * they follow from the orbit `P/K/F` — near iff (round − 1 + F) mod P < K — or from `pinned` without an orbit. */
-export function sunState(
-  orbit: string | null | undefined,
-  pinned: string | null | undefined,
-  round: number,
-): { near: boolean; next_change: number | null } {
-  const parts = orbit ? orbit.split("/").map(Number) : [];
-  if (parts.length !== 3) return { near: pinned === "near", next_change: null };
-  const [period, window, phase] = parts as [number, number, number];
-  const t = (round - 1 + phase) % period;
-  const near = t < window;
-  if (window === 0 || window === period) return { near, next_change: null };
-  return { near, next_change: round + (near ? window - t : period - t) };
-}
+export { sunState } from "./sun";
 
 /** An asteroid record with its sun state for `round`; the record itself when that is what it already says. */
 function sunned(a: AsteroidView, round: number): AsteroidView {

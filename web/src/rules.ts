@@ -5,31 +5,9 @@
 import type { Model } from "./model";
 import { CARGO_LIMIT, GATES_COST, KINDS, type Kind, REACTIVE, ROBOT_COST } from "./types";
 
-export type ActionName = "move" | "drill" | "mine" | "deposit" | "build_robot" | "build_gates" | "place" | "wait";
+import type { Choice, Danger, Refusal } from "./choices";
 
-export interface Refusal {
-  code: string;
-  /** Values for the translated sentence (`refusal.<code>`). */
-  params: Record<string, string | number>;
-}
-
-export interface Choice {
-  action: ActionName;
-  target?: string;
-  kind?: Kind;
-  gate?: string;
-  refusal: Refusal | null;
-  /** A legal drill that exposes ice or uranium near the Sun (or just before it comes near). */
-  danger?: Danger;
-}
-
-export interface Danger {
-  core: "ice" | "uranium";
-  /** 0: near the Sun now; n > 0: comes near in n rounds. */
-  inRounds: number;
-}
-
-function refuse(code: string, params: Record<string, string | number> = {}): Refusal {
+function refuse(code: string, params: Record<string, unknown> = {}): Refusal {
   return { code, params };
 }
 
@@ -91,9 +69,9 @@ export function choices(model: Model, settler: string): Choice[] {
   // drill (R11)
   let danger: Danger | undefined;
   if (here && mantle === 1 && (core === "ice" || core === "uranium") && REACTIVE.has(core)) {
-    if (here.near) danger = { core, inRounds: 0 };
+    if (here.near) danger = { core, in_rounds: 0 };
     else if (here.next_change != null && here.next_change - model.round <= 2) {
-      danger = { core, inRounds: here.next_change - model.round };
+      danger = { core, in_rounds: here.next_change - model.round };
     }
   }
   add({ action: "drill", ...(danger ? { danger } : {}) },

@@ -38,6 +38,60 @@ export function saveToken(game: string, seat: number, token: string): void {
   write(store);
 }
 
+const HANDOVER = "am.handover";
+
+/** Whether this browser shows a hand-over screen between the seats of a hot-seat game (the lobby's option). */
+export function wantsHandover(game: string): boolean {
+  try {
+    return (JSON.parse(localStorage.getItem(HANDOVER) ?? "[]") as string[]).includes(game);
+  } catch {
+    return false;
+  }
+}
+
+export function setHandover(game: string, on: boolean): void {
+  try {
+    const all = (JSON.parse(localStorage.getItem(HANDOVER) ?? "[]") as string[]).filter((g) => g !== game);
+    if (on) all.push(game);
+    localStorage.setItem(HANDOVER, JSON.stringify(all.slice(-50)));
+  } catch {
+    /* storage off: no hand-over */
+  }
+}
+
+/** Forgets this browser's seats of a game (it leaves the lobby's list of its games). */
+export function forgetGame(game: string): void {
+  const store = read();
+  delete store[game];
+  delete memory[game];
+  write(store);
+}
+
+/** Every game this browser holds a seat of. */
+export function myGames(): string[] {
+  return Object.keys({ ...read(), ...memory });
+}
+
+const QUICK = "am.quick";
+
+/** The id of this browser's last quick game, if any. */
+export function quickGame(): string | null {
+  try {
+    return localStorage.getItem(QUICK);
+  } catch {
+    return null;
+  }
+}
+
+export function setQuickGame(game: string | null): void {
+  try {
+    if (game) localStorage.setItem(QUICK, game);
+    else localStorage.removeItem(QUICK);
+  } catch {
+    /* storage off */
+  }
+}
+
 /** The link that lets someone else play a seat. */
 export function inviteLink(game: string, seat: number, token: string): string {
   return `${location.origin}/#/game/${encodeURIComponent(game)}?seat=${seat}&token=${encodeURIComponent(token)}`;

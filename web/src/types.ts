@@ -24,6 +24,8 @@ export interface AsteroidView {
   surveyed?: boolean;
   near?: boolean;
   next_change?: number | null;
+  /** The round at whose end an exposed reactive core reacts (null: its orbit never brings it near). */
+  reacts_at?: number | null;
   orbit?: string | null;
   pinned?: string | null;
   position?: [number, number] | null;

@@ -2,7 +2,7 @@
 // action bar, names of kinds, settlers and seats.
 
 import { has, t } from "./i18n";
-import type { Refusal } from "./rules";
+import type { Refusal } from "./choices";
 import type { GameEvent } from "./types";
 
 /** A material's name ("ice", "jég"); `form` picks a grammatical form where the language needs it. */
@@ -94,7 +94,8 @@ function eventSentence(e: GameEvent): string {
 
 /** The sentence for a refusal that the client's mirror of the rules produced. */
 export function refusalText(r: Refusal): string {
-  const p: Record<string, string | number> = { ...r.params };
+  const p: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(r.params)) p[k] = typeof v === "number" ? v : String(v);
   if (typeof p.kind === "string") {
     p.kind_acc = kindName(p.kind, "acc");
     p.kind = kindName(p.kind);
@@ -113,7 +114,7 @@ export function refusalText(r: Refusal): string {
   if (typeof p.what === "string") p.what = t(`build.${p.what}`);
   if (typeof p.status === "string") p.status = t(`status.${p.status}`);
   const key = `refusal.${r.code}`;
-  return has(key) ? t(key, p) : r.code;
+  return has(key) ? t(key, p) : r.message ?? r.code;
 }
 
 /** The sentence for an error the server sent: by its code when known, else the server's own words. */

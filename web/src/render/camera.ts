@@ -123,23 +123,42 @@ export class Camera {
     this.onChange();
   }
 
-  /** Mouse and touch: drag pans, the wheel zooms; `onClick` gets clicks that were not drags. */
+  /** Mouse and touch: drag pans, two fingers pinch-zoom, the wheel zooms; `onClick` gets taps and clicks that
+   * were neither drags nor pinches. */
   attach(el: HTMLElement, onClick: (sx: number, sy: number) => void, onHover: (sx: number, sy: number) => void): void {
     let down: { x: number; y: number; id: number; moved: boolean } | null = null;
+    const fingers = new Map<number, { x: number; y: number }>();
+    let pinch: { d: number } | null = null;
     el.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
-      down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false };
+      fingers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       el.setPointerCapture(e.pointerId);
+      if (fingers.size === 2) {
+        // A second finger turns the gesture into a pinch: no tap, no pan from the first finger any more.
+        const [a, b] = [...fingers.values()] as [{ x: number; y: number }, { x: number; y: number }];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1 };
+        if (down) down.moved = true;
+        return;
+      }
+      down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false };
     });
     el.addEventListener("pointermove", (e) => {
       const r = el.getBoundingClientRect();
+      if (fingers.has(e.pointerId)) fingers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch && fingers.size >= 2) {
+        const [a, b] = [...fingers.values()] as [{ x: number; y: number }, { x: number; y: number }];
+        const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+        this.zoomAt(d / pinch.d, (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+        pinch.d = d;
+        return;
+      }
       if (!down || down.id !== e.pointerId) {
-        onHover(e.clientX - r.left, e.clientY - r.top);
+        if (e.pointerType === "mouse") onHover(e.clientX - r.left, e.clientY - r.top);
         return;
       }
       const dx = e.clientX - down.x;
       const dy = e.clientY - down.y;
-      if (!down.moved && Math.hypot(dx, dy) < 5) return;
+      if (!down.moved && Math.hypot(dx, dy) < (e.pointerType === "mouse" ? 5 : 10)) return;
       down.moved = true;
       el.classList.add("dragging");
       this.panBy(dx, dy);
@@ -147,6 +166,8 @@ export class Camera {
       down.y = e.clientY;
     });
     const up = (e: PointerEvent): void => {
+      fingers.delete(e.pointerId);
+      if (fingers.size < 2) pinch = null;
       if (!down || down.id !== e.pointerId) return;
       const wasDrag = down.moved;
       down = null;

@@ -4,7 +4,7 @@
 // move the group and hide the chunks off screen.
 
 import { Application, BitmapText, Container, Graphics, Sprite, Text, type Texture } from "pixi.js";
-import type { Model } from "../model";
+import { HUB_DEGREE, type Model } from "../model";
 import type { AsteroidView, GameEvent } from "../types";
 import { Atlas, BODY_VARIANTS, CELL, MAX_RINGS } from "./atlas";
 import { Camera, type Rect } from "./camera";
@@ -29,6 +29,8 @@ export interface Highlights {
 export interface SceneText {
   storm(rounds: number): string;
   settlerLabel(id: string): string;
+  /** "explodes in 3", "sublimates now": the countdown of an asteroid's exposed reactive core, or null. */
+  reaction(id: string): string | null;
 }
 
 interface AsteroidSprites {
@@ -61,6 +63,7 @@ interface Label {
   sun: Sprite;
   sunText: BitmapText;
   mantle: BitmapText;
+  react: BitmapText;
 }
 
 const CHUNK = 640;
@@ -507,7 +510,9 @@ export class BeltScene {
           resolution: 2,
         });
         label.anchor.set(0.5);
-        label.position.set(Math.cos(mid) * (r1 + layout.radius * 2.2), Math.sin(mid) * (r1 + layout.radius * 2.2));
+        const want = { x: Math.cos(mid) * (r1 + layout.radius * 2.2), y: Math.sin(mid) * (r1 + layout.radius * 2.2) };
+        (label as Text & { want?: { x: number; y: number } }).want = want;
+        label.position.set(want.x, want.y);
         label.label = "storm-label";
         this.stormLayer.addChild(label);
         this.stormTexts.push(label);
@@ -648,6 +653,9 @@ export class BeltScene {
     g.clear();
     let i = 0;
     const here = h.here ? layout.pos.get(h.here) : undefined;
+    // From a hub, a line to each of hundreds of destinations would veil the belt: only the chosen or hovered
+    // destination gets its line there.
+    const lines = h.targets.size < HUB_DEGREE;
     for (const [id, ok] of h.targets) {
       const p = layout.pos.get(id);
       if (!p) continue;
@@ -664,7 +672,11 @@ export class BeltScene {
       ring.alpha = ok ? 1 : 0.6;
       ring.position.set(p.x, p.y);
       ring.width = ring.height = (s?.radius ?? R) * 2.9;
-      if (here) g.moveTo(here.x, here.y).lineTo(p.x, p.y);
+      if (here && lines) g.moveTo(here.x, here.y).lineTo(p.x, p.y);
+    }
+    if (!lines && here && h.hover && h.targets.has(h.hover)) {
+      const p = layout.pos.get(h.hover);
+      if (p) g.moveTo(here.x, here.y).lineTo(p.x, p.y);
     }
     for (; i < this.rings.length; i++) this.rings[i]!.visible = false;
     g.stroke({ width: 3.5, color: NEIGHBOUR, alpha: 0.85, cap: "round" });
@@ -703,13 +715,39 @@ export class BeltScene {
       this.lastZoom = this.camera.zoom;
       this.scaleOverlays();
     }
+    this.keepStormLabelsInView();
     this.labelsDirty = true;
   }
 
   private scaleOverlays(): void {
     const z = this.camera.zoom;
     for (const t of this.stormTexts) t.scale.set(1 / Math.max(0.25, z));
+    this.keepStormLabelsInView();
     for (const l of this.labels) l.root.scale.set(1 / z);
+  }
+
+  /** Each storm label sits at its sector's outer edge, moved along the sector's middle line into the view
+   * when that edge is off screen, so a forecast's label is never cut by the map's border. */
+  private keepStormLabelsInView(): void {
+    const vis = this.camera.visible(-40 / Math.max(0.05, this.camera.zoom));
+    for (const label of this.stormTexts) {
+      const want = (label as Text & { want?: { x: number; y: number } }).want;
+      if (!want) continue;
+      const halfW = label.width / 2;
+      const halfH = label.height / 2;
+      const x = Math.min(Math.max(want.x, vis.x0 + halfW), vis.x1 - halfW);
+      const y = Math.min(Math.max(want.y, vis.y0 + halfH), vis.y1 - halfH);
+      label.position.set(vis.x0 + halfW > vis.x1 - halfW ? want.x : x, vis.y0 + halfH > vis.y1 - halfH ? want.y : y);
+    }
+  }
+
+  /** The danger overlay: every countdown of an exposed reactive core labelled, at any zoom. */
+  dangerOverlay = false;
+
+  setDangerOverlay(on: boolean): void {
+    this.dangerOverlay = on;
+    this.modelStamp++;
+    this.labelsDirty = true;
   }
 
   private refreshLabels(): void {
@@ -726,6 +764,15 @@ export class BeltScene {
     const key = new Set<string>([h.here, h.focus, h.hover].filter((x): x is string => Boolean(x)));
     for (const id of key) important.add(id);
     if (px >= 5) for (const id of h.targets.keys()) important.add(id);
+    // Every exposed ice or uranium core counts down on the map; the danger overlay labels them at any zoom.
+    if (this.dangerOverlay || px >= 5) {
+      for (const a of model.view.asteroids) {
+        if (a.exists && a.mantle === 0 && (a.core === "ice" || a.core === "uranium") && this.text.reaction(a.id)) {
+          const p = layout.pos.get(a.id);
+          if (this.dangerOverlay || (p && p.x >= vis.x0 && p.x <= vis.x1 && p.y >= vis.y0 && p.y <= vis.y1)) important.add(a.id);
+        }
+      }
+    }
     for (const id of important) wanted.push(id);
     const everyLabel = px >= 9;
     if (everyLabel) {
@@ -773,7 +820,9 @@ export class BeltScene {
       const sp = this.camera.toScreen(p.x, p.y);
       const top = sp.y + (this.sprites.get(id)?.radius ?? this.radius) * 1.05 * z;
       const half = Math.max(id.length * 4 + 4, detailOne ? 30 : 0);
-      if (!fits({ x0: sp.x - half, y0: top, x1: sp.x + half, y1: top + (detailOne ? 34 : 17) }, key.has(id))) continue;
+      const react = this.text.reaction(id);
+      const tall = (detailOne ? 34 : 17) + (react ? 16 : 0);
+      if (!fits({ x0: sp.x - half, y0: top, x1: sp.x + half, y1: top + tall }, key.has(id) || Boolean(react && this.dangerOverlay))) continue;
       keep.add(id);
       let label = this.labelOf.get(id);
       const fresh = !label;
@@ -787,10 +836,14 @@ export class BeltScene {
       label.root.scale.set(1 / z);
       const strong = strongOne;
       const detail = detailOne;
-      const stamp = `${this.modelStamp}|${strong}|${detail}|${everyLabel}`;
+      const stamp = `${this.modelStamp}|${strong}|${detail}|${everyLabel}|${react}`;
       if (!fresh && label.stamp === stamp) continue;
       label.stamp = stamp;
       this.fillLabel(label, a, model.round, strong, detail, everyLabel);
+      label.react.text = react ?? "";
+      label.react.visible = Boolean(react);
+      label.react.x = -label.react.width / 2;
+      label.react.y = detail ? 36 : 19;
     }
     for (const [id, label] of this.labelOf) {
       if (keep.has(id)) continue;
@@ -837,9 +890,11 @@ export class BeltScene {
     sun.y = 26;
     const sunText = new BitmapText({ text: "", style: { ...style, fontSize: 12 } });
     sunText.y = 19;
-    root.addChild(name, layers, mantle, sun, sunText);
+    const react = new BitmapText({ text: "", style: { ...style, fontSize: 12, fontWeight: "700" as const } });
+    react.tint = 0xff9a5c;
+    root.addChild(name, layers, mantle, sun, sunText, react);
     this.labelLayer.addChild(root);
-    const label = { root, layers, name, sun, sunText, mantle, stamp: "" };
+    const label = { root, layers, name, sun, sunText, mantle, react, stamp: "" };
     this.labels.push(label);
     return label;
   }

@@ -2,7 +2,7 @@
 // (on hover, on focus, and when pressed). A drill that would expose ice or uranium near the Sun asks twice.
 
 import { t } from "../i18n";
-import type { Choice } from "../rules";
+import type { Choice } from "../choices";
 import { KINDS, type Kind } from "../types";
 import { kindName, refusalText } from "../words";
 import type { Controller, Ctx } from "./context";
@@ -138,8 +138,8 @@ export class ActionBar {
 
   private dangerText(c: Choice): string {
     const d = c.danger!;
-    const key = `warn.${d.core}_${d.inRounds === 0 ? "now" : "soon"}`;
-    return t(key, { n: d.inRounds });
+    const key = `warn.${d.core}_${d.in_rounds === 0 ? "now" : "soon"}`;
+    return t(key, { n: d.in_rounds });
   }
 
   private say(text: string, kind: "info" | "refused" | "danger" | "error"): void {

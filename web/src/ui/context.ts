@@ -2,7 +2,7 @@
 
 import type { Model } from "../model";
 import type { SeatPublic } from "../net";
-import type { Choice } from "../rules";
+import type { Choice, Choices } from "../choices";
 import type { SettlerView } from "../types";
 
 export interface Ctx {
@@ -17,6 +17,8 @@ export interface Ctx {
   canAct: boolean;
   /** Why this browser cannot act now, when it cannot (translated). */
   waitingReason: string | null;
+  /** Everything the current settler can do (the server's choices, or the client's until it sends them). */
+  all: Choices | null;
   choices: Choice[];
   destinations: Choice[];
   /** Index of the keyboard-chosen destination, or -1. */
@@ -30,4 +32,6 @@ export interface Controller {
   setFocus(index: number, show?: boolean): void;
   inspect(id: string | null): void;
   centre(id: string): void;
+  /** Frames these asteroids on the map. */
+  show(ids: string[]): void;
 }

@@ -6,12 +6,14 @@ import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
 import { ApiError, GameSocket, type SeatPublic, type ServerMessage, api, applyDiff } from "../net";
 import { BeltScene, type Highlights } from "../render/scene";
-import { type Choice, choices as choicesOf, destinations as destinationsOf } from "../rules";
+import { type Choice, type Choices, actions as actionsOf, localChoices, moves as movesOf, reactionOf } from "../choices";
+import { wantsHandover } from "../session";
 import type { GameEvent, GameView } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
 import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
 import { ICONS, fill, h, icon } from "./dom";
+import { commandFor } from "./keymap";
 import { EventLog } from "./log";
 import { Overlay, summarise } from "./overlays";
 import { DestinationsPanel, HerePanel, SettlerPanel, SidePanel, inspectorCard } from "./panels";
@@ -23,6 +25,8 @@ export interface Perf {
   lastActMs: number | null;
   acts: number[];
   seq: number;
+  /** The seq up to which the log's history has come from the server (-1: not yet). */
+  logLoaded: number;
   scene: BeltScene | null;
   /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
   where: (id: string) => { x: number; y: number } | null;
@@ -34,7 +38,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, scene: null, where: () => null };
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -71,6 +75,14 @@ export class GameScreen implements Controller {
   private turnSeconds: number | null = null;
   private title = "";
   private rules = "classic";
+  /** The server's choices per settler this browser may move (from `state` and `update`), when it sends them. */
+  private serverChoices: Record<string, Choices> = {};
+  private readonly tabs: HTMLElement;
+  private tab = "map";
+  /** Shown above the game by a lesson or puzzle (its goal, hint and progress). */
+  readonly banner = h("div", { class: "lesson-banner", hidden: true, "aria-live": "polite" });
+  /** Called with every new view (lessons check their goals). */
+  onView: ((view: GameView, events: GameEvent[]) => void) | null = null;
 
   constructor(private readonly gameId: string, private readonly tokens: Map<number, string>) {
     this.top = new TopBar(() => this.overlay.help());
@@ -80,16 +92,28 @@ export class GameScreen implements Controller {
     const zoom = h("div", { class: "map-tools", role: "group" },
       h("button", { type: "button", class: "icon-btn", dataset: { tool: "in" }, onclick: () => this.scene?.camera.zoomAt(1.3) }, icon(ICONS.zoomIn)),
       h("button", { type: "button", class: "icon-btn", dataset: { tool: "out" }, onclick: () => this.scene?.camera.zoomAt(1 / 1.3) }, icon(ICONS.zoomOut)),
-      h("button", { type: "button", class: "icon-btn", dataset: { tool: "centre" }, onclick: () => this.centreOnTurn() }, icon(ICONS.target)));
+      h("button", { type: "button", class: "icon-btn", dataset: { tool: "centre" }, onclick: () => this.centreOnTurn() }, icon(ICONS.target)),
+      h("button", { type: "button", class: "icon-btn overlay-toggle", dataset: { tool: "danger" }, "aria-pressed": "false",
+        onclick: (e: Event) => {
+          const b = e.currentTarget as HTMLElement;
+          const on = b.getAttribute("aria-pressed") !== "true";
+          b.setAttribute("aria-pressed", on ? "true" : "false");
+          b.classList.toggle("on", on);
+          this.scene?.setDangerOverlay(on);
+        } }, icon(ICONS.sun)));
     const map = h("main", { class: "map", id: "map", tabindex: "0", "aria-describedby": "map-desc" },
       this.mapHost, zoom, this.inspector, this.toast, h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
-    this.el = h("div", { class: "game-screen" },
+    this.tabs = h("nav", { class: "tabs", "aria-label": "panels" });
+    this.el = h("div", { class: "game-screen", dataset: { tab: "map" } },
       this.top.el,
       h("aside", { class: "left" }, this.settlerPanel.el, this.herePanel.el, this.destPanel.el),
       map,
       h("aside", { class: "right" }, this.sidePanel.el, this.log.el),
+      this.tabs,
       this.bar.el,
       this.overlay.el);
+    map.appendChild(this.banner);
+    this.drawTabs();
     this.unsubs.push(onLangChange(() => this.relabel()));
   }
 
@@ -99,6 +123,10 @@ export class GameScreen implements Controller {
     this.scene = await BeltScene.create(this.mapHost, {
       storm: (n) => (n <= 0 ? t("storm.label_now") : t("storm.label", { n })),
       settlerLabel: (id) => settlerNumber(id),
+      reaction: (id) => {
+        const r = this.model ? reactionOf(this.model, id) : null;
+        return r ? (r.in_rounds <= 0 ? t(`react.${r.effect}_short_now`) : t(`react.${r.effect}_short`, { n: r.in_rounds })) : null;
+      },
     }, reduced);
     if (this.destroyed) {
       this.scene.destroy();
@@ -127,6 +155,7 @@ export class GameScreen implements Controller {
     this.scene?.destroy();
     window.__am.scene = null;
     window.__am.ready = false;
+    window.__am.logLoaded = -1;
   }
 
   private connect(): void {
@@ -169,8 +198,10 @@ export class GameScreen implements Controller {
       this.turnSeconds = m.turn_seconds;
       window.__am.seq = m.seq;
       const first = this.model === null;
+      this.serverChoices = m.choices ?? {};
       this.setView(m.state, [], first);
       if (first) void this.loadTitle();
+      void this.loadHistory();
       return;
     }
     if (m.type === "update") {
@@ -178,6 +209,7 @@ export class GameScreen implements Controller {
       this.deadline = m.deadline;
       window.__am.seq = m.seq;
       const view = applyDiff(this.model.view, m.diff);
+      if (m.choices) this.serverChoices = { ...this.serverChoices, ...m.choices };
       this.log.add(m.seq, m.events);
       const mine = this.pending && m.ref === this.pending.ref ? this.pending : null;
       if (mine) this.pending = null;
@@ -189,6 +221,18 @@ export class GameScreen implements Controller {
           window.__am.acts.push(ms);
         });
       }
+    }
+  }
+
+  /** The log's history from the server: every step so far (on load, reload and for late spectators). */
+  private async loadHistory(): Promise<void> {
+    try {
+      const h = await api.events(this.gameId);
+      if (this.destroyed) return;
+      this.log.history(h.steps);
+      window.__am.logLoaded = h.seq;
+    } catch {
+      /* the log then shows what this page sees from now on */
     }
   }
 
@@ -220,6 +264,8 @@ export class GameScreen implements Controller {
   private setView(view: GameView, events: GameEvent[], first: boolean): void {
     const model = new Model(view);
     this.model = model;
+    this.log.setSettlers(view.settlers.map((s) => s.id));
+    this.onView?.(view, events);
     this.scene?.setModel(model, events);
     const turn = view.status === "running" ? view.turn : null;
     const turnChanged = turn !== this.lastTurn;
@@ -267,7 +313,8 @@ export class GameScreen implements Controller {
     const cur = this.model?.current();
     if (!cur) return;
     const seat = this.seatOf(cur.id) + 1;
-    const hotseat = this.tokens.size > 1;
+    // A co-operative game with public information: no hand-over screen unless the lobby asked for one.
+    const hotseat = this.tokens.size > 1 && wantsHandover(this.gameId);
     if (!hotseat || !this.tokens.has(seat) || this.skipHandover) {
       this.ackSeat = seat;
       return;
@@ -319,10 +366,10 @@ export class GameScreen implements Controller {
     } else if (this.pending) waitingReason = t("wait.sending");
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
-    const choices = current ? choicesOf(model, current.id) : [];
-    const destinations = current ? destinationsOf(model, current.id) : [];
+    const all = current ? this.serverChoices[current.id] ?? localChoices(model, current.id) : null;
     return {
-      model, seats: this.seats, mySeats, mySettlers, current, canAct, waitingReason, choices, destinations,
+      model, seats: this.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
+      choices: actionsOf(all), destinations: this.sortDestinations(model, movesOf(all)),
       focus: this.focus, spectator, seatOf: (s) => this.seatOf(s),
     };
   }
@@ -359,7 +406,7 @@ export class GameScreen implements Controller {
       current: ctx.current?.id ?? null,
       targets,
       focus: focused ? this.exitOf(focused) : null,
-      hover: this.hover,
+      hover: this.hover ?? this.inspected,
     };
     this.scene.setHighlights(h);
   }
@@ -445,6 +492,12 @@ export class GameScreen implements Controller {
   inspect(id: string | null): void {
     this.inspected = id;
     this.updateInspector();
+    if (this.ctx) this.updateHighlights(this.ctx);
+  }
+
+  show(ids: string[]): void {
+    if (ids.length) this.scene?.frame(ids, true);
+    if (this.tab !== "map") this.showTab("map");
   }
 
   centre(id: string): void {
@@ -529,89 +582,104 @@ export class GameScreen implements Controller {
         return;
       }
     }
-    const lower = key.toLowerCase();
-    const actions: Record<string, string> = { d: "drill", m: "mine", e: "deposit", b: "build_robot", g: "build_gates", p: "place", w: "wait" };
-    if (actions[lower]) {
-      e.preventDefault();
-      this.bar.press(actions[lower]!);
-      return;
-    }
+    const command = commandFor(key);
+    if (!command) return;
     const cam = this.scene?.camera;
     const onButton = target?.tagName === "BUTTON" || target?.tagName === "A";
-    switch (key) {
-      case "n":
-      case "N":
-      case "]":
+    if (command.startsWith("act:")) {
+      e.preventDefault();
+      this.bar.press(command.slice(4));
+      return;
+    }
+    switch (command) {
+      case "next":
+      case "prev":
         e.preventDefault();
-        this.setFocus(this.focus + (key === "N" ? -1 : 1));
+        this.setFocus(this.focus + (command === "prev" ? -1 : 1));
         return;
-      case "[":
-        e.preventDefault();
-        this.setFocus(this.focus - 1);
-        return;
-      case "Enter":
-      case "v":
+      case "go":
         if (onButton && key === "Enter") return;
         if (this.ctx && this.focus >= 0 && this.ctx.destinations[this.focus]) {
           e.preventDefault();
           this.act(this.ctx.destinations[this.focus]!);
         }
         return;
-      case "ArrowLeft":
-        cam?.panBy(80, 0);
+      case "pan:left":
+      case "pan:right":
+      case "pan:up":
+      case "pan:down": {
+        const d = { "pan:left": [80, 0], "pan:right": [-80, 0], "pan:up": [0, 80], "pan:down": [0, -80] }[command];
+        cam?.panBy(d[0]!, d[1]!);
         e.preventDefault();
         return;
-      case "ArrowRight":
-        cam?.panBy(-80, 0);
-        e.preventDefault();
-        return;
-      case "ArrowUp":
-        cam?.panBy(0, 80);
-        e.preventDefault();
-        return;
-      case "ArrowDown":
-        cam?.panBy(0, -80);
-        e.preventDefault();
-        return;
-      case "+":
-      case "=":
+      }
+      case "zoom:in":
         cam?.zoomAt(1.25);
         return;
-      case "-":
-      case "_":
+      case "zoom:out":
         cam?.zoomAt(0.8);
         return;
-      case "c":
-      case "C":
+      case "centre":
         this.centreOnTurn();
         return;
-      case "f":
-      case "F":
+      case "fit":
         this.scene?.fitAll(true);
         return;
-      case "l":
-      case "L":
+      case "lang":
         setLang(getLang() === "en" ? "hu" : "en");
         return;
-      case "h":
-      case "H":
-      case "?":
+      case "help":
         this.overlay.help();
         return;
-      case "Escape":
+      case "close":
         this.focus = -1;
         this.inspect(null);
         this.refresh();
         return;
+      case "move:n": {
+        const n = Number(key);
+        if (this.ctx?.destinations[n - 1]) {
+          e.preventDefault();
+          this.focus = n - 1;
+          this.act(this.ctx.destinations[n - 1]!);
+        }
+        return;
+      }
       default:
-        break;
+        return;
     }
-    const n = Number(key);
-    if (Number.isInteger(n) && n >= 1 && n <= 9 && this.ctx?.destinations[n - 1]) {
-      e.preventDefault();
-      this.focus = n - 1;
-      this.act(this.ctx.destinations[n - 1]!);
-    }
+  }
+
+  // ---- the tabs of small screens ---------------------------------------------------------------------
+
+  private drawTabs(): void {
+    const names: [string, string][] = [["map", "tab.map"], ["settler", "tab.settler"], ["here", "tab.here"],
+      ["go", "tab.go"], ["storms", "tab.storms"], ["log", "tab.log"]];
+    fill(this.tabs, ...names.map(([name, label]) => h("button", {
+      type: "button", class: name === this.tab ? "on" : "", dataset: { tab: name },
+      "aria-pressed": name === this.tab ? "true" : "false",
+      onclick: () => this.showTab(name === this.tab ? "map" : name),
+    }, t(label))));
+  }
+
+  /** Opens a panel as a sheet over the map (small screens), or closes the sheet with "map". */
+  showTab(name: string): void {
+    this.tab = name;
+    this.el.dataset.tab = name;
+    this.drawTabs();
+  }
+
+  /** Destinations, nearest to what the team needs first on a hub (many neighbours): the list is long there. */
+  private sortDestinations(model: Model, moves: Choice[]): Choice[] {
+    if (moves.length < 12) return moves;
+    const score = (c: Choice): number => {
+      const a = model.asteroids.get(c.target ?? "");
+      if (!a) return 50;
+      const core = a.core ?? "unknown";
+      const needed = core === "ice" || core === "iron" || core === "carbon" || core === "uranium";
+      return (c.refusal ? 100 : 0) + (needed ? 0 : core === "unknown" ? 10 : 20) + (a.mantle ?? 0);
+    };
+    return [...moves].sort((x, y) => score(x) - score(y));
   }
 }
 

@@ -7,6 +7,7 @@ import type { GameEvent } from "../types";
 import { KINDS } from "../types";
 import { kindName, seatName, settlerName } from "../words";
 import { ICONS, coreIcon, fill, h, icon } from "./dom";
+import { helpRows } from "./keymap";
 
 export interface Summary {
   rounds: number;
@@ -122,13 +123,7 @@ export class Overlay {
   }
 
   help(): void {
-    const keys: [string, string][] = [
-      ["D", "action.drill"], ["M", "action.mine"], ["E", "action.deposit"], ["B", "action.build_robot"],
-      ["G", "action.build_gates"], ["P", "action.place"], ["W", "action.wait"],
-      ["1–9", "keys.move_n"], ["N / ]", "keys.next"], ["[", "keys.prev"], ["Enter", "keys.go"],
-      ["← ↑ → ↓", "keys.pan"], ["+ / −", "keys.zoom"], ["C", "keys.centre"], ["F", "keys.fit"],
-      ["L", "keys.lang"], ["H / ?", "keys.help"], ["Esc", "keys.close"],
-    ];
+    const keys = helpRows();
     const legend: [Node, string][] = [
       [coreIcon("ice"), "kind.ice"], [coreIcon("iron"), "kind.iron"], [coreIcon("carbon"), "kind.carbon"],
       [coreIcon("uranium"), "kind.uranium"], [coreIcon("hollow"), "core.hollow"], [coreIcon("unknown"), "core.unknown"],

@@ -1,6 +1,7 @@
 // The side panels of the game screen: the settler whose step it is (cargo, gates), the asteroid it stands on
 // with the base's progress there, the places it can move to, the forecasts and every base in progress.
 
+import { type Reaction, reactionOf } from "../choices";
 import { getLang, t } from "../i18n";
 import type { Model } from "../model";
 import { css, SEAT_COLOUR } from "../render/palette";
@@ -31,6 +32,18 @@ function sunBadge(model: Model, a: AsteroidView): HTMLElement {
   return h("span", { class: `badge sun ${a.near ? "near" : "far"}` }, icon(ICONS.sun), sunText(model, a));
 }
 
+/** "explodes in 3 rounds", "sublimates at this round's end". */
+export function reactionText(r: Reaction): string {
+  return r.in_rounds <= 0 ? t(`react.${r.effect}_now`) : t(`react.${r.effect}_in`, { n: r.in_rounds });
+}
+
+export function dangerBadge(model: Model, id: string): HTMLElement | null {
+  const r = reactionOf(model, id);
+  if (!r) return null;
+  return h("span", { class: `badge danger-badge ${r.in_rounds <= 0 ? "now" : ""}`, dataset: { reacts: String(r.in_rounds) } },
+    icon(ICONS.sun), reactionText(r));
+}
+
 function mantleText(a: AsteroidView): string {
   const m = a.mantle ?? 0;
   return m === 0 ? t("mantle.none") : t("mantle.layers", { n: m });
@@ -41,6 +54,7 @@ export function asteroidFacts(model: Model, a: AsteroidView, compact = false): H
   const storm = model.stormIn(a.id);
   const facts = h("div", { class: "facts" },
     h("span", { class: `badge core core-${core}` }, coreIcon(core), coreName(core)),
+    dangerBadge(model, a.id),
     h("span", { class: "badge mantle" }, h("span", { class: "layers", "aria-hidden": "true" }), mantleText(a)),
     sunBadge(model, a),
     a.shelter ? h("span", { class: "badge shelter" }, icon(ICONS.shelter), t("shelter.yes")) : null,
@@ -85,14 +99,16 @@ export class SettlerPanel {
     const gates = s.gates.length
       ? s.gates.map((g) => h("span", { class: "badge gate" }, icon(ICONS.gates), g))
       : [h("span", { class: "muted" }, t("gates.none"))];
-    const isTurn = ctx.current?.id === s.id;
+    // The step badge only where that settler is played; a spectator sees that it is watching.
+    const isTurn = ctx.current?.id === s.id && ctx.mySettlers.has(s.id);
     fill(this.el,
       h("div", { class: "who" },
         token(s.id, seat, s.alive),
         h("div", {},
           h("h2", { id: "settler-title" }, settlerName(s.id)),
           h("div", { class: "muted" }, `${seatName(seat + 1)} · ${s.at ? t("settler.on", { at: s.at }) : t("settler.dead")}`)),
-        isTurn ? h("span", { class: "turn-flag" }, t("turn.now")) : null),
+        isTurn ? h("span", { class: "turn-flag" }, t("turn.now"))
+          : ctx.spectator ? h("span", { class: "badge watch" }, t("watch.badge")) : null),
       h("div", { class: "cargo-head" }, h("span", {}, t("cargo.title")),
         h("span", { class: `cap ${total >= CARGO_LIMIT ? "full" : ""}` }, `${total}/${CARGO_LIMIT}`)),
       h("div", { class: "cargo" }, ...cargo),
@@ -131,8 +147,22 @@ export class HerePanel {
 export class DestinationsPanel {
   readonly el = h("section", { class: "panel dest-panel", "aria-labelledby": "dest-title" });
   private readonly list = h("ol", { class: "dests", role: "listbox", "aria-labelledby": "dest-title" });
+  private readonly search = h("input", { type: "search", class: "dest-search", autocomplete: "off" });
+  private hovered: string | null = null;
 
-  constructor(private readonly ctl: Controller) {}
+  constructor(private readonly ctl: Controller) {
+    this.search.addEventListener("input", () => this.applySearch());
+    // Keys typed in the search box are the box's, not the game's shortcuts.
+    this.search.addEventListener("keydown", (e) => e.stopPropagation());
+  }
+
+  /** Hides the rows whose asteroid (or gate) does not contain the search text. */
+  private applySearch(): void {
+    const q = this.search.value.trim().toLowerCase();
+    this.list.querySelectorAll<HTMLElement>(".dest").forEach((li) => {
+      li.hidden = Boolean(q) && !(li.dataset.search ?? "").includes(q);
+    });
+  }
 
   private signature = "";
   private sameModel: Model | null = null;
@@ -160,11 +190,12 @@ export class DestinationsPanel {
       const ok = ctx.canAct && !d.refusal;
       const name = gate ? t("dest.gate", { gate: target, to: via ?? "?" }) : target;
       const storm = dest ? ctx.model.stormIn(dest.id) : undefined;
+      const reaction = dest ? reactionOf(ctx.model, dest.id) : null;
       const li = h("li", {
         class: `dest ${ok ? "" : "refused"} ${i === ctx.focus ? "focused" : ""}`,
         role: "option",
         "aria-selected": i === ctx.focus ? "true" : "false",
-        dataset: { target },
+        dataset: { target, search: `${target} ${via ?? ""} ${dest?.core ?? ""}`.toLowerCase() },
       }, h("button", {
         type: "button",
         "aria-disabled": ok ? "false" : "true",
@@ -172,10 +203,21 @@ export class DestinationsPanel {
         onclick: () => {
           this.ctl.setFocus(i);
           this.ctl.act(d);
+          this.hovered = null;
+          this.ctl.inspect(null);
         },
         onfocus: () => this.ctl.setFocus(i, false),
-        onmouseenter: () => this.ctl.inspect(dest?.id ?? null),
-        onmouseleave: () => this.ctl.inspect(null),
+        // Only a moving mouse shows the card: a row that appears under a still pointer (after a click redrew
+        // the list) must not pop one up over the map.
+        onpointermove: (e: PointerEvent) => {
+          if (e.pointerType !== "mouse" || this.hovered === (dest?.id ?? null)) return;
+          this.hovered = dest?.id ?? null;
+          this.ctl.inspect(this.hovered);
+        },
+        onmouseleave: () => {
+          this.hovered = null;
+          this.ctl.inspect(null);
+        },
       },
         h("kbd", {}, i < 9 ? String(i + 1) : "·"),
         gate ? icon(ICONS.gates, "icon gate-icon") : coreIcon(dest?.core ?? "unknown"),
@@ -185,16 +227,21 @@ export class DestinationsPanel {
           h("span", { class: `s ${dest.near ? "near" : "far"}`, title: sunText(ctx.model, dest) },
             icon(ICONS.sun), dest.next_change == null ? "" : String(dest.next_change - ctx.model.round)),
           dest.shelter ? icon(ICONS.shelter, "icon shelter-icon") : null,
-          storm !== undefined ? h("span", { class: "st" }, icon(ICONS.storm), String(storm)) : null) : null,
+          storm !== undefined ? h("span", { class: "st" }, icon(ICONS.storm), String(storm)) : null,
+          reaction ? h("span", { class: "react" }, reactionText(reaction)) : null) : null,
         d.refusal ? h("span", { class: "why" }, refusalText(d.refusal)) : null));
       return li;
     });
     const hadFocus = this.el.contains(document.activeElement);
     fill(this.list, ...rows);
+    this.search.placeholder = t("dest.search");
+    this.search.setAttribute("aria-label", t("dest.search"));
     fill(this.el,
       h("h2", { id: "dest-title" }, t("dest.title"), h("span", { class: "count" }, String(dests.length))),
+      dests.length >= 12 ? this.search : null,
       dests.length ? this.list : h("p", { class: "muted" }, t("dest.none")),
       h("p", { class: "hint" }, t("dest.hint")));
+    this.applySearch();
     const again = hadFocus && ctx.focus >= 0 ? this.list.querySelectorAll("button")[ctx.focus] : undefined;
     if (again && document.activeElement !== again) again.focus({ preventScroll: false });
   }
@@ -209,15 +256,22 @@ export class SidePanel {
     const m = ctx.model;
     const forecasts = [...m.view.forecasts].sort((a, b) => a.round - b.round).map((f) => {
       const n = f.round - m.round;
-      const mine = ctx.model.view.settlers.filter((s) => s.alive && s.at && f.asteroids.includes(s.at));
-      return h("li", { class: `forecast ${n <= 0 ? "imminent" : ""}` },
+      const caught = ctx.model.view.settlers.filter((s) => s.alive && s.at && f.asteroids.includes(s.at));
+      const safe = caught.filter((s) => ctx.model.asteroids.get(s.at!)?.shelter);
+      const exposed = caught.filter((s) => !ctx.model.asteroids.get(s.at!)?.shelter);
+      const names = (list: typeof caught): string => list.map((s) => settlerName(s.id)).join(", ");
+      return h("li", { class: `forecast ${n <= 0 ? "imminent" : ""}`, dataset: { round: String(f.round) } },
         icon(ICONS.storm),
         h("div", {},
           h("strong", {}, n <= 0 ? t("forecast.now") : t("forecast.in", { n })),
           h("div", { class: "muted" }, !f.sector ? t("forecast.asteroids", { n: f.asteroids.length })
             : f.sector[1] >= 360 ? t("forecast.whole", { n: f.asteroids.length })
-              : t("forecast.sector", { from: Math.round(f.sector[0]), to: Math.round(f.sector[0] + f.sector[1]) % 360, n: f.asteroids.length })),
-          mine.length ? h("div", { class: "danger-text" }, t("forecast.hits", { who: mine.map((s) => settlerName(s.id)).join(", ") })) : null));
+              : t("forecast.marked", { n: f.asteroids.length })),
+          h("div", { class: "storm-who" },
+            exposed.length ? h("span", { class: "exposed" }, t("forecast.exposed", { who: names(exposed) })) : null,
+            safe.length ? h("span", { class: "safe" }, t("forecast.sheltered", { who: names(safe) })) : null,
+            !caught.length ? h("span", { class: "safe" }, t("forecast.nobody")) : null),
+          h("button", { type: "button", class: "linkish small", onclick: () => this.ctl.show(f.asteroids) }, t("forecast.show"))));
     });
     const bases = m.occupied().map((id) => {
       const people = m.settlersOn(id);

@@ -3,6 +3,7 @@
 
 import { onLangChange, t } from "../i18n";
 import { Model } from "../model";
+import { reactionOf } from "../choices";
 import { type Replay, type SeatPublic, api, applyDiff } from "../net";
 import { BeltScene } from "../render/scene";
 import type { GameView } from "../types";
@@ -12,6 +13,7 @@ import { baseProgress, token } from "./panels";
 import { langSwitch } from "./topbar";
 
 export class ReplayScreen {
+  private shownModel: Model | null = null;
   readonly el: HTMLElement;
   private scene: BeltScene | null = null;
   private replay: Replay | null = null;
@@ -70,10 +72,15 @@ export class ReplayScreen {
     this.scene = await BeltScene.create(this.mapHost, {
       storm: (n) => (n <= 0 ? t("storm.label_now") : t("storm.label", { n })),
       settlerLabel: (id) => settlerNumber(id),
+      reaction: (id) => {
+        const r = this.shownModel ? reactionOf(this.shownModel, id) : null;
+        return r ? (r.in_rounds <= 0 ? t(`react.${r.effect}_short_now`) : t(`react.${r.effect}_short`, { n: r.in_rounds })) : null;
+      },
     }, window.matchMedia("(prefers-reduced-motion: reduce)").matches);
     this.scene.setSeats((id) => seatIndex(replay.seats, id));
     this.scene.camera.attach(this.mapHost, () => {}, () => {});
-    this.scene.setModel(new Model(this.views[0]!));
+    this.shownModel = new Model(this.views[0]!);
+    this.scene.setModel(this.shownModel);
     this.scene.fitAll(false);
     window.__am.scene = this.scene;
     this.draw(false);
@@ -95,7 +102,8 @@ export class ReplayScreen {
     const stepForward = next === this.index + 1;
     this.index = next;
     const events = stepForward && animate ? this.replay.steps[next - 1]!.events : [];
-    this.scene?.setModel(new Model(this.views[next]!), events);
+    this.shownModel = new Model(this.views[next]!);
+    this.scene?.setModel(this.shownModel, events);
     this.draw(true);
     if (next >= n) this.stop();
   }
