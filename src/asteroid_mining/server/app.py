@@ -11,7 +11,7 @@ from fastapi.telemetry import TelemetryConfig
 
 from .. import __version__
 from ..storage import GameStore, SqliteStore
-from . import errors, history, lobby, play, replay
+from . import errors, history, lessons, lobby, play, replay
 from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.include_router(play.router)
     app.include_router(replay.router)
     app.include_router(history.router)
+    app.include_router(lessons.router)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     app.add_middleware(DirectSend)  # added last: outermost of the application's own
     app.mount("/", ClientFiles(settings.static_dir), name="client")

@@ -1,0 +1,87 @@
+"""The tutorial's lessons are data: every shipped lesson is valid, and following its steps' `press` wins it;
+the REST endpoints list lessons, start their games and report their goals; a bad lesson file is named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asteroid_mining.rules import Game, Options, action_from_json
+from asteroid_mining.server.belts import resolve_belt
+from asteroid_mining.server.config import Settings
+from asteroid_mining.server.lessons import LessonError, Lesson, holds, lessons, read_lesson
+from asteroid_mining.server.options import game_options
+
+
+def _game(lesson: Lesson) -> Game:
+    spec = lesson.game
+    belt, _ = resolve_belt(spec["belt"], spec["seed"], Settings())
+    options = game_options("classic", spec.get("options", {}))
+    return Game.new(belt, options, spec["seed"], spec["seats"] * spec["settlers_per_seat"])
+
+
+def _action(press: str) -> dict[str, Any]:
+    name, _, arg = press.partition(":")
+    if name == "move":
+        return {"type": "move", "actor": "s1", "target": arg}
+    if name == "deposit":
+        return {"type": "deposit", "actor": "s1", "kind": arg}
+    if name == "place":
+        return {"type": "place", "actor": "s1", "gate": arg}
+    return {"type": name, "actor": "s1"}
+
+
+PLAYABLE = [lesson for lesson in lessons().values() if all(s["press"] for s in lesson.public["steps"])]
+
+
+def test_the_tutorial_has_every_lesson_in_order() -> None:
+    ids = list(lessons())
+    assert ids[:9] == ["fly", "drill", "mine", "deposit", "sun", "storms", "robots", "gates", "first-game"]
+    assert [lesson.id for lesson in PLAYABLE] == ids[:8]
+    assert [x.id for x in lessons().values() if x.public["kind"] == "puzzle"] == ["puzzle-gates", "puzzle-storm"]
+
+
+@pytest.mark.parametrize("lesson", PLAYABLE, ids=lambda x: x.id)
+def test_pressing_what_each_step_highlights_reaches_the_goal(lesson: Lesson) -> None:
+    game = _game(lesson)
+    assert not holds(game, lesson.goal)
+    for step, expects in zip(lesson.public["steps"], lesson.steps, strict=True):
+        assert not holds(game, expects), step
+        game.apply(action_from_json(_action(step["press"]), "press"))
+        assert holds(game, expects), (lesson.id, step["press"])
+    assert holds(game, lesson.goal)
+    assert game.round - 1 <= lesson.public["par"]
+
+
+def test_a_bad_lesson_file_is_named(tmp_path: Path) -> None:
+    good = json.loads(next(iter(sorted((Path(__file__).parents[2] / "src/asteroid_mining/server/lessons").glob("01-*.json")))).read_text())
+    bad = tmp_path / "99-bad.json"
+    bad.write_text(json.dumps({**good, "steps": [{**good["steps"][0], "expect": ["s1.at === Vesta"]}]}))
+    with pytest.raises(LessonError, match=r"99-bad.json: steps\[0\].expect\[0\]"):
+        read_lesson(bad)
+    bad.write_text(json.dumps({**good, "title": {"en": "Fly"}}))
+    with pytest.raises(LessonError, match="99-bad.json: title: needs a text in each of en, hu"):
+        read_lesson(bad)
+
+
+def test_lessons_over_rest(client: Any) -> None:
+    listed = client.get("/api/lessons").json()["lessons"]
+    assert [x["id"] for x in listed][:2] == ["fly", "drill"]
+    assert listed[0]["goal"]["en"] == "Fly to Vesta." and "belt" in listed[0]
+    made = client.post("/api/lessons/fly/games")
+    assert made.status_code == 201, made.text
+    game = made.json()
+    goals = client.get(f"/api/games/{game['id']}/goals", params={"lesson": "fly"}).json()
+    assert goals["steps"] == [False, False] and goals["goal"] is False
+    assert client.post("/api/lessons/nope/games").status_code == 404
+    assert client.get(f"/api/games/{game['id']}/goals", params={"lesson": "nope"}).status_code == 404
+
+
+def test_the_event_history_over_rest(client: Any, two_seats: dict[str, Any]) -> None:
+    answer = client.get(f"/api/games/{two_seats['id']}/events")
+    assert answer.status_code == 200
+    assert answer.json()["steps"] == [] and answer.json()["seq"] == 0
+    assert client.get("/api/games/nope/events").status_code == 404
