@@ -10,9 +10,11 @@
 
 import { getLang, onLangChange, t } from "./i18n";
 import { ApiError } from "./net";
-import { saveToken, tokensFor } from "./session";
+import { api } from "./net";
+import { quickGame, saveToken, setQuickGame, tokensFor } from "./session";
 import { clear, h } from "./ui/dom";
 import { GameScreen, problemScreen } from "./ui/game";
+import { LearnScreen, LessonGuide } from "./ui/learn";
 import { Lobby, QUICK_GAME, createAndSave } from "./ui/lobby";
 import { ReplayScreen } from "./ui/replay";
 
@@ -54,7 +56,19 @@ async function navigate(force = false): Promise<void> {
   if (page === "quick") {
     show(loading());
     try {
+      // This browser's unfinished quick game, when there is one, rather than another new game.
+      const last = quickGame();
+      if (last && tokensFor(last).size) {
+        const running = (await api.lobby()).games.some((g) => g.id === last && (g.status === "open" || g.status === "running"));
+        if (running) {
+          history.replaceState(null, "", `#/game/${encodeURIComponent(last)}`);
+          route = "";
+          void navigate();
+          return;
+        }
+      }
       const made = await createAndSave(QUICK_GAME);
+      setQuickGame(made.id);
       history.replaceState(null, "", `#/game/${encodeURIComponent(made.id)}`);
       route = "";
       void navigate();
@@ -82,7 +96,11 @@ async function navigate(force = false): Promise<void> {
       show(message(t("problem.no_token")));
       return;
     }
-    show(new GameScreen(id!, tokens));
+    show(gameWithGuide(id!, tokens, query.get("lesson")));
+    return;
+  }
+  if (page === "learn") {
+    show(new LearnScreen());
     return;
   }
   if (page === "watch") {
@@ -94,6 +112,30 @@ async function navigate(force = false): Promise<void> {
     return;
   }
   show(new Lobby());
+}
+
+/** The game screen, with a lesson's guide (from `?lesson=`) or a puzzle's (recognised by its belt). */
+function gameWithGuide(id: string, tokens: Map<number, string>, lesson: string | null): Screen {
+  const game = new GameScreen(id, tokens);
+  let guide: LessonGuide | null = null;
+  return {
+    el: game.el,
+    async start() {
+      await game.start();
+      let which = lesson;
+      if (!which) {
+        const belt = await game.beltName;
+        which = (await api.lessons()).lessons.find((l) => l.kind === "puzzle" && l.belt === belt)?.id ?? null;
+      }
+      if (!which) return;
+      guide = new LessonGuide(game, id, which);
+      await guide.start();
+    },
+    destroy() {
+      guide?.destroy();
+      game.destroy();
+    },
+  };
 }
 
 function loading(): Screen {

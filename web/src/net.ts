@@ -77,6 +77,28 @@ export interface Replay {
   steps: ReplayStep[];
 }
 
+/** A lesson or puzzle (`GET /api/lessons`): texts in every language, its steps' hints and what they press. */
+export interface LessonInfo {
+  id: string;
+  kind: "lesson" | "puzzle";
+  order: number;
+  par: number;
+  title: Record<string, string>;
+  goal: Record<string, string>;
+  intro: Record<string, string>;
+  belt: string | null;
+  steps: { hint: Record<string, string>; press: string | null }[];
+}
+
+/** `GET /api/games/{id}/goals?lesson=ID`. */
+export interface LessonProgress {
+  lesson: string;
+  round: number;
+  status: string;
+  steps: boolean[];
+  goal: boolean;
+}
+
 /** `GET /api/games/{id}/events`: every accepted command's events. */
 export interface GameEvents {
   id: string;
@@ -138,6 +160,10 @@ export const api = {
   log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
   events: (id: string, after = 0) =>
     call<GameEvents>("GET", `/api/games/${encodeURIComponent(id)}/events${after ? `?after=${after}` : ""}`),
+  lessons: () => call<{ lessons: LessonInfo[] }>("GET", "/api/lessons"),
+  lessonGame: (id: string) => call<{ id: string; seats: CreatedSeat[] }>("POST", `/api/lessons/${encodeURIComponent(id)}/games`),
+  goals: (game: string, lesson: string) =>
+    call<LessonProgress>("GET", `/api/games/${encodeURIComponent(game)}/goals?lesson=${encodeURIComponent(lesson)}`),
   replay: async (id: string) => {
     const r = await call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`);
     return { ...r, state: withSun(r.state) };

@@ -27,6 +27,8 @@ export interface Perf {
   seq: number;
   /** The seq up to which the log's history has come from the server (-1: not yet). */
   logLoaded: number;
+  /** The seq up to which a lesson's guide has checked its goals. */
+  lessonSeq: number;
   scene: BeltScene | null;
   /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
   where: (id: string) => { x: number; y: number } | null;
@@ -38,7 +40,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, lessonSeq: -1, scene: null, where: () => null };
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -81,10 +83,17 @@ export class GameScreen implements Controller {
   private tab = "map";
   /** Shown above the game by a lesson or puzzle (its goal, hint and progress). */
   readonly banner = h("div", { class: "lesson-banner", hidden: true, "aria-live": "polite" });
+  /** A lesson's guide shows its own success card instead of the end screen. */
+  customEnd = false;
+  /** What a lesson's step asks to press (`move:ID`, `drill`, `deposit:ice`, …), highlighted on screen. */
+  private pointed: string | null = null;
   /** Called with every new view (lessons check their goals). */
   onView: ((view: GameView, events: GameEvent[]) => void) | null = null;
 
   constructor(private readonly gameId: string, private readonly tokens: Map<number, string>) {
+    this.beltName = new Promise((resolve) => {
+      this.gotBelt = resolve;
+    });
     this.top = new TopBar(() => this.overlay.help());
     this.bar = new ActionBar(this);
     this.destPanel = new DestinationsPanel(this);
@@ -156,6 +165,7 @@ export class GameScreen implements Controller {
     window.__am.scene = null;
     window.__am.ready = false;
     window.__am.logLoaded = -1;
+    window.__am.lessonSeq = -1;
   }
 
   private connect(): void {
@@ -236,9 +246,14 @@ export class GameScreen implements Controller {
     }
   }
 
+  /** Resolves with the belt's name once the game's details have come (puzzles are recognised by it). */
+  readonly beltName: Promise<string>;
+  private gotBelt: (name: string) => void = () => {};
+
   private async loadTitle(): Promise<void> {
     try {
       const d = await api.game(this.gameId);
+      this.gotBelt(d.belt || "");
       this.title = d.belt || "";
       this.rules = d.rules;
       this.top.update(this.ctx!);
@@ -283,12 +298,38 @@ export class GameScreen implements Controller {
       this.frameTurn(true);
     }
     if (turnChanged || first) this.maybeHandover();
-    if (view.status !== "running" && !this.endShown) {
+    if (view.status !== "running" && !this.endShown && !this.customEnd) {
       this.endShown = true;
       // Let the last animation (an explosion, a storm, the base) play before the end screen covers it.
       const pause = first || this.scene?.tweens.reducedMotion ? 0 : 1800;
       window.setTimeout(() => void this.showEnd(view.status === "won"), pause);
     }
+  }
+
+  /** A card over the game (a lesson's success). */
+  showCard(card: HTMLElement): void {
+    this.overlay.card(card);
+  }
+
+  /** Highlights what a lesson's step asks to press: an action button, a deposit kind or a destination. */
+  pointAt(press: string | null): void {
+    this.pointed = press;
+    this.markPointed();
+    if (this.ctx) this.updateHighlights(this.ctx);
+  }
+
+  private markPointed(): void {
+    for (const el of this.el.querySelectorAll(".lesson-target")) el.classList.remove("lesson-target");
+    const press = this.pointed;
+    if (!press) return;
+    const [name, arg] = press.split(":");
+    if (name === "move") {
+      this.el.querySelector(`.dest[data-target="${CSS.escape(arg ?? "")}"] button`)?.classList.add("lesson-target");
+      this.el.querySelector('.tabs button[data-tab="go"]')?.classList.add("lesson-target");
+      return;
+    }
+    this.el.querySelector(`.action[data-action="${CSS.escape(name ?? "")}"]`)?.classList.add("lesson-target");
+    if (arg) this.el.querySelector(`.deposit-kind[data-kind="${CSS.escape(arg)}"]`)?.classList.add("lesson-target");
   }
 
   private frameTurn(smooth: boolean): void {
@@ -391,6 +432,7 @@ export class GameScreen implements Controller {
     this.updateHighlights(ctx);
     this.updateInspector();
     this.describeMap(ctx);
+    this.markPointed();
   }
 
   private updateHighlights(ctx: Ctx): void {
@@ -400,7 +442,9 @@ export class GameScreen implements Controller {
       const id = this.exitOf(d);
       if (id) targets.set(id, ctx.canAct && !d.refusal);
     }
-    const focused = ctx.destinations[this.focus];
+    const pointedMove = this.pointed?.startsWith("move:") ? this.pointed.slice(5) : null;
+    const pointedDest = pointedMove ? ctx.destinations.find((d) => d.target === pointedMove) : undefined;
+    const focused = ctx.destinations[this.focus] ?? pointedDest;
     const h: Highlights = {
       here: ctx.current?.at ?? null,
       current: ctx.current?.id ?? null,

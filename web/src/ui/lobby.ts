@@ -16,6 +16,13 @@ const TIMERS = [0, 30, 60, 120, 300];
 /** The quick game of `make play` and the big button: standard belt, classic rules, two players hot-seat. */
 export const QUICK_GAME: CreateBody = { seats: 2, settlers_per_seat: 2, belt: "standard", rules: "classic" };
 
+/** A new game of a lesson, its seats' tokens kept in this browser. */
+export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
+  const made = await api.lessonGame(lesson);
+  for (const s of made.seats) if (s.token) saveToken(made.id, s.seat, s.token);
+  return made;
+}
+
 export async function createAndSave(body: CreateBody): Promise<{ id: string; seats: CreatedSeat[] }> {
   const made = await api.create(body);
   for (const s of made.seats) if (s.token) saveToken(made.id, s.seat, s.token);
@@ -44,7 +51,8 @@ export class Lobby {
         h("div", { class: "hero-play" },
           h("button", { type: "button", class: "primary huge", id: "quick-play", onclick: () => void this.quick() },
             icon(ICONS.play), t("lobby.quick")),
-          h("p", { class: "muted small" }, t("lobby.quick_sub")))),
+          h("p", { class: "muted small" }, t("lobby.quick_sub")),
+          h("a", { class: "button big learn-link", id: "learn", href: "#/learn" }, icon(ICONS.help), t("lobby.learn")))),
       h("div", { class: "lobby-cols" },
         h("section", { class: "panel new-game", "aria-labelledby": "new-title" },
           h("h2", { id: "new-title" }, t("lobby.new")), this.form, this.error),

@@ -80,6 +80,11 @@ export class Overlay {
     card.querySelector<HTMLElement>("[autofocus], button")?.focus();
   }
 
+  /** Any card (a lesson's success); it stays until a button of its own leaves. */
+  card(card: HTMLElement): void {
+    this.show("end", card, null);
+  }
+
   handover(seat: number, settler: string, at: string | null, onReady: () => void, onSkip: () => void): void {
     const card = h("div", { class: "card handover" },
       h("div", { class: "eyebrow" }, t("handover.eyebrow")),
