@@ -160,6 +160,7 @@ export const api = {
   log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
   events: (id: string, after = 0) =>
     call<GameEvents>("GET", `/api/games/${encodeURIComponent(id)}/events${after ? `?after=${after}` : ""}`),
+  summary: (id: string) => call<GameSummary>("GET", `/api/games/${encodeURIComponent(id)}/summary`),
   lessons: () => call<{ lessons: LessonInfo[] }>("GET", "/api/lessons"),
   lessonGame: (id: string) => call<{ id: string; seats: CreatedSeat[] }>("POST", `/api/lessons/${encodeURIComponent(id)}/games`),
   goals: (game: string, lesson: string) =>

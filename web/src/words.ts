@@ -42,6 +42,11 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A bot's name in the current language ("Planner bot", "Tervező bot"). */
+export function botName(bot: string): string {
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
+}
+
 export function seatName(seat: number): string {
   return t("seat.name", { seat });
 }

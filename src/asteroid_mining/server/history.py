@@ -25,6 +25,18 @@ def events_of(replay: dict[str, Any], after: int) -> dict[str, Any]:
     return {"id": replay["id"], "status": replay["status"], "seq": replay["seq"], "steps": steps}
 
 
+@router.get("/games/{game_id}/summary")
+async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
+    """A game as the lobby lists it, running or finished (without its view: light for a browser's list)."""
+    hub = request.app.state.hub
+    live = await hub.get(game_id)
+    if live is None:
+        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
+    summary: dict[str, Any] = live.summary()
+    hub.release(live)
+    return summary
+
+
 @router.get("/games/{game_id}/events")
 async def game_events(game_id: str, request: Request,
                       after: int = Query(0, ge=0, description="leave out the commands up to this seq")) -> dict[str, Any]:

@@ -4,8 +4,8 @@
 
 import { has, t } from "../i18n";
 import { ApiError, type CreateBody, type CreatedSeat, type GameSummary, api } from "../net";
-import { inviteLink, saveToken, tokensFor } from "../session";
-import { seatName } from "../words";
+import { forgetGame, inviteLink, myGames, saveToken, setHandover, tokensFor } from "../session";
+import { botName, seatName, settlerName } from "../words";
 import { ICONS, fill, h, icon } from "./dom";
 import { langSwitch } from "./topbar";
 
@@ -32,6 +32,7 @@ export async function createAndSave(body: CreateBody): Promise<{ id: string; sea
 export class Lobby {
   readonly el: HTMLElement;
   private readonly games = h("ul", { class: "games", "aria-live": "polite" });
+  private readonly mine = h("ul", { class: "games mine" });
   private readonly created = h("section", { class: "panel created", hidden: true, "aria-live": "polite" });
   private readonly error = h("p", { class: "form-error", role: "alert" });
   private readonly form: HTMLFormElement;
@@ -49,7 +50,7 @@ export class Lobby {
           h("p", { class: "tagline" }, t("lobby.tagline")),
           h("p", { class: "muted" }, t("lobby.pitch"))),
         h("div", { class: "hero-play" },
-          h("button", { type: "button", class: "primary huge", id: "quick-play", onclick: () => void this.quick() },
+          h("button", { type: "button", class: "primary huge", id: "quick-play", onclick: () => this.quick() },
             icon(ICONS.play), t("lobby.quick")),
           h("p", { class: "muted small" }, t("lobby.quick_sub")),
           h("a", { class: "button big learn-link", id: "learn", href: "#/learn" }, icon(ICONS.help), t("lobby.learn")))),
@@ -61,7 +62,9 @@ export class Lobby {
             h("div", { class: "row-head" }, h("h2", { id: "games-title" }, t("lobby.games")),
               h("button", { type: "button", class: "icon-btn", title: t("lobby.refresh"), "aria-label": t("lobby.refresh"),
                 onclick: () => void this.refresh() }, icon(ICONS.replay))),
-            this.games))));
+            this.games),
+          h("section", { class: "panel list", "aria-labelledby": "mine-title" },
+            h("h2", { id: "mine-title" }, t("lobby.mine")), this.mine))));
   }
 
   start(): void {
@@ -73,13 +76,9 @@ export class Lobby {
     window.clearInterval(this.timer);
   }
 
-  private async quick(): Promise<void> {
-    try {
-      const made = await createAndSave(QUICK_GAME);
-      location.hash = `#/game/${encodeURIComponent(made.id)}`;
-    } catch (e) {
-      this.showError(e);
-    }
+  /** The quick game: this browser's unfinished one, or a new one (`#/quick` decides). */
+  private quick(): void {
+    location.hash = "#/quick";
   }
 
   private field(label: string, control: HTMLElement, hint?: string): HTMLElement {
@@ -120,12 +119,12 @@ export class Lobby {
       h("summary", {}, t("lobby.options")),
       h("p", { class: "hint" }, t("lobby.options_hint")),
       h("div", { class: "grid2" },
-        opt("uranium_fuse", h("input", { type: "number", name: "opt_uranium_fuse", min: "1", max: "20", placeholder: "1 / 3" })),
-        opt("ufos", h("input", { type: "number", name: "opt_ufos", min: "0", max: "50", placeholder: "0 / 2" })),
+        opt("uranium_fuse", h("input", { type: "number", name: "opt_uranium_fuse", min: "1", max: "20", placeholder: t("opt.preset") })),
+        opt("ufos", h("input", { type: "number", name: "opt_ufos", min: "0", max: "50", placeholder: t("opt.preset") })),
         opt("haywire_gates", h("select", { name: "opt_haywire_gates" }, h("option", { value: "" }, t("opt.preset")),
           h("option", { value: "on" }, t("opt.on")), h("option", { value: "off" }, t("opt.off")))),
-        opt("storm_warning", h("input", { type: "number", name: "opt_storm_warning", min: "0", max: "20", placeholder: "2" })),
-        opt("storm_interval", h("input", { type: "number", name: "opt_storm_interval", min: "0", max: "200", placeholder: "10" }))));
+        opt("storm_warning", h("input", { type: "number", name: "opt_storm_warning", min: "0", max: "20", placeholder: t("opt.preset") })),
+        opt("storm_interval", h("input", { type: "number", name: "opt_storm_interval", min: "0", max: "200", placeholder: t("opt.preset") }))));
     const seatsInput = num("seats", 2, 1, 8);
     const bots = h("div", { class: "bots" });
     const drawBots = (): void => {
@@ -133,7 +132,7 @@ export class Lobby {
       fill(bots, ...Array.from({ length: n }, (_, i) => h("label", { class: "bot-seat" },
         h("span", {}, seatName(i + 1)),
         h("select", { name: `seat_${i + 1}` }, h("option", { value: "" }, t("seat.human")),
-          ...BOTS.map((b) => h("option", { value: b }, t("seat.bot", { bot: b })))))));
+          ...BOTS.map((b) => h("option", { value: b }, botName(b)))))));
     };
     seatsInput.addEventListener("input", drawBots);
     drawBots();
@@ -145,6 +144,7 @@ export class Lobby {
       this.field(t("lobby.belt"), beltSelect), fileInput, fileNote,
       h("div", { class: "field" }, h("span", { class: "flabel" }, t("lobby.rules")), rules),
       options,
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "handover", id: "opt-handover" }), h("span", {}, t("lobby.handover"))),
       h("div", { class: "grid2" },
         this.field(t("lobby.seed"), h("input", { type: "number", name: "seed", min: "0", placeholder: t("lobby.seed_random") })),
         this.field(t("lobby.timer"), h("select", { name: "timer" },
@@ -193,6 +193,7 @@ export class Lobby {
     if (button) button.disabled = true;
     try {
       const made = await createAndSave(body);
+      setHandover(made.id, new FormData(this.form).get("handover") === "on");
       this.showCreated(made.id, made.seats);
       void this.refresh();
     } catch (e) {
@@ -213,11 +214,11 @@ export class Lobby {
   private showCreated(id: string, seats: CreatedSeat[]): void {
     const humans = seats.filter((s) => s.token);
     const rows = seats.map((s) => {
-      if (!s.token) return h("li", { class: "seat-row" }, h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, t("seat.bot", { bot: s.bot ?? "" })));
+      if (!s.token) return h("li", { class: "seat-row" }, h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, botName(s.bot ?? "")));
       const link = inviteLink(id, s.seat, s.token);
       const input = h("input", { type: "text", readOnly: true, value: link, class: "invite", "aria-label": t("lobby.invite_for", { seat: seatName(s.seat) }) });
       return h("li", { class: "seat-row" },
-        h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, s.settlers.join(", ")), input,
+        h("strong", {}, seatName(s.seat)), h("span", { class: "muted" }, t("lobby.seat_settlers", { who: s.settlers.map(settlerName).join(", ") })), input,
         h("button", { type: "button", class: "icon-btn copy", title: t("lobby.copy"), "aria-label": t("lobby.copy"),
           onclick: async (e: Event) => {
             input.select();
@@ -241,7 +242,41 @@ export class Lobby {
     this.created.hidden = false;
   }
 
+  /** This browser's games: running ones to resume or leave, finished ones with their replay. */
+  private async refreshMine(): Promise<void> {
+    const ids = myGames().slice(-20).reverse();
+    const found = await Promise.all(ids.map(async (id) => {
+      try {
+        return await api.summary(id);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) forgetGame(id);
+        return null;
+      }
+    }));
+    const games = found.filter((g): g is GameSummary => g !== null);
+    if (!games.length) {
+      fill(this.mine, h("li", { class: "muted empty" }, t("lobby.mine_none")));
+      return;
+    }
+    fill(this.mine, ...games.map((g) => {
+      const over = g.status === "won" || g.status === "lost";
+      return h("li", { class: "game-row", dataset: { game: g.id, status: g.status } },
+        h("div", { class: "g-main" },
+          h("strong", {}, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
+          h("span", { class: "muted" }, ` · ${t("lobby.round", { n: g.round })} · ${t(`status.${g.status}`)}`)),
+        h("div", { class: "g-actions" },
+          over ? h("a", { class: "button primary replay-link", href: `#/replay/${encodeURIComponent(g.id)}` }, icon(ICONS.replay), t("lobby.replay"))
+            : h("a", { class: "button primary", href: `#/game/${encodeURIComponent(g.id)}` }, t("lobby.resume")),
+          h("button", { type: "button", class: "button leave", onclick: () => {
+            if (!over && !window.confirm(t("lobby.leave_confirm"))) return;
+            forgetGame(g.id);
+            void this.refresh();
+          } }, t("lobby.leave"))));
+    }));
+  }
+
   private async refresh(): Promise<void> {
+    void this.refreshMine();
     let games: GameSummary[];
     try {
       games = (await api.lobby()).games;
@@ -257,7 +292,7 @@ export class Lobby {
       const mine = tokensFor(g.id).size > 0;
       const seats = g.seats.map((s) => h("span", {
         class: `seat-dot ${s.connected ? "on" : ""} ${s.kind}`,
-        title: `${seatName(s.seat)} · ${s.kind === "bot" ? t("seat.bot", { bot: s.bot ?? "" }) : s.connected ? t("seat.online") : t("seat.offline")}`,
+        title: `${seatName(s.seat)} · ${s.kind === "bot" ? botName(s.bot ?? "") : s.connected ? t("seat.online") : t("seat.offline")}`,
       }, String(s.seat)));
       return h("li", { class: "game-row", dataset: { game: g.id } },
         h("div", { class: "g-main" },
