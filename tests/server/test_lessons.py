@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from asteroid_mining.rules import Game, Options, action_from_json
+from asteroid_mining.rules import Game, action_from_json
 from asteroid_mining.server.belts import resolve_belt
 from asteroid_mining.server.config import Settings
-from asteroid_mining.server.lessons import LessonError, Lesson, holds, lessons, read_lesson
+from asteroid_mining.server.lessons import LESSONS, Lesson, LessonError, holds, lessons, read_lesson
 from asteroid_mining.server.options import game_options
 
 
@@ -57,13 +57,13 @@ def test_pressing_what_each_step_highlights_reaches_the_goal(lesson: Lesson) -> 
 
 
 def test_a_bad_lesson_file_is_named(tmp_path: Path) -> None:
-    good = json.loads(next(iter(sorted((Path(__file__).parents[2] / "src/asteroid_mining/server/lessons").glob("01-*.json")))).read_text())
+    good = json.loads((LESSONS / "01-fly.json").read_text())
     bad = tmp_path / "99-bad.json"
     bad.write_text(json.dumps({**good, "steps": [{**good["steps"][0], "expect": ["s1.at === Vesta"]}]}))
     with pytest.raises(LessonError, match=r"99-bad.json: steps\[0\].expect\[0\]"):
         read_lesson(bad)
     bad.write_text(json.dumps({**good, "title": {"en": "Fly"}}))
-    with pytest.raises(LessonError, match="99-bad.json: title: needs a text in each of en, hu"):
+    with pytest.raises(LessonError, match=r"99-bad\.json: title: needs a text in each of en, hu"):
         read_lesson(bad)
 
 

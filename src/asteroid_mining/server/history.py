@@ -38,8 +38,9 @@ async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/events")
-async def game_events(game_id: str, request: Request,
-                      after: int = Query(0, ge=0, description="leave out the commands up to this seq")) -> dict[str, Any]:
+async def game_events(
+    game_id: str, request: Request, after: int = Query(0, ge=0, description="leave out the commands up to this seq"),
+) -> dict[str, Any]:
     """Every accepted command's events (seq, by, events), oldest first."""
     found = await request.app.state.hub.store.log(game_id)
     if found is None:
