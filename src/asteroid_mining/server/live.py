@@ -19,14 +19,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..maps import parse_belt
-from ..rules import Action, Event, Game, Options, Refused, Wait, action_from_json
-from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from ..rules import Action, Event, Game, Refused, Wait
+from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .bots import BotPlayer
 from .config import Settings
 from .diff import ViewTracker
 from .messages import MessageError, dumps, error, frame, to_action
+from .meta import GameMeta
 from .outbox import Message, Outbox
+from .rebuild import rebuild
 from .schemas import ActMessage
 from .seats import Seat, seat_for_token
 
@@ -42,19 +43,6 @@ class Connection:
     live: LiveGame | None = field(default=None)
 
 
-def rebuild(stored: StoredGame) -> Game:
-    """The game from its store: the latest snapshot (or the belt, options and seed) and the commands after it."""
-    record = stored.record
-    if stored.snapshot is not None:
-        game = Game.from_json(stored.snapshot.state)
-    else:
-        belt = parse_belt(record.belt, source=f"game {record.id}")
-        game = Game.new(belt, Options.from_json(record.options), record.seed, record.settlers)
-    for command in stored.commands:
-        game.apply(action_from_json(command.action, f"commands[{command.seq}]"))
-    return game
-
-
 def progress_of(game: Game, seq: int, at: float) -> Progress:
     """Where `game` is after command `seq`, played at `at` (seconds since the epoch)."""
     return Progress(seq, game.status, game.round, game.turn, at)
@@ -63,16 +51,16 @@ def progress_of(game: Game, seq: int, at: float) -> Progress:
 class LiveGame:
     """A game being played: its engine, seats, connections, recent updates and owner task."""
 
-    def __init__(self, record: GameRecord, game: Game, seq: int, settings: Settings, store: GameStore,
-                 players: dict[int, BotPlayer]) -> None:
+    def __init__(self, record: GameRecord, meta: GameMeta, game: Game, seq: int, settings: Settings,
+                 store: GameStore, players: dict[int, BotPlayer]) -> None:
         self.id = record.id
         self.created = record.created  # the record itself is not kept: its belt document is big and unused here
-        meta = record.meta
-        self.seats = [Seat.from_meta(s) for s in meta["seats"]]
-        self.turn_seconds: float | None = meta.get("turn_seconds")
-        self.rules: str = meta.get("rules", "classic")
-        self.belt_name: str = meta.get("belt_name", "")
-        self.client: str = meta.get("client", "")
+        self.meta = meta
+        self.seats = list(meta.seats)
+        self.turn_seconds = meta.turn_seconds
+        self.rules = meta.rules
+        self.belt_name = meta.belt_name
+        self.client = meta.client
         self.asteroid_count = len(record.belt.get("asteroids", ()))
         self.game = game
         self.seq = seq
@@ -265,7 +253,7 @@ class LiveGame:
             stored = await self._store.load(self.id)
             if stored is None:
                 raise StorageError(f"game {self.id} has vanished from the store")
-            game = await asyncio.to_thread(rebuild, stored)
+            game = await asyncio.to_thread(rebuild, stored.record, stored.commands, stored.snapshot)
         except Exception:
             log.exception("game %s: cannot be reloaded; it is stopped", self.id)
             self.broken = True
