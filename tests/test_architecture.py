@@ -82,11 +82,9 @@ def _state_reads(path: Path) -> list[str]:
     """Where `path` reads a game's engine state: `game.state`, `self._game.state`, any `._state`."""
     found = []
     for node in ast.walk(_tree(path)):
-        if isinstance(node, ast.Attribute) and (
+        if (isinstance(node, ast.Attribute) and (
             (node.attr == "state" and _holds_a_game(node.value)) or node.attr == "_state"
-        ):
-            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+        )) or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
               and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
               and node.args[1].value in ("state", "_state")):
             found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")

@@ -232,7 +232,7 @@ class LiveGame:
     def _announce(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Message:
         """Take the command as acknowledged: the `update` message for every connection, kept for `sync`."""
         happened = [event.to_json() for event in events]
-        diff = self.tracker.update(happened)
+        diff = self.tracker.update()
         self.seq = seq
         self._restart_clock()
         update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": command.by}

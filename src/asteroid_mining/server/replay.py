@@ -34,7 +34,7 @@ def build_replay(record: GameRecord, progress: Progress, commands: list[Command]
         assert tracker is not None
         happened = [e.to_json() for e in events]
         steps.append({"seq": command.seq, "action": command.action, "by": command.by, "events": happened,
-                      "diff": tracker.update(happened)})
+                      "diff": tracker.update()})
 
     def begin(game: Game) -> None:
         nonlocal tracker
