@@ -66,7 +66,7 @@ async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
     return detail
 
 
-@router.get("/games/{game_id}/log", response_model=GameLog, responses=_ERRORS)
+@router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses=_ERRORS)
 async def game_log(game_id: str, request: Request) -> dict[str, Any]:
     """The replay: belt, options, seed and every accepted command with its seq (from the store)."""
     found = await hub_of(request).store.log(game_id)
