@@ -29,7 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "storage": set(),
     # ai/ plays bot seats but is imported by name when a game asks for a bot (server/bots.py), so that the
     # server runs without it: no import statement of the server names it
-    "server": {"rules", "maps", "storage"},
+    "server": {"rules", "maps", "storage", "script"},  # script: the checks that judge lessons' goals
 }
 ENGINE_STATE = f"{PACKAGE}.rules.state"
 GAME_NAME = re.compile(r"(^|_)game$")

@@ -76,11 +76,12 @@ def test_forecast_and_shelter(server: Server, new_page: Any) -> None:
         acted(page, lambda: page.keyboard.press("w"))
     forecast = page.locator(".forecast").first
     assert "hits in" in forecast.inner_text() or "next round" in forecast.inner_text()
-    assert "In its path: Settler 1" in forecast.inner_text()
+    assert "Exposed: Settler 1" in forecast.inner_text()
     assert page.locator(".dest[data-target='Bunker'] .st").count() == 1  # the storm mark in the list too
     shot(page, "game-forecast")
     play_step(page, {"action": "move", "target": "Bunker"}, on_map=True)
     assert "shelter" in page.inner_text(".here-panel")
+    assert "Sheltered: Settler 1" in page.locator(".forecast").first.inner_text()
     for _ in range(6):
         if page.locator(".log li", has_text="A solar storm hit").count():
             break

@@ -1,10 +1,8 @@
-// What a settler can do now, in the shape of the server's `choices` message (Game.choices → Choices.to_json):
+// What a settler can do now, as the server sends it (`choices` in `state` and `update`, from Game.choices):
 // every action, legal or refused with its refusal, plus the dangers a player needs (reactions, storms). The
-// screen reads only this; `localChoices` builds it from the client's own rules until a server sends it.
+// engine is the one judge: the screen shows these and judges nothing itself.
 
 import type { Model } from "./model";
-import { choices as ruleChoices, destinations as ruleDestinations } from "./rules";
-import { reactsAt } from "./sun";
 import type { Kind } from "./types";
 
 export type ActionName = "move" | "drill" | "mine" | "deposit" | "build_robot" | "build_gates" | "place" | "wait";
@@ -55,41 +53,20 @@ export interface Choices {
   storms: StormChoice[];
 }
 
-/** The settler's choices worked out here (until the server sends them). */
-export function localChoices(model: Model, settler: string): Choices {
-  const s = model.settlers.get(settler);
-  const here = s?.at ? model.asteroids.get(s.at) : undefined;
-  const list: Choice[] = [];
-  for (const d of ruleDestinations(model, settler)) list.push(d);
-  for (const c of ruleChoices(model, settler)) {
-    if (c.action === "place" && !c.gate) continue; // the contract lists one place per carried gate only
-    list.push(c);
-  }
-  const reactions: Record<string, Reaction> = {};
-  const ids = here ? [here.id, ...(here.neighbours ?? [])] : [];
-  for (const id of ids) {
-    const a = model.asteroids.get(id);
-    if (!a) continue;
-    const r = reactionOf(model, id);
-    if (r) reactions[a.id] = r;
-  }
-  const storms = model.view.forecasts.map((f) => ({
-    round: f.round,
-    in_rounds: f.round - model.round,
-    in_path: Boolean(here && f.asteroids.includes(here.id)),
-    sheltered: Boolean(here?.shelter),
-  }));
-  return { settler, round: model.round, choices: list, reactions, storms };
-}
-
-/** How an asteroid's exposed reactive core will react, from the view's `reacts_at` (or the orbit when the
- * server does not send it). */
+/** How an asteroid's exposed reactive core will react, from the view's `reacts_at` (the engine's). */
 export function reactionOf(model: Model, id: string): Reaction | null {
   const a = model.asteroids.get(id);
-  if (!a || !a.exists || a.mantle !== 0 || (a.core !== "ice" && a.core !== "uranium")) return null;
-  const at = "reacts_at" in a ? a.reacts_at ?? null : reactsAt(a, model.round, model.view.options.uranium_fuse);
-  if (at === null) return null;
-  return { core: a.core, effect: a.core === "uranium" ? "explodes" : "sublimates", in_rounds: Math.max(0, at - model.round) };
+  if (!a || !a.exists || a.reacts_at == null || (a.core !== "ice" && a.core !== "uranium")) return null;
+  return { core: a.core, effect: a.core === "uranium" ? "explodes" : "sublimates", in_rounds: Math.max(0, a.reacts_at - model.round) };
+}
+
+/** The places a settler could fly to, read from the view, for a screen that has no choices of that settler
+ * (a spectator's, or another browser's settler): shown, never judged. */
+export function viewMoves(model: Model, settler: string): Choice[] {
+  const s = model.settlers.get(settler);
+  const here = s?.alive && s.at ? model.asteroids.get(s.at) : undefined;
+  if (!here) return [];
+  return [...here.neighbours ?? [], ...here.gates ?? []].map((target) => ({ action: "move" as const, target, refusal: null }));
 }
 
 /** The move entries of a settler's choices. */

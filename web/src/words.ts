@@ -3,7 +3,7 @@
 
 import { has, t } from "./i18n";
 import type { Refusal } from "./choices";
-import type { GameEvent } from "./types";
+import { type GameEvent, KINDS } from "./types";
 
 /** A material's name ("ice", "jég"); `form` picks a grammatical form where the language needs it. */
 export function kindName(kind: string, form: "" | "acc" = ""): string {
@@ -99,25 +99,24 @@ function eventSentence(e: GameEvent): string {
 
 /** The sentence for a refusal that the client's mirror of the rules produced. */
 export function refusalText(r: Refusal): string {
+  const raw = r.params;
   const p: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(r.params)) p[k] = typeof v === "number" ? v : String(v);
-  if (typeof p.kind === "string") {
-    p.kind_acc = kindName(p.kind, "acc");
-    p.kind = kindName(p.kind);
+  for (const [k, v] of Object.entries(raw)) p[k] = typeof v === "number" ? v : Array.isArray(v) ? v.join(", ") : String(v);
+  if (typeof raw.kind === "string") {
+    p.kind_acc = kindName(raw.kind, "acc");
+    p.kind = r.code === "cannot_do" || r.code === "dead" || r.code === "not_an_actor" ? raw.kind : kindName(raw.kind);
   }
-  if (typeof p.core === "string") p.core = coreName(p.core);
-  if (typeof p.turn === "string" && p.turn) p.turn = settlerSubject(p.turn);
-  if (typeof p.lack === "string") {
-    p.lack = p.lack
-      .split(",")
-      .map((part) => {
-        const [n, kind] = part.split(" ");
-        return `${n} ${kindName(kind ?? "")}`;
-      })
-      .join(t("list.and"));
+  if (typeof raw.core === "string") p.core = coreName(raw.core);
+  if (typeof raw.turn === "string" && raw.turn) p.turn = settlerSubject(raw.turn);
+  if (typeof raw.actor === "string" && /^s\d+$/.test(raw.actor)) p.actor = settlerSubject(raw.actor);
+  if (typeof raw.mantle === "number") p.n = raw.mantle;
+  if (typeof raw.build === "string") {
+    p.what = t(`build.${raw.build}`);
+    const lack = KINDS.filter((k) => typeof raw[k] === "number" && (raw[k] as number) > 0)
+      .map((k) => `${raw[k] as number} ${kindName(k)}`);
+    p.lack = lack.join(t("list.and"));
   }
-  if (typeof p.what === "string") p.what = t(`build.${p.what}`);
-  if (typeof p.status === "string") p.status = t(`status.${p.status}`);
+  if (typeof raw.status === "string") p.status = t(`status.${raw.status}`);
   const key = `refusal.${r.code}`;
   return has(key) ? t(key, p) : r.message ?? r.code;
 }

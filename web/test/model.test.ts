@@ -1,7 +1,7 @@
 import "./env";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { localChoices, reactionOf } from "../src/choices";
+import { type Choices, actions, moves, reactionOf, viewMoves } from "../src/choices";
 import { Model } from "../src/model";
 import type { GameView } from "../src/types";
 
@@ -49,20 +49,25 @@ test("a bare reactive core's countdown comes from the view's reacts_at", () => {
   assert.equal(reactionOf(m, "Ore"), null);
 });
 
-test("local choices have the server's shape: moves first, then every action, each legal or refused", () => {
-  const c = localChoices(model(), "s2");
-  assert.equal(c.settler, "s2");
-  assert.equal(c.round, 3);
-  assert.deepEqual(c.choices.filter((x) => x.action === "move").map((x) => x.target), ["Ore", "Hot"]);
-  assert.deepEqual(c.choices.filter((x) => x.action !== "move").map((x) => x.kind ? `${x.action}:${x.kind}` : x.action),
-    ["drill", "mine", "deposit:ice", "deposit:iron", "deposit:carbon", "deposit:uranium", "build_robot", "build_gates", "wait"]);
-  const robot = c.choices.find((x) => x.action === "build_robot")!;
-  assert.equal(robot.refusal, null);
-  assert.equal(c.choices.find((x) => x.action === "drill")!.refusal?.code, "drilled_through");
-  assert.deepEqual(c.reactions, { Hot: { core: "uranium", effect: "explodes", in_rounds: 2 } });
-  assert.deepEqual(c.storms, [
-    { round: 5, in_rounds: 2, in_path: true, sheltered: true },
-    { round: 4, in_rounds: 1, in_path: false, sheltered: true },
+test("a screen without a settler's choices shows its neighbours and gates from the view, judging none", () => {
+  const moves = viewMoves(model(), "s2");
+  assert.deepEqual(moves, [
+    { action: "move", target: "Ore", refusal: null },
+    { action: "move", target: "Hot", refusal: null },
   ]);
-  assert.ok(localChoices(model(), "s1").choices.every((x) => x.refusal?.code === "not_your_turn"));
+  assert.deepEqual(viewMoves(model(), "s3"), []); // dead: nowhere
+});
+
+test("the server's choices split into moves and the action bar's entries", () => {
+  const c: Choices = {
+    settler: "s2", round: 3, reactions: {}, storms: [],
+    choices: [
+      { action: "move", target: "Ore", refusal: null },
+      { action: "drill", refusal: { code: "drilled_through", params: { actor: "s2", asteroid: "Home" } } },
+      { action: "wait", refusal: null },
+    ],
+  };
+  assert.deepEqual(moves(c).map((x) => x.target), ["Ore"]);
+  assert.deepEqual(actions(c).map((x) => x.action), ["drill", "wait"]);
+  assert.deepEqual(moves(null), []);
 });

@@ -130,7 +130,11 @@ export class ActionBar {
       return;
     }
     const c = this.choice(name);
-    if (!c) return;
+    if (!c) {
+      // The engine lists one place per carried gate: none listed, none carried.
+      if (name === "place") this.say(`${t("action.place")}: ${t("place.none")}`, "refused");
+      return;
+    }
     if (c.refusal) this.say(`${t(`action.${name}`)}: ${refusalText(c.refusal)}`, "refused");
     else if (c.danger) this.say(this.dangerText(c), "danger");
     else this.say(t(`help.${name}`), "info");
@@ -168,7 +172,10 @@ export class ActionBar {
       this.say(ctx.waitingReason ?? "", "refused");
       return;
     }
-    if (!c) return;
+    if (!c) {
+      this.explain(name);
+      return;
+    }
     if (c.refusal) {
       this.say(`${t(`action.${name}`)}: ${refusalText(c.refusal)}`, "refused");
       this.slots.get(name)?.button.classList.add("shake");

@@ -6,7 +6,7 @@ import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
 import { ApiError, GameSocket, type SeatPublic, type ServerMessage, api, applyDiff } from "../net";
 import { BeltScene, type Highlights } from "../render/scene";
-import { type Choice, type Choices, actions as actionsOf, localChoices, moves as movesOf, reactionOf } from "../choices";
+import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
 import type { GameEvent, GameView } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
@@ -29,6 +29,10 @@ export interface Perf {
   logLoaded: number;
   /** The seq up to which a lesson's guide has checked its goals. */
   lessonSeq: number;
+  /** Per seat played here: the seq of the last message that brought its settlers' choices. */
+  choicesSeq: Record<number, number>;
+  /** The choices this screen shows, by settler (for tests). */
+  choices: () => Record<string, Choices>;
   scene: BeltScene | null;
   /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
   where: (id: string) => { x: number; y: number } | null;
@@ -40,7 +44,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, lessonSeq: -1, scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -142,6 +146,7 @@ export class GameScreen implements Controller {
       return;
     }
     window.__am.scene = this.scene;
+    window.__am.choices = () => this.serverChoices;
     window.__am.where = (id) => {
       const p = this.scene?.position(id);
       if (!p || !this.scene) return null;
@@ -166,6 +171,7 @@ export class GameScreen implements Controller {
     window.__am.ready = false;
     window.__am.logLoaded = -1;
     window.__am.lessonSeq = -1;
+    window.__am.choicesSeq = {};
   }
 
   private connect(): void {
@@ -181,12 +187,12 @@ export class GameScreen implements Controller {
       this.sockets.set(seat, sock);
       const primary = this.primary === null;
       if (primary) this.primary = sock;
-      this.wire(sock, primary);
+      this.wire(sock, primary, seat);
       sock.connect();
     }
   }
 
-  private wire(sock: GameSocket, primary: boolean): void {
+  private wire(sock: GameSocket, primary: boolean, seatOfSocket = 0): void {
     sock.onStatus = (s, detail) => {
       if (primary) this.top.setConnection(s);
       if (s === "failed") this.showToast(detail === "4401" || /token/.test(detail ?? "") ? t("error.bad_token") : t("error.connection"));
@@ -196,7 +202,16 @@ export class GameScreen implements Controller {
         this.onError(m.code, m.message, m.ref);
         return;
       }
-      if (!primary) return;
+      if (!primary) {
+        // Another seat played here (hot-seat): its connection brings the choices of its own settlers.
+        if ((m.type === "state" || m.type === "update") && m.choices) {
+          this.serverChoices = { ...this.serverChoices, ...m.choices };
+          window.__am.choicesSeq[seatOfSocket] = m.seq;
+          this.refresh();
+        }
+        return;
+      }
+      if ((m.type === "state" || m.type === "update") && m.choices) window.__am.choicesSeq[seatOfSocket] = m.seq;
       this.onMessage(m);
     };
   }
@@ -407,10 +422,11 @@ export class GameScreen implements Controller {
     } else if (this.pending) waitingReason = t("wait.sending");
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
-    const all = current ? this.serverChoices[current.id] ?? localChoices(model, current.id) : null;
+    const all = current ? this.serverChoices[current.id] ?? null : null;
+    const moves = all ? movesOf(all) : current ? viewMoves(model, current.id) : [];
     return {
       model, seats: this.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
-      choices: actionsOf(all), destinations: this.sortDestinations(model, movesOf(all)),
+      choices: actionsOf(all), destinations: this.sortDestinations(model, moves),
       focus: this.focus, spectator, seatOf: (s) => this.seatOf(s),
     };
   }
@@ -578,7 +594,7 @@ export class GameScreen implements Controller {
       return;
     }
     if (ctx.current && id !== ctx.current.at && ctx.canAct) {
-      this.bar.error(t("refusal.not_neighbour", { target: id, here: ctx.current.at ?? "" }));
+      this.bar.error(t("refusal.not_neighbour", { target: id, asteroid: ctx.current.at ?? "" }));
     }
     this.inspect(id);
   }
