@@ -134,9 +134,11 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 720, motion: bool = False, lang: str = "en") -> Page:
+    def make(width: int = 1280, height: int = 720, motion: bool = False, lang: str = "en", phone: bool = False) -> Page:
+        # phone: a touch screen that reports itself as a mobile device (taps, no hover)
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      reduced_motion="no-preference" if motion else "reduce", locale="en-GB")
+                                      reduced_motion="no-preference" if motion else "reduce", locale="en-GB",
+                                      is_mobile=phone, has_touch=phone)
         context.add_init_script(
             f"try {{ if (!localStorage.getItem('am.lang')) localStorage.setItem('am.lang', {json.dumps(lang)}); }}"
             " catch (e) {}")
