@@ -213,9 +213,18 @@ export class BeltScene {
       this.existing = existing;
       this.buildLinks(model);
     }
-    for (const a of model.view.asteroids) this.updateAsteroid(a);
+    // A view keeps the records that did not change (applyDiff): only new records, or every one when the
+    // forecasts changed (each asteroid's storm mark), are drawn again; the storms only when they or the round did.
+    const stormsChanged = model.view.forecasts !== this.drawnForecasts || model.round !== this.drawnRound;
+    this.drawnForecasts = model.view.forecasts;
+    this.drawnRound = model.round;
+    for (const a of model.view.asteroids) {
+      if (!stormsChanged && this.drawnRecords.get(a.id) === a) continue;
+      this.drawnRecords.set(a.id, a);
+      this.updateAsteroid(a);
+    }
     this.updateGates(model);
-    this.updateStorms(model);
+    if (stormsChanged) this.updateStorms(model);
     this.updateTokens(model, events);
     this.effects.play(events, (id) => this.position(id), this.radius, model);
     this.applyHighlights();
@@ -625,9 +634,12 @@ export class BeltScene {
   // ---- highlights ------------------------------------------------------------------------------------
 
   setHighlights(h: Highlights): void {
+    const before = this.highlights;
     this.highlights = h;
     this.applyHighlights();
-    this.modelStamp++;
+    // Labels are written again only when what they show can change (the destinations, the settler's place);
+    // a new focus or hover only lays them out again.
+    if (!before || before.targets !== h.targets || before.here !== h.here || before.current !== h.current) this.modelStamp++;
     this.labelsDirty = true;
   }
 
@@ -653,10 +665,13 @@ export class BeltScene {
     g.clear();
     let i = 0;
     const here = h.here ? layout.pos.get(h.here) : undefined;
+    const sameTargets = h.targets === this.ringsFor && h.here === this.ringsHere;
+    this.ringsFor = h.targets;
+    this.ringsHere = h.here;
     // From a hub, a line to each of hundreds of destinations would veil the belt: only the chosen or hovered
     // destination gets its line there.
     const lines = h.targets.size < HUB_DEGREE;
-    for (const [id, ok] of h.targets) {
+    for (const [id, ok] of sameTargets && !lines ? [] : h.targets) {
       const p = layout.pos.get(id);
       if (!p) continue;
       let ring = this.rings[i];
@@ -678,7 +693,7 @@ export class BeltScene {
       const p = layout.pos.get(h.hover);
       if (p) g.moveTo(here.x, here.y).lineTo(p.x, p.y);
     }
-    for (; i < this.rings.length; i++) this.rings[i]!.visible = false;
+    if (!(sameTargets && !lines)) for (; i < this.rings.length; i++) this.rings[i]!.visible = false;
     g.stroke({ width: 3.5, color: NEIGHBOUR, alpha: 0.85, cap: "round" });
     if (h.focus && here) {
       const p = layout.pos.get(h.focus);
@@ -740,6 +755,22 @@ export class BeltScene {
       label.position.set(vis.x0 + halfW > vis.x1 - halfW ? want.x : x, vis.y0 + halfH > vis.y1 - halfH ? want.y : y);
     }
   }
+
+  /** What the sprites were last drawn from: asteroid records, the forecasts and the round. */
+  private readonly drawnRecords = new Map<string, AsteroidView>();
+  private drawnForecasts: unknown = null;
+  private drawnRound = -1;
+
+  /** The language changed: texts drawn on the map (storm labels, countdowns) are written again. */
+  invalidateText(): void {
+    this.drawnForecasts = null;
+    this.modelStamp++;
+    this.labelsDirty = true;
+  }
+
+  /** The targets (and the asteroid) the rings were last laid out for. */
+  private ringsFor: Map<string, boolean> | null = null;
+  private ringsHere: string | null = null;
 
   /** The danger overlay: every countdown of an exposed reactive core labelled, at any zoom. */
   dangerOverlay = false;

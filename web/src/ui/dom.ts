@@ -59,7 +59,21 @@ export function icon(path: string, cls = "icon"): SVGSVGElement {
 }
 
 /** The shape of a core kind as a small inline SVG (the same shapes as on the map). */
+const coreIcons = new Map<string, SVGSVGElement>();
+
+/** The glyph of a core (the same shapes as on the map); each is parsed once and cloned after that, since the
+ * panels draw dozens of them with every update. */
 export function coreIcon(core: string, cls = "core-icon"): SVGSVGElement {
+  const key = `${core} ${cls}`;
+  let made = coreIcons.get(key);
+  if (!made) {
+    made = makeCoreIcon(core, cls);
+    coreIcons.set(key, made);
+  }
+  return made.cloneNode(true) as SVGSVGElement;
+}
+
+function makeCoreIcon(core: string, cls: string): SVGSVGElement {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", "0 0 20 20");

@@ -24,6 +24,10 @@ export interface Perf {
   readyAt: number;
   lastActMs: number | null;
   acts: number[];
+  /** The page's own work per update: the message handled, the view folded in and the screen redrawn (ms). */
+  updates: number[];
+  /** From sending an action to the server's answer arriving (ms): the network and the server's part of a tap. */
+  rtts: number[];
   seq: number;
   /** The seq up to which the log's history has come from the server (-1: not yet). */
   logLoaded: number;
@@ -44,7 +48,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -231,14 +235,19 @@ export class GameScreen implements Controller {
     }
     if (m.type === "update") {
       if (!this.model) return;
+      const t0 = performance.now();
       this.deadline = m.deadline;
       window.__am.seq = m.seq;
       const view = applyDiff(this.model.view, m.diff);
       if (m.choices) this.serverChoices = { ...this.serverChoices, ...m.choices };
       this.log.add(m.seq, m.events);
       const mine = this.pending && m.ref === this.pending.ref ? this.pending : null;
-      if (mine) this.pending = null;
+      if (mine) {
+        this.pending = null;
+        window.__am.rtts.push(t0 - mine.t0);
+      }
       this.setView(view, m.events, false);
+      window.__am.updates.push(performance.now() - t0);
       if (mine) {
         requestAnimationFrame(() => {
           const ms = performance.now() - mine.t0;
@@ -451,12 +460,19 @@ export class GameScreen implements Controller {
     this.markPointed();
   }
 
+  private targetsOf: { ctx: Ctx; targets: Map<string, boolean> } | null = null;
+
   private updateHighlights(ctx: Ctx): void {
     if (!this.scene) return;
-    const targets = new Map<string, boolean>();
-    for (const d of ctx.destinations) {
-      const id = this.exitOf(d);
-      if (id) targets.set(id, ctx.canAct && !d.refusal);
+    // The same context gives the same targets: the map then keeps its rings and redraws only the lines.
+    let targets = this.targetsOf?.ctx === ctx ? this.targetsOf.targets : null;
+    if (!targets) {
+      targets = new Map<string, boolean>();
+      for (const d of ctx.destinations) {
+        const id = this.exitOf(d);
+        if (id) targets.set(id, ctx.canAct && !d.refusal);
+      }
+      this.targetsOf = { ctx, targets };
     }
     const pointedMove = this.pointed?.startsWith("move:") ? this.pointed.slice(5) : null;
     const pointedDest = pointedMove ? ctx.destinations.find((d) => d.target === pointedMove) : undefined;
@@ -492,6 +508,7 @@ export class GameScreen implements Controller {
 
   private relabel(): void {
     this.log.relabel();
+    this.scene?.invalidateText();
     if (this.model) this.scene?.setModel(this.model, []);
     this.refresh();
     document.title = `${t("app.name")}`;
@@ -541,7 +558,15 @@ export class GameScreen implements Controller {
     const d = this.ctx!.destinations[this.focus]!;
     const exit = this.exitOf(d);
     this.inspected = exit;
-    this.refresh();
+    // Only the choice of destination changed: the list's focus, the map's highlight and the card (on a hub of
+    // hundreds of neighbours, drawing every panel again would cost many times more).
+    if (this.ctx) {
+      this.ctx.focus = this.focus;
+      this.destPanel.update(this.ctx);
+      this.updateHighlights(this.ctx);
+      this.updateInspector();
+      this.markPointed();
+    }
     if (show && exit && this.scene) {
       const p = this.scene.position(exit);
       const vis = this.scene.camera.visible(-40);

@@ -91,11 +91,15 @@ export class EventLog {
     this.filter.value = this.who;
   }
 
+  private following = false;
+
+  /** Scrolls to the newest entry at the next frame, once (reading the list's height in the middle of an update
+   * would force the browser to lay the whole page out an extra time). */
   private follow(): void {
-    if (!this.stick) return;
-    this.list.scrollTop = this.list.scrollHeight;
-    // The panels above may change height with the same update: follow again once they are laid out.
+    if (!this.stick || this.following) return;
+    this.following = true;
     requestAnimationFrame(() => {
+      this.following = false;
       if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     });
   }

@@ -167,8 +167,27 @@ export class DestinationsPanel {
   private signature = "";
   private sameModel: Model | null = null;
 
+  private lastDests: unknown = null;
+  private lastFocus = -2;
+
   update(ctx: Ctx): void {
     const dests = ctx.destinations;
+    if (dests === this.lastDests && this.sameModel === ctx.model && this.signature.includes(`"${getLang()}"`)) {
+      // The same list: only the focus may have moved; restyle the two rows concerned.
+      if (ctx.focus !== this.lastFocus) {
+        const rows = this.list.children;
+        for (const i of [this.lastFocus, ctx.focus]) {
+          const li = rows[i] as HTMLElement | undefined;
+          if (!li) continue;
+          li.classList.toggle("focused", i === ctx.focus);
+          li.setAttribute("aria-selected", i === ctx.focus ? "true" : "false");
+        }
+        this.lastFocus = ctx.focus;
+      }
+      return;
+    }
+    this.lastDests = dests;
+    this.lastFocus = ctx.focus;
     // Only the keyboard focus changed: restyle the rows in place (re-creating them would eat a click).
     const signature = JSON.stringify([ctx.model.view.round, ctx.model.view.turn, ctx.canAct, getLang(),
       dests.map((d) => [d.target, d.refusal?.code])]) + ctx.model.view.asteroids.length;
