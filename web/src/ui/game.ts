@@ -1,10 +1,11 @@
-// The game screen: connects to a game (one WebSocket per seat played here, or one to watch), keeps the view
-// up to date from the server's state and updates, and wires the map, the panels, the action bar, the log,
-// the hand-over and end screens and the keyboard together.
+// The game screen: wires a play session (the connections, the view, the server's choices, the pending action;
+// play.ts) to the map, the panels, the action bar, the log, the tabs of small screens, the hand-over and end
+// screens and the keyboard (whose keys are the table in keymap.ts).
 
 import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
-import { ApiError, GameSocket, type SeatPublic, type ServerMessage, api, applyDiff } from "../net";
+import { ApiError, api } from "../net";
+import { PlaySession } from "../play";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
@@ -54,9 +55,8 @@ export class GameScreen implements Controller {
   readonly el: HTMLElement;
   private scene: BeltScene | null = null;
   private model: Model | null = null;
-  private seats: SeatPublic[] = [];
-  private readonly sockets = new Map<number, GameSocket>();
-  private primary: GameSocket | null = null;
+  /** The connections, the view, the server's choices and the pending action. */
+  readonly session: PlaySession;
   private readonly top: TopBar;
   private readonly bar: ActionBar;
   private readonly settlerPanel = new SettlerPanel();
@@ -72,7 +72,6 @@ export class GameScreen implements Controller {
   private focus = -1;
   private hover: string | null = null;
   private inspected: string | null = null;
-  private pending: { ref: number; t0: number } | null = null;
   private ackSeat: number | null = null;
   private skipHandover = false;
   private lastTurn: string | null = null;
@@ -81,12 +80,8 @@ export class GameScreen implements Controller {
   private readonly unsubs: (() => void)[] = [];
   private readonly keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private destroyed = false;
-  private deadline: number | null = null;
-  private turnSeconds: number | null = null;
   private title = "";
   private rules = "classic";
-  /** The server's choices per settler this browser may move (from `state` and `update`), when it sends them. */
-  private serverChoices: Record<string, Choices> = {};
   private readonly tabs: HTMLElement;
   private tab = "map";
   /** Shown above the game by a lesson or puzzle (its goal, hint and progress). */
@@ -101,6 +96,34 @@ export class GameScreen implements Controller {
   constructor(private readonly gameId: string, private readonly tokens: Map<number, string>) {
     this.beltName = new Promise((resolve) => {
       this.gotBelt = resolve;
+    });
+    this.session = new PlaySession(gameId, tokens, {
+      state: (view, first) => {
+        window.__am.seq = this.session.seq;
+        this.setView(view, [], first);
+        if (first) void this.loadTitle();
+        void this.loadHistory();
+      },
+      update: (view, events, seq, mine, received) => {
+        window.__am.seq = seq;
+        if (mine) window.__am.rtts.push(received - mine.t0);
+        this.log.add(seq, events);
+        this.setView(view, events, false);
+        window.__am.updates.push(performance.now() - received);
+        if (mine) {
+          requestAnimationFrame(() => {
+            const ms = performance.now() - mine.t0;
+            window.__am.lastActMs = ms;
+            window.__am.acts.push(ms);
+          });
+        }
+      },
+      choices: () => this.refresh(),
+      error: (code, message) => this.onError(code, message),
+      status: (st, detail) => {
+        if (st !== "failed") this.top.setConnection(st);
+        else this.showToast(detail === "4401" || /token/.test(detail ?? "") ? t("error.bad_token") : t("error.connection"));
+      },
     });
     this.top = new TopBar(() => this.overlay.help());
     this.bar = new ActionBar(this);
@@ -150,7 +173,8 @@ export class GameScreen implements Controller {
       return;
     }
     window.__am.scene = this.scene;
-    window.__am.choices = () => this.serverChoices;
+    window.__am.choices = () => this.session.choices;
+    window.__am.choicesSeq = this.session.choicesSeq;
     window.__am.where = (id) => {
       const p = this.scene?.position(id);
       if (!p || !this.scene) return null;
@@ -161,14 +185,13 @@ export class GameScreen implements Controller {
     this.scene.setSeats((id) => this.seatOf(id));
     this.scene.camera.attach(this.mapHost, (x, y) => this.onMapClick(x, y), (x, y) => this.onMapHover(x, y));
     this.mapHost.addEventListener("pointerleave", () => this.onMapHover(-1e6, -1e6));
-    this.connect();
+    this.session.connect();
   }
 
   destroy(): void {
     this.destroyed = true;
     document.removeEventListener("keydown", this.keyHandler);
-    for (const s of this.sockets.values()) s.close();
-    this.primary?.close();
+    this.session.close();
     for (const u of this.unsubs) u();
     this.scene?.destroy();
     window.__am.scene = null;
@@ -176,86 +199,6 @@ export class GameScreen implements Controller {
     window.__am.logLoaded = -1;
     window.__am.lessonSeq = -1;
     window.__am.choicesSeq = {};
-  }
-
-  private connect(): void {
-    const seats = [...this.tokens.keys()].sort((a, b) => a - b);
-    if (!seats.length) {
-      this.primary = new GameSocket(this.gameId, null);
-      this.wire(this.primary, true);
-      this.primary.connect();
-      return;
-    }
-    for (const seat of seats) {
-      const sock = new GameSocket(this.gameId, this.tokens.get(seat)!);
-      this.sockets.set(seat, sock);
-      const primary = this.primary === null;
-      if (primary) this.primary = sock;
-      this.wire(sock, primary, seat);
-      sock.connect();
-    }
-  }
-
-  private wire(sock: GameSocket, primary: boolean, seatOfSocket = 0): void {
-    sock.onStatus = (s, detail) => {
-      if (primary) this.top.setConnection(s);
-      if (s === "failed") this.showToast(detail === "4401" || /token/.test(detail ?? "") ? t("error.bad_token") : t("error.connection"));
-    };
-    sock.onMessage = (m) => {
-      if (m.type === "error") {
-        this.onError(m.code, m.message, m.ref);
-        return;
-      }
-      if (!primary) {
-        // Another seat played here (hot-seat): its connection brings the choices of its own settlers.
-        if ((m.type === "state" || m.type === "update") && m.choices) {
-          this.serverChoices = { ...this.serverChoices, ...m.choices };
-          window.__am.choicesSeq[seatOfSocket] = m.seq;
-          this.refresh();
-        }
-        return;
-      }
-      if ((m.type === "state" || m.type === "update") && m.choices) window.__am.choicesSeq[seatOfSocket] = m.seq;
-      this.onMessage(m);
-    };
-  }
-
-  private onMessage(m: ServerMessage): void {
-    if (m.type === "state") {
-      this.seats = m.seats;
-      this.deadline = m.deadline;
-      this.turnSeconds = m.turn_seconds;
-      window.__am.seq = m.seq;
-      const first = this.model === null;
-      this.serverChoices = m.choices ?? {};
-      this.setView(m.state, [], first);
-      if (first) void this.loadTitle();
-      void this.loadHistory();
-      return;
-    }
-    if (m.type === "update") {
-      if (!this.model) return;
-      const t0 = performance.now();
-      this.deadline = m.deadline;
-      window.__am.seq = m.seq;
-      const view = applyDiff(this.model.view, m.diff);
-      if (m.choices) this.serverChoices = { ...this.serverChoices, ...m.choices };
-      this.log.add(m.seq, m.events);
-      const mine = this.pending && m.ref === this.pending.ref ? this.pending : null;
-      if (mine) {
-        this.pending = null;
-        window.__am.rtts.push(t0 - mine.t0);
-      }
-      this.setView(view, m.events, false);
-      window.__am.updates.push(performance.now() - t0);
-      if (mine) {
-        requestAnimationFrame(() => {
-          const ms = performance.now() - mine.t0;
-          window.__am.lastActMs = ms;
-          window.__am.acts.push(ms);
-        });
-      }
-    }
   }
 
   /** The log's history from the server: every step so far (on load, reload and for late spectators). */
@@ -287,8 +230,7 @@ export class GameScreen implements Controller {
     }
   }
 
-  private onError(code: string, message: string, ref?: string | number): void {
-    if (this.pending && (ref === undefined || ref === this.pending.ref)) this.pending = null;
+  private onError(code: string, message: string): void {
     // Prefer the client's own sentence for a refusal it can explain, in the player's language.
     let text = serverErrorText(code, message);
     const c = this.lastChoice;
@@ -370,8 +312,8 @@ export class GameScreen implements Controller {
   }
 
   seatOf(settler: string): number {
-    const seat = this.seats.find((s) => s.settlers.includes(settler));
-    return seat ? seat.seat - 1 : 0;
+    const seat = this.session.seatOf(settler);
+    return seat ? seat - 1 : 0;
   }
 
   private maybeHandover(): void {
@@ -416,7 +358,7 @@ export class GameScreen implements Controller {
 
   private buildCtx(model: Model): Ctx {
     const mySeats = new Set(this.tokens.keys());
-    const mySettlers = new Set(this.seats.filter((s) => mySeats.has(s.seat)).flatMap((s) => s.settlers));
+    const mySettlers = new Set(this.session.seats.filter((s) => mySeats.has(s.seat)).flatMap((s) => s.settlers));
     const current = model.current();
     const spectator = mySeats.size === 0;
     let waitingReason: string | null = null;
@@ -424,17 +366,17 @@ export class GameScreen implements Controller {
     else if (spectator) waitingReason = t("wait.spectator");
     else if (!current) waitingReason = t("wait.robots");
     else if (!mySettlers.has(current.id)) {
-      const seat = this.seats.find((s) => s.settlers.includes(current.id));
+      const seat = this.session.seats.find((s) => s.settlers.includes(current.id));
       waitingReason = seat?.kind === "bot"
         ? t("wait.bot", { settler: settlerName(current.id), seat: seatName(seat.seat) })
         : t("wait.other", { settler: settlerName(current.id), seat: seatName(this.seatOf(current.id) + 1) });
-    } else if (this.pending) waitingReason = t("wait.sending");
+    } else if (this.session.pending) waitingReason = t("wait.sending");
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
-    const all = current ? this.serverChoices[current.id] ?? null : null;
+    const all = current ? this.session.choices[current.id] ?? null : null;
     const moves = all ? movesOf(all) : current ? viewMoves(model, current.id) : [];
     return {
-      model, seats: this.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
+      model, seats: this.session.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
       choices: actionsOf(all), destinations: this.sortDestinations(model, moves),
       focus: this.focus, spectator, seatOf: (s) => this.seatOf(s),
     };
@@ -448,7 +390,7 @@ export class GameScreen implements Controller {
     this.top.mode = this.rules;
     this.top.title = this.title;
     this.top.update(ctx);
-    this.top.setClock(model.view.status === "running" ? this.deadline : null, this.turnSeconds);
+    this.top.setClock(model.view.status === "running" ? this.session.deadline : null, this.session.turnSeconds);
     this.settlerPanel.update(ctx);
     this.herePanel.update(ctx);
     this.destPanel.update(ctx);
@@ -530,8 +472,7 @@ export class GameScreen implements Controller {
       return;
     }
     const seat = this.seatOf(cur.id) + 1;
-    const sock = this.sockets.get(seat);
-    if (!sock) return;
+    if (!this.tokens.has(seat)) return;
     const msg: { settler: string; action: string; target?: string; kind?: string; gate?: string } = {
       settler: cur.id,
       action: choice.action,
@@ -539,13 +480,10 @@ export class GameScreen implements Controller {
     if (choice.target) msg.target = choice.target;
     if (choice.kind) msg.kind = choice.kind;
     if (choice.gate) msg.gate = choice.gate;
-    const t0 = performance.now();
-    const ref = sock.act(msg);
-    if (ref === null) {
+    if (!this.session.act(seat, msg)) {
       this.bar.error(t("error.connection"));
       return;
     }
-    this.pending = { ref, t0 };
     this.refresh();
   }
 
