@@ -1,5 +1,6 @@
 """The game at every screen size, in both languages: nothing cut, buttons big enough to tap, the map filling a
-phone. Screenshots of each go to artifacts/screenshots/ (layout-<w>x<h>-<lang>-<tab>.png)."""
+phone; and the lobby, the lessons and the replay viewer with nothing cut either. Screenshots of each go to
+artifacts/screenshots/ (layout-<w>x<h>-<lang>-<what>.png)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ CLIPPED = """() => {
   const out = [];
   const sel = 'button, a.button, h1, h2, h3, label, .label, .sub, .badge, .dname, .dmeta, .reason, .log li, '
     + '.muted, .hint, .turn-flag, .round-box, .who, .cargo-item, .need, .forecast, .tabs button, kbd, select, '
-    + '.lesson-banner *, .storm-who span, .facts, .game-row';
+    + '.lesson-banner *, .storm-who span, .facts, .game-row, .lesson-card *, .tagline, .position, .field';
   for (const el of document.querySelectorAll(sel)) {
     const cs = getComputedStyle(el);
     if (cs.display === 'inline' || cs.visibility === 'hidden' || el.closest('[hidden]')) continue;
@@ -67,3 +68,15 @@ def test_nothing_is_cut(server: Server, new_page: Any, quick_game: dict[str, Any
         # The map fills the screen's width and most of its height.
         box = page.locator(".map").bounding_box()
         assert box is not None and box["width"] >= width * 0.5 and box["height"] >= height * 0.35
+
+    for page_name, address, ready in (
+        ("lobby", "#/", "#quick-play"),
+        ("learn", "#/learn", ".lesson-card"),
+        ("replay", f"#/replay/{quick_game['id']}", ".timeline"),
+    ):
+        page.goto(f"{server.url}/{address}")
+        page.wait_for_selector(ready)
+        page.wait_for_function("document.fonts.status === 'loaded'")
+        cut = page.evaluate(CLIPPED)
+        shot(page, f"layout-{width}x{height}-{lang}-{page_name}")
+        assert not cut, f"text cut at {width}×{height} ({lang}, {page_name}): {cut}"
