@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +11,7 @@ from ..errors import Refusal
 from ..events import Event, GatesBuilt
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 from .costs import missing, new_id_refusal, pay
 
 
@@ -30,8 +30,9 @@ class BuildGatesRule(Rule[BuildGates]):
 
     record = BuildGates
     verb = "build gates"
-    fields = (FieldSpec("first", False, "the first gate's id (give both ids or neither)"),
-              FieldSpec("second", False, "the second gate's id"))
+    meanings: ClassVar[Mapping[str, str]] = {
+        "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
+    }
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates) -> Refusal | None:
         """Not while carrying gates; needs the materials; both ids or neither, different, free, valid."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +11,7 @@ from ..errors import Refusal
 from ..events import Deposited, Event
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class DepositRule(Rule[Deposit]):
 
     record = Deposit
     verb = "deposit materials"
-    fields = (FieldSpec("kind", True, "a material: " + ", ".join(KINDS)),)
+    meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit) -> Refusal | None:
         """A material the settler carries, into the hollow core of a drilled-through asteroid."""

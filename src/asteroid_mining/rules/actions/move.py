@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -10,7 +10,7 @@ from ..effects import check_win, place_actor
 from ..errors import Refusal
 from ..events import Event, Moved
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,9 @@ class MoveRule(Rule[Move]):
     record = Move
     actors = ("settler", "robot", "ufo")
     verb = "move"
-    fields = (FieldSpec("target", True, "a neighbouring asteroid, or a gate orbiting the actor's asteroid"),)
+    meanings: ClassVar[Mapping[str, str]] = {
+        "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
+    }
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Move) -> Refusal | None:
         """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""
