@@ -108,7 +108,7 @@ def actor_refusal(state: GameState, actor_id: str) -> Refusal | None:
 
 def cannot_do(actor: Actor, rule: Rule[Any]) -> Refusal:
     """The refusal of an action this kind of actor may never do."""
-    return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": rule.verb})
+    return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": rule.name})
 
 
 def check(state: GameState, action: Action) -> Refusal | None:

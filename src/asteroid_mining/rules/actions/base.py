@@ -91,8 +91,6 @@ class Rule(Generic[A]):
     """The action's record class."""
     actors: tuple[str, ...] = ("settler",)
     """Kinds of actor that may do it (R11, R13, E2)."""
-    verb: str
-    """The action in a few words, for the refusal `cannot_do`."""
     meanings: ClassVar[Mapping[str, str]] = MappingProxyType({})
     """What each field of the record besides `actor` holds, in a few words (for the spec)."""
 

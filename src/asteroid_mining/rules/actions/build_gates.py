@@ -29,7 +29,6 @@ class BuildGatesRule(Rule[BuildGates]):
     """Settlers only, one pair at a time."""
 
     record = BuildGates
-    verb = "build gates"
     meanings: ClassVar[Mapping[str, str]] = {
         "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
     }

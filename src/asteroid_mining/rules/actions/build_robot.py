@@ -28,7 +28,6 @@ class BuildRobotRule(Rule[BuildRobot]):
     """Settlers only; the robot is AI-controlled (R13)."""
 
     record = BuildRobot
-    verb = "build robots"
     meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot) -> Refusal | None:

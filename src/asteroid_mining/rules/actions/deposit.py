@@ -27,7 +27,6 @@ class DepositRule(Rule[Deposit]):
     """Settlers only."""
 
     record = Deposit
-    verb = "deposit materials"
     meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit) -> Refusal | None:

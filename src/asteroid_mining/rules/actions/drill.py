@@ -27,7 +27,6 @@ class DrillRule(Rule[Drill]):
 
     record = Drill
     actors = ("settler", "robot")
-    verb = "drill"
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Drill) -> Refusal | None:
         """Needs mantle > 0."""

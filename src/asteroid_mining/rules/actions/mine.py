@@ -27,7 +27,6 @@ class MineRule(Rule[Mine]):
 
     record = Mine
     actors = ("settler", "ufo")
-    verb = "mine"
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Mine) -> Refusal | None:
         """Needs the mantle drilled through, a core that is not hollow, and room in a settler's hold."""

@@ -27,7 +27,6 @@ class MoveRule(Rule[Move]):
 
     record = Move
     actors = ("settler", "robot", "ufo")
-    verb = "move"
     meanings: ClassVar[Mapping[str, str]] = {
         "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
     }

@@ -26,7 +26,6 @@ class PlaceRule(Rule[Place]):
     """Settlers only; the pair is active once both gates are placed."""
 
     record = Place
-    verb = "place gates"
     meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Place) -> Refusal | None:

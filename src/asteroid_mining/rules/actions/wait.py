@@ -24,7 +24,6 @@ class WaitRule(Rule[Wait]):
 
     record = Wait
     actors = ("settler", "robot", "ufo")
-    verb = "wait"
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
         """Nothing happens but the event."""
