@@ -131,11 +131,9 @@ class Rule(Generic[A]):
         for action in self.candidates(state, actor, here):
             yield action, self.refuse(state, actor, here, action)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[A]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
         """The accepted ones among `candidates` (an actor that may act now and may do this action)."""
-        for action in self.candidates(state, actor, here):
-            if self.refuse(state, actor, here, action) is None:
-                yield action
+        return [a for a in self.candidates(state, actor, here) if self.refuse(state, actor, here, a) is None]
 
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """A hint for the player: what this action would set off (only `drill` has one)."""

@@ -87,16 +87,14 @@ class MoveRule(Rule[Move]):
             move = Move(aid, g)
             yield move, self.refuse(state, actor, here, move)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[Move]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
         """The neighbours, then the active gates (none for a UFO)."""
         # every neighbour exists (an explosion unlinks it), so only the gates need a look
         aid = actor.id
-        for n in here.neighbours:
-            yield Move(aid, n)
+        out = [Move(aid, n) for n in here.neighbours]
         if here.gates and not isinstance(actor, Ufo):
-            for g in here.gates:
-                if state.gate_active(state.gates[g]):
-                    yield Move(aid, g)
+            out.extend(Move(aid, g) for g in here.gates if state.gate_active(state.gates[g]))
+        return out
 
 
 RULE = MoveRule()
