@@ -48,7 +48,7 @@ def test_reacts_at_is_when_the_rounds_set_it_off(orbit: Orbit | None, pinned: st
     assert game.thing_view("X")["reacts_at"] == promised
     assert (reaction is None) == (promised is None)
     if reaction is not None:
-        assert reaction.in_rounds == promised - game.round
+        assert promised is not None and reaction.in_rounds == promised - game.round
         assert reaction.effect == ("sublimates" if core == "ice" else "explodes")
     seen = None
     for _ in range(3 * 9 * fuse + 2):
