@@ -70,4 +70,13 @@ class BuildGatesRule(Rule[BuildGates]):
         yield BuildGates(actor.id)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildGates]:
+        """The build when the settler carries no gates and the cargo pays for a pair."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        if actor.gates or not all(cargo[k] >= n for k, n in GATES_COST.items()):
+            return []
+        return [BuildGates(actor.id)]
+
+
 RULE = BuildGatesRule()

@@ -53,4 +53,11 @@ class BuildRobotRule(Rule[BuildRobot]):
         yield BuildRobot(actor.id)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildRobot]:
+        """The build when the cargo pays for it."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        return [BuildRobot(actor.id)] if all(cargo[k] >= n for k, n in ROBOT_COST.items()) else []
+
+
 RULE = BuildRobotRule()

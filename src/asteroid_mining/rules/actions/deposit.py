@@ -61,4 +61,12 @@ class DepositRule(Rule[Deposit]):
             yield Deposit(aid, kind)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Deposit]:
+        """A deposit of each material the settler carries, on a shelter."""
+        if here.mantle > 0 or here.core != "hollow" or not isinstance(actor, Settler):
+            return []
+        cargo = actor.cargo
+        return [Deposit(actor.id, kind) for kind in KINDS if cargo[kind] > 0]
+
+
 RULE = DepositRule()

@@ -52,4 +52,9 @@ class DrillRule(Rule[Drill]):
         return None if here is None else drill_danger(state, here)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Drill]:
+        """The drill while there is mantle left."""
+        return [Drill(actor.id)] if here.mantle > 0 else []
+
+
 RULE = DrillRule()

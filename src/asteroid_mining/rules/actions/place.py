@@ -56,4 +56,12 @@ class PlaceRule(Rule[Place]):
                 yield Place(actor.id, gid)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Place]:
+        """Each carried gate whose partner does not orbit this asteroid."""
+        if not isinstance(actor, Settler) or not actor.gates:
+            return []
+        gates = state.gates
+        return [Place(actor.id, g) for g in actor.gates if gates[gates[g].partner].at != here.id]
+
+
 RULE = PlaceRule()

@@ -34,4 +34,9 @@ class WaitRule(Rule[Wait]):
         yield Wait(actor.id)
 
 
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Wait]:
+        """Waiting is always accepted."""
+        return [Wait(actor.id)]
+
+
 RULE = WaitRule()
