@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import Choices, Game
+from ..rules import Choices, Game, Refusal
 
 
 @dataclass(slots=True)
@@ -32,8 +32,8 @@ class _Sent:
     json: dict[str, Any]
     near: frozenset[str]
     """The ids whose change can change these choices."""
-    general: dict[str, Any] | None
-    """The refusal every entry has, when they all have the same one (the settler cannot act now), as JSON."""
+    general: Refusal | None
+    """The refusal every entry has, when they all have the very same one (the settler cannot act now)."""
 
 
 class ChoiceTracker:
@@ -97,8 +97,7 @@ class ChoiceTracker:
     def _compute(self, sid: str) -> _Sent:
         game = self._game
         choices = game.choices(sid)
-        data = choices.to_json()
-        return _Sent(choices, data, self._near(sid), _common_refusal(data))
+        return _Sent(choices, choices.to_json(), self._near(sid), _common_refusal(choices))
 
     def _patched(self, sent: _Sent) -> _Sent:
         """`sent` with the refusal all its entries share asked of the engine again."""
@@ -107,11 +106,11 @@ class ChoiceTracker:
         refusal = self._game.check(sent.choices.choices[0].action)
         if refusal is None:  # it may act after all: nothing to patch, the whole choices are needed
             return self._compute(sent.choices.settler)
-        general = refusal.to_json()
-        if general == sent.general:
+        if refusal == sent.general:
             return sent
+        general = refusal.to_json()
         data = {**sent.json, "choices": [{**entry, "refusal": general} for entry in sent.json["choices"]]}
-        return _Sent(sent.choices, data, sent.near, general)
+        return _Sent(sent.choices, data, sent.near, refusal)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
@@ -132,12 +131,11 @@ class ChoiceTracker:
         return frozenset(ids)
 
 
-def _common_refusal(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The refusal every entry has, when there are entries and they all have the same one; else None."""
-    entries = data["choices"]
-    if not entries:
+def _common_refusal(choices: Choices) -> Refusal | None:
+    """The refusal every entry has, when there are entries and they all have the very same one (the engine
+    refuses every entry of a settler that cannot act with one refusal); else None."""
+    entries = choices.choices
+    first = entries[0].refusal if entries else None
+    if first is None or any(entry.refusal is not first for entry in entries):
         return None
-    first = entries[0]["refusal"]
-    if first is None or any(entry["refusal"] != first for entry in entries):
-        return None
-    return dict(first)
+    return first
