@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .actions import RULES, Action, cannot_do, standing_refusal, turn_refusal
@@ -37,13 +36,6 @@ class Choice(NamedTuple):
         if self.danger is not None:
             out["danger"] = self.danger.to_json()
         return out
-
-
-@lru_cache(maxsize=8192)
-def _choice_json(choice: Choice) -> dict[str, Any]:
-    """`choice.to_json()`, remembered: a settler is offered the same few entries step after step (its moves, the
-    same refusals), and the server asks for the JSON of several settlers' choices after every action."""
-    return choice.to_json()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +70,11 @@ class Choices:
         return [c.action for c in self.choices if c.refusal is None]
 
     def to_json(self) -> dict[str, Any]:
-        """The choices as JSON (the protocol's `Choices`). Its entries are shared between calls: read them, do
-        not change them."""
+        """The choices as JSON (the protocol's `Choices`)."""
         return {
             "settler": self.settler,
             "round": self.round,
-            "choices": [_choice_json(c) for c in self.choices],
+            "choices": [c.to_json() for c in self.choices],
             "reactions": {aid: r.to_json() for aid, r in self.reactions.items()},
             "storms": [s.to_json() for s in self.storms],
         }
