@@ -361,6 +361,10 @@ class Observation:
         """The first round at whose end a forecast storm hits `aid`, or None (R7)."""
         return self._game.storm_round(aid)
 
+    def reacts_at(self, aid: str) -> int | None:
+        """The round at whose end the exposed reactive core of `aid` reacts, or None (R6, E1)."""
+        return self._game.reacts_at(aid)
+
     @property
     def forecasts(self) -> list[Forecast]:
         """The storms forecast and not yet hit (R7)."""

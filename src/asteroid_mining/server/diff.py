@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import Game, sun_state
-from ..rules.view import forecast_view
 
 SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
 """The lists of records (each with an `id`) of the view."""
@@ -113,7 +112,7 @@ class ViewTracker:
         forecasts = game.forecasts  # the engine's records, immutable: compared as they are, written when changed
         if forecasts != self._forecast_records:
             self._forecast_records = forecasts
-            diff["forecasts"] = self._forecasts = [forecast_view(f) for f in forecasts]
+            diff["forecasts"] = self._forecasts = game.forecast_views()
         self._top = {key: diff[key] for key in TOP}
         if not touched:
             return diff
