@@ -941,7 +941,6 @@ export const KINDS = ["ice","iron","carbon","uranium"] as const;
 /** A material. */
 export type Kind = (typeof KINDS)[number];
 export const CARGO_LIMIT = 10;
-export const GATE_LIMIT = 2;
 export const WIN_TARGET = 3;
 export const ROBOT_COST = {"iron":1,"carbon":1,"uranium":1} as Readonly<Partial<Record<Kind, number>>>;
 export const GATES_COST = {"iron":2,"ice":1,"uranium":1} as Readonly<Partial<Record<Kind, number>>>;

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from pydantic.json_schema import models_json_schema
 
-from ..rules import CARGO_LIMIT, GATE_LIMIT, KINDS, MATERIALS, WIN_TARGET
+from ..rules import CARGO_LIMIT, KINDS, MATERIALS, WIN_TARGET
 from ..rules.materials import GATES_COST, ROBOT_COST
 from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson, Choices, Ref
 from .action_schemas import Refusal as Refusal
@@ -111,7 +111,6 @@ class Constants(BaseModel):
 
     kinds: list[str]
     cargo_limit: int
-    gate_limit: int
     win_target: int
     robot_cost: dict[str, int]
     gates_cost: dict[str, int]
@@ -130,7 +129,7 @@ MODELS: tuple[type[BaseModel], ...] = (
 def constants() -> dict[str, Any]:
     """The rules' constants a client needs, from the engine."""
     return Constants(
-        kinds=list(KINDS), cargo_limit=CARGO_LIMIT, gate_limit=GATE_LIMIT, win_target=WIN_TARGET,
+        kinds=list(KINDS), cargo_limit=CARGO_LIMIT, win_target=WIN_TARGET,
         robot_cost=dict(ROBOT_COST), gates_cost=dict(GATES_COST),
         reactive=[kind for kind in KINDS if MATERIALS[kind].reactive],
     ).model_dump()
