@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,13 +18,17 @@ from asteroid_mining.server.diff import ViewTracker
 from tests.rules.strategies import belts, game_options
 
 
+def _decoded(texts: dict[str, str]) -> dict[str, Any]:
+    return {sid: json.loads(text) for sid, text in texts.items()}
+
+
 def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None = None) -> Counter[str]:
     """Random legal play; after every step the choices held (from the state, then the changes) are the engine's."""
     view = ViewTracker(game)
     tracker = ChoiceTracker(game)
     settlers = list(game.settlers) if watched is None else watched
     tracker.watch(settlers)
-    held = tracker.current(settlers)
+    held = _decoded(tracker.current(settlers))
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     for _ in range(steps):
@@ -31,7 +37,7 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
         events = game.apply(rng.choice(game.legal_actions(game.turn)))
         counts.update(event.type for event in events)
         view.update()
-        changed = tracker.update(view.touched)
+        changed = _decoded(tracker.update(view.touched))
         for sid, choices in changed.items():
             assert choices != held[sid], "sent again unchanged"
         held.update(changed)
@@ -90,16 +96,16 @@ def test_choices_of_building_and_placing_gates() -> None:
     game.add_settler("s2", "D")
     view, tracker = ViewTracker(game), ChoiceTracker(game)
     tracker.watch(["s1", "s2"])
-    held = tracker.current(["s1", "s2"])
+    held = _decoded(tracker.current(["s1", "s2"]))
     steps = [BuildGates("s1"), BuildRobot("s1"), Place("s1", "gate1"), Move("s1", "B"), Drill("s1"),
              Move("s1", "C"), Wait("s2"), Place("s1", "gate2"), Move("s2", "C"), Move("s1", "gate2")]
     for action in steps:
         game.apply(action)
         view.update()
-        held.update(tracker.update(view.touched))
+        held.update(_decoded(tracker.update(view.touched)))
         assert held == {sid: game.choices(sid).to_json() for sid in ("s1", "s2")}, action
     game.end_round()
     view.update()
-    held.update(tracker.update(view.touched))
+    held.update(_decoded(tracker.update(view.touched)))
     assert held == {sid: game.choices(sid).to_json() for sid in ("s1", "s2")}
     assert game.settlers["s1"].at == "A"
