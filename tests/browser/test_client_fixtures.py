@@ -50,6 +50,6 @@ def test_the_clients_unit_tests_pass() -> None:
     web = FIXTURE.parents[2]
     if shutil.which("node") is None or not (web / "node_modules" / "esbuild").is_dir():
         pytest.fail("the client's unit tests need Node.js and web/node_modules: run `make web` first", pytrace=False)
-    run = subprocess.run(["node", "test/run.mjs"], cwd=web, capture_output=True, text=True, timeout=300, check=False)
+    run = subprocess.run(["node", "test.mjs"], cwd=web, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout

@@ -3,24 +3,14 @@
 // engine is the one judge: the screen shows these and judges nothing itself.
 
 import type { Model } from "./model";
+import type { Choices, Danger, Reaction, Refusal } from "./protocol";
 import type { Kind } from "./types";
 
-export type ActionName = "move" | "drill" | "mine" | "deposit" | "build_robot" | "build_gates" | "place" | "wait";
+export type { Choices, Danger, Reaction, Refusal, StormOutlook } from "./protocol";
 
-export interface Refusal {
-  code: string;
-  /** Values for the translated sentence (`refusal.<code>`). */
-  params: Record<string, unknown>;
-  /** The engine's English sentence (absent from the client's own refusals). */
-  message?: string;
-}
+export type ActionName = Choices["choices"][number]["action"];
 
-export interface Danger {
-  core: "ice" | "uranium";
-  /** 0: near the Sun now; n > 0: comes near in n rounds. */
-  in_rounds: number;
-}
-
+/** One entry of a settler's choices, as the screen reads it (each entry of the protocol's union is one). */
 export interface Choice {
   action: ActionName;
   target?: string;
@@ -29,28 +19,6 @@ export interface Choice {
   refusal: Refusal | null;
   /** A drill that would expose ice or uranium near the Sun now or soon. */
   danger?: Danger;
-}
-
-export interface Reaction {
-  core: string;
-  effect: "explodes" | "sublimates";
-  /** Rounds until it reacts; 0: at this round's end. */
-  in_rounds: number;
-}
-
-export interface StormChoice {
-  round: number;
-  in_rounds: number;
-  in_path: boolean;
-  sheltered: boolean;
-}
-
-export interface Choices {
-  settler: string;
-  round: number;
-  choices: Choice[];
-  reactions: Record<string, Reaction>;
-  storms: StormChoice[];
 }
 
 /** How an asteroid's exposed reactive core will react, from the view's `reacts_at` (the engine's). */
@@ -71,10 +39,10 @@ export function viewMoves(model: Model, settler: string): Choice[] {
 
 /** The move entries of a settler's choices. */
 export function moves(c: Choices | null): Choice[] {
-  return c ? c.choices.filter((x) => x.action === "move") : [];
+  return c ? (c.choices as Choice[]).filter((x) => x.action === "move") : [];
 }
 
 /** The other entries (the action bar's). */
 export function actions(c: Choices | null): Choice[] {
-  return c ? c.choices.filter((x) => x.action !== "move") : [];
+  return c ? (c.choices as Choice[]).filter((x) => x.action !== "move") : [];
 }

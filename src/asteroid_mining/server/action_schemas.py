@@ -154,7 +154,7 @@ CHOICE_MODELS: tuple[type[BaseModel], ...] = tuple(_choice_model(spec) for spec 
 ChoiceEntry: Any = _union(list(CHOICE_MODELS), "action")
 """One entry of `choices`."""
 
-Choices: type[BaseModel] = create_model(
+Choices: Any = create_model(
     "Choices",
     __base__=Record,
     __doc__="Every action a settler could take now, legal or refused, in a stable order, with the hints a "

@@ -12,16 +12,21 @@ Strict turns change one thing for every other settler at each step: their entrie
 `not_your_turn`, whose params name the settler whose turn it now is. For a settler whose neighbourhood nothing
 touched, the tracker asks the engine for that refusal alone (`Game.check` of one of its actions) and puts it in
 place of the old one, rather than computing all the choices again.
+
+Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
+connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
+the cyclic garbage collector to walk.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
-from ..rules import Choices, Game
+import orjson
+
+from ..rules import Choice, Choices, Game, Refusal
 
 
 @dataclass(slots=True)
@@ -29,11 +34,12 @@ class _Sent:
     """A settler's choices as last sent, and what they were made of."""
 
     choices: Choices
-    json: dict[str, Any]
+    text: str
+    """`choices.to_json()` as JSON text."""
     near: frozenset[str]
     """The ids whose change can change these choices."""
-    general: dict[str, Any] | None
-    """The refusal every entry has, when they all have the same one (the settler cannot act now), as JSON."""
+    general: Refusal | None
+    """The refusal every entry has, when they all have the very same one (the settler cannot act now)."""
 
 
 class ChoiceTracker:
@@ -61,26 +67,26 @@ class ChoiceTracker:
                 del self._watched[sid]
                 self._sent.pop(sid, None)
 
-    def current(self, settlers: Iterable[str]) -> dict[str, Any]:
-        """The choices of `settlers` now, as JSON by settler (for a `state` message)."""
+    def current(self, settlers: Iterable[str]) -> dict[str, str]:
+        """The choices of `settlers` now, as JSON text by settler (for a `state` message)."""
         out = {}
         for sid in settlers:
             sent = self._sent.get(sid)
             if sent is None:
                 sent = self._sent[sid] = self._compute(sid)
-            out[sid] = sent.json
+            out[sid] = sent.text
         return out
 
-    def update(self, touched: set[str]) -> dict[str, Any]:
-        """After a command that touched `touched`: the choices of the watched settlers that changed, as JSON by
-        settler (and remember them as sent)."""
+    def update(self, touched: set[str]) -> dict[str, str]:
+        """After a command that touched `touched`: the choices of the watched settlers that changed, as JSON text
+        by settler (and remember them as sent)."""
         game = self._game
         turn, round_no, status = game.turn, game.round, game.status
         everything = round_no != self._round or status != self._status
         turn_moved = turn != self._turn
         before = self._turn
         self._turn, self._round, self._status = turn, round_no, status
-        changed: dict[str, Any] = {}
+        changed: dict[str, str] = {}
         for sid in self._watched:
             sent = self._sent.get(sid)
             if sent is None or everything or sid in (turn, before) or not touched.isdisjoint(sent.near):
@@ -90,15 +96,14 @@ class ChoiceTracker:
             else:
                 continue
             self._sent[sid] = fresh
-            if sent is None or fresh.json != sent.json:
-                changed[sid] = fresh.json
+            if sent is None or fresh.text != sent.text:
+                changed[sid] = fresh.text
         return changed
 
     def _compute(self, sid: str) -> _Sent:
         game = self._game
         choices = game.choices(sid)
-        data = choices.to_json()
-        return _Sent(choices, data, self._near(sid), _common_refusal(data))
+        return _Sent(choices, _text(choices), self._near(sid), _common_refusal(choices))
 
     def _patched(self, sent: _Sent) -> _Sent:
         """`sent` with the refusal all its entries share asked of the engine again."""
@@ -107,11 +112,11 @@ class ChoiceTracker:
         refusal = self._game.check(sent.choices.choices[0].action)
         if refusal is None:  # it may act after all: nothing to patch, the whole choices are needed
             return self._compute(sent.choices.settler)
-        general = refusal.to_json()
-        if general == sent.general:
+        if refusal == sent.general:
             return sent
-        data = {**sent.json, "choices": [{**entry, "refusal": general} for entry in sent.json["choices"]]}
-        return _Sent(sent.choices, data, sent.near, general)
+        entries = tuple(Choice(c.action, refusal, c.danger) for c in sent.choices.choices)
+        choices = replace(sent.choices, choices=entries)
+        return _Sent(choices, _text(choices), sent.near, refusal)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
@@ -132,12 +137,20 @@ class ChoiceTracker:
         return frozenset(ids)
 
 
-def _common_refusal(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The refusal every entry has, when there are entries and they all have the same one; else None."""
-    entries = data["choices"]
-    if not entries:
+def _common_refusal(choices: Choices) -> Refusal | None:
+    """The refusal every entry has, when there are entries and they all have the very same one (the engine
+    refuses every entry of a settler that cannot act with one refusal); else None."""
+    entries = choices.choices
+    first = entries[0].refusal if entries else None
+    if first is None or any(entry.refusal is not first for entry in entries):
         return None
-    first = entries[0]["refusal"]
-    if first is None or any(entry["refusal"] != first for entry in entries):
-        return None
-    return dict(first)
+    return first
+
+
+def _text(choices: Choices) -> str:
+    return orjson.dumps(choices.to_json()).decode()
+
+
+def choices_json(texts: Mapping[str, str]) -> str:
+    """A JSON object of choices by settler, from each settler's choices as JSON text."""
+    return "{" + ",".join(f"{orjson.dumps(sid).decode()}:{text}" for sid, text in texts.items()) + "}"

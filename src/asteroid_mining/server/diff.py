@@ -12,8 +12,9 @@ only the records the engine says it touched (`Game.take_touched`: every asteroid
 whose view entry may have changed, whatever changed it — the action, the robots, the end of the round). It needs
 neither the engine's state nor a list of event types. The top of the view (`round`, `status`, `turn`,
 `winnable`) is read from the game's properties after every command; the forecasts, which change only at the end
-of a round (or with a scenario's set-up), are read again when the round or their number changed. A property
-test checks that the tracked view, with the derived fields added, always equals `Game.view()`.
+of a round (or with a scenario's set-up), are compared as the engine's immutable records and written again only
+when they changed. A property test checks that the tracked view, with the derived fields added, always equals
+`Game.view()`.
 
 The asteroids' records are kept with tuples in place of lists: CPython's garbage collector then stops tracking
 them (they hold no containers it must scan), so that hundreds of games' views do not make each full collection
@@ -71,6 +72,7 @@ class ViewTracker:
         self._top: dict[str, Any] = {key: view[key] for key in TOP}
         self._options = view["options"]
         self._forecasts: list[Any] = view["forecasts"]
+        self._forecast_records = game.forecasts
         self._records: dict[str, dict[str, dict[str, Any]]] = {section: {} for section in SECTIONS}
         for section in SECTIONS[1:]:
             self._merge(section, view[section])
@@ -107,10 +109,10 @@ class ViewTracker:
         self.touched = touched = game.take_touched()
         diff: dict[str, Any] = {"round": game.round, "status": game.status, "turn": game.turn,
                                 "winnable": game.winnable}
-        if diff["round"] != self._top["round"] or len(game.forecasts) != len(self._forecasts):
-            forecasts = game.view(include_asteroids=False)["forecasts"]
-            if forecasts != self._forecasts:
-                diff["forecasts"] = self._forecasts = forecasts
+        forecasts = game.forecasts  # the engine's records, immutable: compared as they are, written when changed
+        if forecasts != self._forecast_records:
+            self._forecast_records = forecasts
+            diff["forecasts"] = self._forecasts = game.forecast_views()
         self._top = {key: diff[key] for key in TOP}
         if not touched:
             return diff

@@ -19,11 +19,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ..rules import Action, Event, Game, Refused, Wait
 from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .action_schemas import ActBase
 from .bots import BotPlayer
-from .choices import ChoiceTracker
+from .choices import ChoiceTracker, choices_json
 from .config import Settings
 from .diff import ViewTracker
 from .messages import MessageError, dumps, error, frame, refused, to_action
@@ -306,14 +308,14 @@ class LiveGame:
         """The `state` message: who the client is, the seats, the whole view after command `seq`, and the choices
         of the settlers the client may move (none for a spectator)."""
         you = None
-        choices: dict[str, Any] = {}
+        choices: dict[str, str] = {}
         if conn.seat is not None:
             you = {"seat": conn.seat.number, "settlers": list(conn.seat.settlers)}
             choices = self.choices.current(conn.seat.settlers)
         return dumps({
             "type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
             "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline,
-            "state": self.tracker.view(), "choices": choices,
+            "state": self.tracker.view(), "choices": orjson.Fragment(choices_json(choices)),
         })
 
     def submit(self, conn: Connection, msg: ActBase) -> None:
@@ -358,7 +360,7 @@ class LiveGame:
             conn.outbox.put(self.state_message(conn))
 
 
-def _with_choices(update: str, choices: dict[str, Any]) -> str:
+def _with_choices(update: str, choices: dict[str, str]) -> str:
     """An `update` message's text with `"choices"` added (the update is encoded once for every connection; each
-    seat's choices are added to its text rather than encoding it all again)."""
-    return f'{update[:-1]},"choices":{dumps(choices)}}}'
+    seat's choices, kept as JSON text, are added to its text rather than encoding it all again)."""
+    return f'{update[:-1]},"choices":{choices_json(choices)}}}'

@@ -4,7 +4,7 @@
 
 import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
-import { ApiError, api } from "../net";
+import { api } from "../net";
 import { PlaySession } from "../play";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
@@ -710,8 +710,4 @@ export class GameScreen implements Controller {
 export function problemScreen(message: string): HTMLElement {
   return h("div", { class: "problem" }, h("div", { class: "card" }, h("h2", {}, t("problem.title")), h("p", {}, message),
     h("a", { class: "button primary", href: "#/" }, t("nav.lobby"))));
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
 }
