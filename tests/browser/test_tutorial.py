@@ -40,7 +40,7 @@ def test_the_whole_tutorial_from_the_hints(server: Server, new_page: Any) -> Non
     assert titles == ["Fly", "Drill", "Mine", "Deposit and the base", "The Sun", "Storms and shelters", "Robots",
                       "Gates", "A first game"]
     page.locator(".lesson-card").first.locator("button").click()
-    done = []
+    done: list[str] = []
     for _ in range(9):
         page.wait_for_function("document.body.dataset.ready === '1' && !!document.querySelector('.lesson-hint')")
         title = page.inner_text(".lesson-title")
