@@ -9,7 +9,7 @@ import { PlaySession } from "../play";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
-import type { GameEvent, GameView } from "../types";
+import { type GameEvent, type GameView, KINDS, type Kind, WIN_TARGET } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
 import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
@@ -692,14 +692,18 @@ export class GameScreen implements Controller {
     this.drawTabs();
   }
 
-  /** Destinations, nearest to what the team needs first on a hub (many neighbours): the list is long there. */
+  /** Destinations on a hub (hundreds of neighbours) sorted by how far each is from what the team still needs:
+   * a core of a kind the living settlers do not yet carry 3 of comes first, nearest (fewest layers to drill)
+   * first; then unsurveyed cores; then the rest. Refused moves go last. */
   private sortDestinations(model: Model, moves: Choice[]): Choice[] {
     if (moves.length < 12) return moves;
+    const carried = { ice: 0, iron: 0, carbon: 0, uranium: 0 };
+    for (const st of model.view.settlers) if (st.alive) for (const k of KINDS) carried[k] += st.cargo[k] ?? 0;
     const score = (c: Choice): number => {
       const a = model.asteroids.get(c.target ?? "");
       if (!a) return 50;
       const core = a.core ?? "unknown";
-      const needed = core === "ice" || core === "iron" || core === "carbon" || core === "uranium";
+      const needed = (KINDS as readonly string[]).includes(core) && carried[core as Kind] < WIN_TARGET;
       return (c.refusal ? 100 : 0) + (needed ? 0 : core === "unknown" ? 10 : 20) + (a.mantle ?? 0);
     };
     return [...moves].sort((x, y) => score(x) - score(y));
