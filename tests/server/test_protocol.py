@@ -167,3 +167,28 @@ def test_views_of_random_games_follow_the_protocol(seed: int) -> None:
         for sid in game.settlers:
             Choices.model_validate(game.choices(sid).to_json())
         game.apply(rng.choice(game.legal_actions(game.turn)))
+
+
+def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClient, connect: Sessions) -> None:
+    import random
+
+    body = {"seats": 2, "settlers_per_seat": 2, "belt": "tutorial", "seed": 11}
+    game = client.post("/api/games", json=body).json()
+    one, two = connect(game, 1), connect(game, 2)
+    players = {1: one, 2: two}
+    seen = {1: Seen(one), 2: Seen(two)}
+    assert set(seen[1].choices) == {"s1", "s3"} and set(seen[2].choices) == {"s2", "s4"}
+    rng = random.Random(4)
+    for _ in range(16):
+        mirror = _mirror(client, game["id"])
+        if mirror.status != "running" or mirror.turn is None:
+            break
+        action = rng.choice(mirror.legal_actions(mirror.turn)).to_json()
+        seat = 1 if mirror.turn in ("s1", "s3") else 2
+        fields = {k: v for k, v in action.items() if k not in ("type", "actor") and v is not None}
+        players[seat].act(action["actor"], action["type"], **fields)
+        for number, player in players.items():
+            seen[number].take(player.next_of("update"))
+        mirror = _mirror(client, game["id"])
+        for held in seen.values():
+            assert held.choices == {sid: mirror.choices(sid).to_json() for sid in held.choices}
