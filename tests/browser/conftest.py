@@ -51,7 +51,9 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = data / "server.log"
-        env = {**os.environ, "ASTEROID_MINING_BOT_DELAY": "0.05"}
+        # Every test of the package shares this server and plays from one address: the limit of running games per
+        # address (20 for players) would be reached by the tests together, not by any one of them.
+        env = {**os.environ, "ASTEROID_MINING_BOT_DELAY": "0.05", "ASTEROID_MINING_MAX_GAMES_PER_CLIENT": "1000"}
         with self.log.open("w") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "asteroid_mining.server", "--host", "127.0.0.1", "--port", str(self.port),

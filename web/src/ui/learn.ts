@@ -18,6 +18,7 @@ function text(x: Record<string, string>): string {
 export class LearnScreen {
   readonly el: HTMLElement;
   private readonly list = h("div", { class: "learn-list" });
+  private readonly error = h("p", { class: "form-error", role: "alert", hidden: true });
   private readonly unsub: () => void;
 
   constructor() {
@@ -25,7 +26,7 @@ export class LearnScreen {
       h("header", { class: "lobby-head" },
         h("a", { class: "brand big", href: "#/" }, h("span", { class: "logo", "aria-hidden": "true" }), h("h1", {}, t("app.name"))),
         h("div", { class: "spacer" }), langSwitch()),
-      this.list);
+      this.error, this.list);
     this.unsub = onLangChange(() => void this.start());
   }
 
@@ -41,7 +42,7 @@ export class LearnScreen {
       h("div", { class: "lesson-num", "aria-hidden": "true" }, n === null ? icon(ICONS.target) : String(n)),
       h("div", { class: "lesson-text" }, h("h3", {}, text(l.title)), h("p", { class: "muted" }, text(l.goal)),
         l.kind === "puzzle" ? h("p", { class: "small" }, t("learn.par", { n: l.par })) : null),
-      h("button", { type: "button", class: "primary", onclick: () => void startLesson(l.id) }, icon(ICONS.play),
+      h("button", { type: "button", class: "primary", onclick: () => void startLesson(l.id, this.error) }, icon(ICONS.play),
         t(l.kind === "puzzle" ? "learn.solve" : "learn.start")));
     const lessonsOnly = lessons.filter((l) => l.kind === "lesson");
     const puzzles = lessons.filter((l) => l.kind === "puzzle");
@@ -58,13 +59,14 @@ export class LearnScreen {
   }
 }
 
-/** Starts a new game of a lesson and opens it. */
-export async function startLesson(id: string): Promise<void> {
+/** Starts a new game of a lesson and opens it; a refusal (too many games, no server) is shown in `where`. */
+export async function startLesson(id: string, where: HTMLElement): Promise<void> {
   try {
     const made = await createLessonGame(id);
     location.hash = `#/game/${encodeURIComponent(made.id)}?lesson=${encodeURIComponent(id)}`;
   } catch (e) {
-    window.alert(e instanceof ApiError ? e.message : t("error.connection"));
+    where.textContent = `${t("error.create")} ${e instanceof ApiError ? e.message : t("error.connection")}`;
+    where.hidden = false;
   }
 }
 
@@ -160,6 +162,7 @@ export class LessonGuide {
     if (this.done || !this.lesson) return;
     this.done = true;
     const l = this.lesson;
+    const error = h("p", { class: "form-error", role: "alert", hidden: true });
     const taken = Math.max(0, status === "running" ? rounds - 1 : rounds);
     this.screen.showCard(h("div", { class: "card lesson-done" },
       h("div", { class: "eyebrow" }, t(l.kind === "puzzle" ? "learn.solved" : "learn.done")),
@@ -169,21 +172,24 @@ export class LessonGuide {
         h("div", { class: "stat" }, h("strong", {}, String(taken)), h("span", {}, t("learn.rounds_taken", { n: taken }))),
         h("div", { class: "stat" }, h("strong", {}, String(l.par)), h("span", {}, t("learn.par_label")))),
       h("div", { class: "buttons" },
-        this.next ? h("button", { type: "button", class: "primary", id: "lesson-next", onclick: () => void startLesson(this.next!.id) },
+        this.next ? h("button", { type: "button", class: "primary", id: "lesson-next", onclick: () => void startLesson(this.next!.id, error) },
           icon(ICONS.next), t("learn.next", { title: text(this.next.title) })) : null,
-        h("a", { class: "button", href: "#/learn", id: "lesson-list" }, icon(ICONS.back), t("learn.all")))));
+        h("a", { class: "button", href: "#/learn", id: "lesson-list" }, icon(ICONS.back), t("learn.all"))),
+      error));
   }
 
   private failed(): void {
     if (this.done || !this.lesson) return;
     this.done = true;
     const id = this.lesson.id;
+    const error = h("p", { class: "form-error", role: "alert", hidden: true });
     this.screen.showCard(h("div", { class: "card lesson-done lost" },
       h("div", { class: "eyebrow" }, t("learn.failed")),
       h("h2", { id: "overlay-title" }, text(this.lesson.title)),
       h("p", {}, t("learn.failed_text")),
       h("div", { class: "buttons" },
-        h("button", { type: "button", class: "primary", id: "lesson-retry", onclick: () => void startLesson(id) }, icon(ICONS.replay), t("learn.retry")),
-        h("a", { class: "button", href: "#/learn" }, icon(ICONS.back), t("learn.all")))));
+        h("button", { type: "button", class: "primary", id: "lesson-retry", onclick: () => void startLesson(id, error) }, icon(ICONS.replay), t("learn.retry")),
+        h("a", { class: "button", href: "#/learn" }, icon(ICONS.back), t("learn.all"))),
+      error));
   }
 }
