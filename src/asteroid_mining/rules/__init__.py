@@ -1,5 +1,15 @@
-"""The rules of Asteroid Mining (RULES.md): a pure, deterministic engine. No I/O, clock or global state."""
+"""The rules of Asteroid Mining (RULES.md): a pure, deterministic engine. No I/O, clock or global state.
 
+The same sources run compiled by mypyc when `make compiled` has built them, else as plain Python (`_engine`);
+`ENGINE` says which.
+"""
+
+from ._engine import choose as _choose
+
+ENGINE = _choose()
+"""`compiled` when the modules compiled by mypyc are in use, else `pure`."""
+
+# the engine is chosen before any of its modules is imported
 from .actions import (
     ACTION_TYPES,
     Action,
@@ -25,8 +35,8 @@ from .refusals import REFUSAL_CODES
 from .view import UNKNOWN
 
 __all__ = [
-    "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "EXTENDED", "GATE_LIMIT", "HOLLOW", "KINDS", "MATERIALS",
-    "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "UNKNOWN", "WIN_TARGET", "Action", "AsteroidSpec", "Belt",
+    "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "ENGINE", "EXTENDED", "GATE_LIMIT", "HOLLOW", "KINDS",
+    "MATERIALS", "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "UNKNOWN", "WIN_TARGET", "Action", "AsteroidSpec", "Belt",
     "BuildGates", "BuildRobot", "Deposit", "Drill", "Event", "Game", "GameFormatError", "GatePairSpec", "Material",
     "Mine", "Move", "OptionError", "Options", "Orbit", "Place", "Refusal", "Refused", "RulesError", "SetupError",
     "Wait", "action_from_json", "id_problem", "preset",

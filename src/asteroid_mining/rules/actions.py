@@ -10,7 +10,11 @@ from .records import field_names
 
 
 class _ActionBase:
-    """Shared behaviour of every action: its JSON form `{"type": name, "actor": …, …}`."""
+    """Shared behaviour of every action: its JSON form `{"type": name, "actor": …, …}`.
+
+    Each class sets its name after its body: compiled by mypyc, a class variable declared in a dataclass's
+    body would reach `dataclasses` as an ordinary field.
+    """
 
     __slots__ = ()
     name: ClassVar[str]
@@ -29,8 +33,9 @@ class Move(_ActionBase):
 
     actor: str
     target: str
-    name: ClassVar[str] = "move"
 
+
+Move.name = "move"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +43,9 @@ class Drill(_ActionBase):
     """Drill one layer of the mantle."""
 
     actor: str
-    name: ClassVar[str] = "drill"
 
+
+Drill.name = "drill"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +53,9 @@ class Mine(_ActionBase):
     """Take the core's unit into the cargo hold (a UFO takes it into its hold)."""
 
     actor: str
-    name: ClassVar[str] = "mine"
 
+
+Mine.name = "mine"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +64,9 @@ class Deposit(_ActionBase):
 
     actor: str
     kind: str
-    name: ClassVar[str] = "deposit"
 
+
+Deposit.name = "deposit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +75,9 @@ class BuildRobot(_ActionBase):
 
     actor: str
     new_id: str | None = None
-    name: ClassVar[str] = "build_robot"
 
+
+BuildRobot.name = "build_robot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +87,9 @@ class BuildGates(_ActionBase):
     actor: str
     first: str | None = None
     second: str | None = None
-    name: ClassVar[str] = "build_gates"
 
+
+BuildGates.name = "build_gates"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +98,9 @@ class Place(_ActionBase):
 
     actor: str
     gate: str
-    name: ClassVar[str] = "place"
 
+
+Place.name = "place"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +108,9 @@ class Wait(_ActionBase):
     """Do nothing this step."""
 
     actor: str
-    name: ClassVar[str] = "wait"
 
+
+Wait.name = "wait"
 
 
 Action = Move | Drill | Mine | Deposit | BuildRobot | BuildGates | Place | Wait

@@ -12,7 +12,11 @@ from .records import field_names
 
 
 class _EventBase:
-    """Shared behaviour of every event: its JSON form."""
+    """Shared behaviour of every event: its JSON form.
+
+    Each class sets its name after its body: compiled by mypyc, a class variable declared in a dataclass's
+    body would reach `dataclasses` as an ordinary field.
+    """
 
     __slots__ = ()
     type: ClassVar[str]
@@ -34,13 +38,15 @@ class Moved(_EventBase):
     origin: str
     target: str
     via: str | None = None
-    type: ClassVar[str] = "moved"
 
     def text(self) -> str:
         """The event in words."""
         if self.via:
             return f"{self.actor} travelled from {self.origin} through gate {self.via} to {self.target}"
         return f"{self.actor} moved from {self.origin} to {self.target}"
+
+
+Moved.type = "moved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +57,13 @@ class Drilled(_EventBase):
     asteroid: str
     before: int
     after: int
-    type: ClassVar[str] = "drilled"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} drilled {self.asteroid} (mantle {self.before} -> {self.after})"
+
+
+Drilled.type = "drilled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +73,13 @@ class Mined(_EventBase):
     actor: str
     asteroid: str
     kind: str
-    type: ClassVar[str] = "mined"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} mined {self.kind} from {self.asteroid}"
+
+
+Mined.type = "mined"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +89,13 @@ class Deposited(_EventBase):
     actor: str
     asteroid: str
     kind: str
-    type: ClassVar[str] = "deposited"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} deposited {self.kind} into {self.asteroid}"
+
+
+Deposited.type = "deposited"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +105,13 @@ class RobotBuilt(_EventBase):
     actor: str
     robot: str
     asteroid: str
-    type: ClassVar[str] = "robot_built"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} built robot {self.robot} on {self.asteroid}"
+
+
+RobotBuilt.type = "robot_built"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +121,13 @@ class GatesBuilt(_EventBase):
     actor: str
     first: str
     second: str
-    type: ClassVar[str] = "gates_built"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} built the gate pair {self.first} and {self.second}"
+
+
+GatesBuilt.type = "gates_built"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +138,6 @@ class GatePlaced(_EventBase):
     gate: str
     asteroid: str
     active: bool
-    type: ClassVar[str] = "gate_placed"
 
     def text(self) -> str:
         """The event in words."""
@@ -130,16 +145,21 @@ class GatePlaced(_EventBase):
         return f"{self.actor} placed gate {self.gate} around {self.asteroid}{tail}"
 
 
+GatePlaced.type = "gate_placed"
+
+
 @dataclass(frozen=True, slots=True)
 class Waited(_EventBase):
     """An actor did nothing."""
 
     actor: str
-    type: ClassVar[str] = "waited"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} waited"
+
+
+Waited.type = "waited"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +167,13 @@ class Sublimated(_EventBase):
     """Exposed ice near the Sun sublimated: the core is hollow, the unit gone (R6a)."""
 
     asteroid: str
-    type: ClassVar[str] = "sublimated"
 
     def text(self) -> str:
         """The event in words."""
         return f"the ice of {self.asteroid} sublimated"
+
+
+Sublimated.type = "sublimated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,11 +183,13 @@ class Exposure(_EventBase):
     asteroid: str
     count: int
     fuse: int
-    type: ClassVar[str] = "exposure"
 
     def text(self) -> str:
         """The event in words."""
         return f"the uranium of {self.asteroid} is exposed near the Sun ({self.count} of {self.fuse})"
+
+
+Exposure.type = "exposure"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,11 +197,13 @@ class Exploded(_EventBase):
     """An asteroid exploded and left the belt (R8)."""
 
     asteroid: str
-    type: ClassVar[str] = "exploded"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.asteroid} exploded"
+
+
+Exploded.type = "exploded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,13 +213,15 @@ class Died(_EventBase):
     actor: str
     asteroid: str
     cause: str
-    type: ClassVar[str] = "died"
 
     def text(self) -> str:
         """The event in words."""
         if self.cause == "storm":
             return f"{self.actor} died in a solar storm on {self.asteroid}"
         return f"{self.actor} died in the explosion of {self.asteroid}"
+
+
+Died.type = "died"
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,13 +231,15 @@ class Destroyed(_EventBase):
     actor: str
     asteroid: str
     cause: str
-    type: ClassVar[str] = "destroyed"
 
     def text(self) -> str:
         """The event in words."""
         if self.cause == "storm":
             return f"{self.actor} was destroyed by a solar storm on {self.asteroid}"
         return f"{self.actor} was destroyed in the explosion of {self.asteroid}"
+
+
+Destroyed.type = "destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,11 +249,13 @@ class Landed(_EventBase):
     actor: str
     origin: str
     target: str
-    type: ClassVar[str] = "landed"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.actor} was thrown from {self.origin} and landed on {self.target}"
+
+
+Landed.type = "landed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +263,13 @@ class GateDestroyed(_EventBase):
     """A gate was destroyed (its partner is destroyed with it)."""
 
     gate: str
-    type: ClassVar[str] = "gate_destroyed"
 
     def text(self) -> str:
         """The event in words."""
         return f"gate {self.gate} was destroyed"
+
+
+GateDestroyed.type = "gate_destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +279,6 @@ class StormForecast(_EventBase):
     round: int
     asteroids: tuple[str, ...]
     sector: tuple[float, float] | None = None
-    type: ClassVar[str] = "storm_forecast"
 
     def text(self) -> str:
         """The event in words."""
@@ -253,17 +286,22 @@ class StormForecast(_EventBase):
         return f"a solar storm is forecast to hit {where} at the end of round {self.round}"
 
 
+StormForecast.type = "storm_forecast"
+
+
 @dataclass(frozen=True, slots=True)
 class StormHit(_EventBase):
     """A solar storm hit these asteroids (R7)."""
 
     asteroids: tuple[str, ...]
-    type: ClassVar[str] = "storm"
 
     def text(self) -> str:
         """The event in words."""
         where = ", ".join(self.asteroids) if len(self.asteroids) <= 8 else f"{len(self.asteroids)} asteroids"
         return f"a solar storm hit {where}"
+
+
+StormHit.type = "storm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +310,13 @@ class SunChanged(_EventBase):
 
     asteroid: str
     near: bool
-    type: ClassVar[str] = "sun"
 
     def text(self) -> str:
         """The event in words."""
         return f"{self.asteroid} is now {'near' if self.near else 'far from'} the Sun"
+
+
+SunChanged.type = "sun"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,11 +324,13 @@ class WentHaywire(_EventBase):
     """A gate hit by a storm went haywire for good (E3)."""
 
     gate: str
-    type: ClassVar[str] = "haywire"
 
     def text(self) -> str:
         """The event in words."""
         return f"gate {self.gate} went haywire"
+
+
+WentHaywire.type = "haywire"
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +340,13 @@ class Drifted(_EventBase):
     gate: str
     origin: str
     target: str
-    type: ClassVar[str] = "drifted"
 
     def text(self) -> str:
         """The event in words."""
         return f"haywire gate {self.gate} drifted from {self.origin} to {self.target}"
+
+
+Drifted.type = "drifted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,11 +354,13 @@ class RoundStarted(_EventBase):
     """A new round began (R12 step 2)."""
 
     round: int
-    type: ClassVar[str] = "round"
 
     def text(self) -> str:
         """The event in words."""
         return f"round {self.round} begins"
+
+
+RoundStarted.type = "round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,22 +368,26 @@ class Won(_EventBase):
     """The settlers on an asteroid built the base (R14)."""
 
     asteroid: str
-    type: ClassVar[str] = "won"
 
     def text(self) -> str:
         """The event in words."""
         return f"the settlers on {self.asteroid} built the base: the game is won"
 
 
+Won.type = "won"
+
+
 @dataclass(frozen=True, slots=True)
 class Lost(_EventBase):
     """Every settler is dead (R15)."""
 
-    type: ClassVar[str] = "lost"
 
     def text(self) -> str:
         """The event in words."""
         return "every settler is dead: the game is lost"
+
+
+Lost.type = "lost"
 
 
 Event = (

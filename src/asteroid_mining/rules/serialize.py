@@ -157,8 +157,8 @@ def state_from_json(doc: Any) -> GameState:
         orbit_text = get(obj, path, "orbit", str, nullable=True)
         try:
             orbit = Orbit.parse(orbit_text) if orbit_text is not None else None
-        except ValueError as exc:
-            raise GameFormatError(f"{path}.orbit", str(exc)) from None
+        except ValueError as bad_orbit:  # not `exc`: compiled, one name keeps one exception type
+            raise GameFormatError(f"{path}.orbit", str(bad_orbit)) from None
         pinned = get(obj, path, "pinned", str, nullable=True)
         _check((orbit is None) == (pinned in ("near", "far")), f"{path}.pinned",
                "must be near or far exactly when there is no orbit")

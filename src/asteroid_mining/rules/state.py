@@ -19,8 +19,19 @@ def _empty_cargo() -> dict[str, int]:
     return dict.fromkeys(KINDS, 0)
 
 
+class _Record:
+    """What every thing of the belt shares: the `kind` of thing it is, one value per class.
+
+    Each class sets its `kind` after its body: compiled by mypyc, a class variable declared in a dataclass's
+    body would reach `dataclasses` as an ordinary field.
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+
 @dataclass(slots=True, eq=False)
-class Asteroid:
+class Asteroid(_Record):
     """An asteroid (R1): mantle, core, orbit or pin (R5), and who is on or around it."""
 
     id: str
@@ -40,7 +51,6 @@ class Asteroid:
     settlers: dict[str, None] = field(default_factory=dict)
     robots: dict[str, None] = field(default_factory=dict)
     ufos: dict[str, None] = field(default_factory=dict)
-    kind: ClassVar[str] = "asteroid"
 
     @property
     def exposed(self) -> bool:
@@ -53,8 +63,11 @@ class Asteroid:
         return self.exists and self.mantle == 0 and self.core == HOLLOW
 
 
+Asteroid.kind = "asteroid"
+
+
 @dataclass(slots=True, eq=False)
-class Settler:
+class Settler(_Record):
     """A settler in a one-person spaceship (R9–R11)."""
 
     id: str
@@ -63,7 +76,6 @@ class Settler:
     alive: bool = True
     cargo: dict[str, int] = field(default_factory=_empty_cargo)
     gates: list[str] = field(default_factory=list)
-    kind: ClassVar[str] = "settler"
 
     @property
     def carry_total(self) -> int:
@@ -71,8 +83,11 @@ class Settler:
         return sum(self.cargo.values())
 
 
+Settler.kind = "settler"
+
+
 @dataclass(slots=True, eq=False)
-class Robot:
+class Robot(_Record):
     """An AI robot (R13): moves and drills, carries nothing."""
 
     id: str
@@ -80,11 +95,13 @@ class Robot:
     at: str | None
     alive: bool = True
     ai: bool = True
-    kind: ClassVar[str] = "robot"
+
+
+Robot.kind = "robot"
 
 
 @dataclass(slots=True, eq=False)
-class Ufo:
+class Ufo(_Record):
     """A UFO (E2): takes exposed cores, wanders, never drills; its hold has no limit."""
 
     id: str
@@ -93,7 +110,6 @@ class Ufo:
     alive: bool = True
     ai: bool = True
     cargo: dict[str, int] = field(default_factory=_empty_cargo)
-    kind: ClassVar[str] = "ufo"
 
     @property
     def carry_total(self) -> int:
@@ -101,8 +117,11 @@ class Ufo:
         return sum(self.cargo.values())
 
 
+Ufo.kind = "ufo"
+
+
 @dataclass(slots=True, eq=False)
-class Gate:
+class Gate(_Record):
     """One gate of a linked pair (R11): carried by a settler or orbiting an asteroid."""
 
     id: str
@@ -112,7 +131,9 @@ class Gate:
     carrier: str | None = None
     exists: bool = True
     haywire: bool = False
-    kind: ClassVar[str] = "gate"
+
+
+Gate.kind = "gate"
 
 
 @dataclass(frozen=True, slots=True)
