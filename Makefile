@@ -38,7 +38,7 @@ export PIP_NO_INPUT := 1
 # (the engine checks a hash of every source and runs the pure modules while the build is stale).
 RULES         := src/asteroid_mining/rules
 ENGINE_STAMP  := $(RULES)/_compiled.json
-RULES_SOURCES := $(filter-out $(RULES)/_%.py,$(wildcard $(RULES)/*.py))
+RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py
 

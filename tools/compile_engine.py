@@ -45,8 +45,8 @@ _engine = _load_engine_module()
 def clean() -> None:
     """Remove every extension module and the build record from the package."""
     _engine.MANIFEST.unlink(missing_ok=True)
-    for path in RULES.iterdir():
-        if path.suffix in (".so", ".pyd") or path.name.endswith(".dll"):
+    for path in RULES.rglob("*"):
+        if path.suffix in (".so", ".pyd"):
             path.unlink()
 
 
@@ -67,6 +67,7 @@ def compiler_problem() -> str | None:
 
 def build() -> None:
     """Compile every module `_engine.compiled_sources` names into the package directory."""
+    clean()  # a failed build leaves the pure engine, with nothing stale beside it
     sources = [str(p.relative_to(SRC)) for p in _engine.compiled_sources()]
     hashes = _engine.source_hashes()
     with tempfile.TemporaryDirectory(prefix="mypyc-") as tmp:
@@ -87,9 +88,11 @@ def build() -> None:
         if result.returncode != 0:
             sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
             raise SystemExit("compile_engine: mypyc failed (the pure engine stays in use)")
-        clean()
-        for built in (Path(tmp) / "lib" / "asteroid_mining" / "rules").iterdir():
-            shutil.copy2(built, RULES / built.name)
+        built_rules = Path(tmp) / "lib" / "asteroid_mining" / "rules"
+        for built in built_rules.rglob("*"):
+            if built.is_file():
+                # a new file, never one written over: a running interpreter may have the old one mapped
+                shutil.copy2(built, RULES / built.relative_to(built_rules))
     if _engine.source_hashes() != hashes:
         clean()
         raise SystemExit("compile_engine: the sources changed while compiling; run it again")

@@ -175,8 +175,8 @@ ERRORS = [
     ("set turns strict\nasteroid A\nsettler s1 at=A\nsettler s2 at=A\ndo s2 wait\n", 5, "it is s1's turn, not s2's"),
     # refused do without reject
     ("asteroid A\nsettler s1 at=A\ndo s1 mine\n", 3, "s1 cannot mine A: 3 layers of mantle left"),
-    ("asteroid A\nrobot r1 at=A\ndo r1 mine\n", 3, "robots cannot mine"),
-    ("asteroid A\nasteroid B\nsettler s1 at=A\ndo s1 move B\n", 4, "B is not a neighbour of A"),
+    ("asteroid A\nrobot r1 at=A\ndo r1 mine\n", 3, "r1 cannot mine: robots never do"),
+    ("asteroid A\nasteroid B\nsettler s1 at=A\ndo s1 move B\n", 4, "s1 cannot move to B: it is not a neighbour of A"),
     ("asteroid A\nsettler s1 at=A\ndo A drill\n", 3, "A is an asteroid: only settlers, robots and UFOs act"),
     # expect on a destroyed thing's path
     (
@@ -366,7 +366,7 @@ def test_reject_that_changes_the_state_fails(tmp_path: Path, monkeypatch: pytest
 
     def sloppy_apply(self: Game, action: object) -> list[object]:
         self.state.round += 1
-        raise Refused(Refusal("mantle_left", "no"))
+        raise Refused(Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 3}))
 
     monkeypatch.setattr(Game, "apply", sloppy_apply)
     code, lines, name = run_text(tmp_path, "asteroid A\nsettler s1 at=A\nreject do s1 mine\n")

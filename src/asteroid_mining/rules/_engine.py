@@ -36,13 +36,19 @@ class EngineError(RuntimeError):
 
 
 def compiled_sources() -> list[Path]:
-    """The modules that are compiled: every module of the package but this one and `__init__`."""
-    return sorted(p for p in HERE.glob("*.py") if not p.name.startswith("_"))
+    """The modules that are compiled: every module of the package and its subpackages but the package's own
+    `__init__` and this module (which decide which build runs)."""
+    return sorted(p for p in HERE.rglob("*.py") if p.parent != HERE or not p.name.startswith("_"))
+
+
+def module_path(source: Path) -> str:
+    """A source's module path below the package, extension-module style: `game`, `actions/__init__`."""
+    return source.relative_to(HERE).with_suffix("").as_posix()
 
 
 def source_hashes() -> dict[str, str]:
-    """Module name → sha256 of its source, for the modules `compiled_sources` names."""
-    return {p.stem: hashlib.sha256(p.read_bytes()).hexdigest() for p in compiled_sources()}
+    """Module path (see `module_path`) → sha256 of its source, for the modules `compiled_sources` names."""
+    return {module_path(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in compiled_sources()}
 
 
 def build_tag() -> str:
@@ -78,14 +84,16 @@ class _PureFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        """The spec of the pure module for `asteroid_mining.rules.X`, else None (the usual finders run)."""
-        package, _, name = fullname.rpartition(".")
-        if package != PACKAGE:
+        """The spec of the pure module for `asteroid_mining.rules.X[.Y]`, else None (the usual finders run)."""
+        if not fullname.startswith(PACKAGE + "."):
             return None
-        source = HERE / f"{name}.py"
-        if not source.exists():
-            return None
-        return importlib.util.spec_from_file_location(fullname, source)
+        where = HERE.joinpath(*fullname[len(PACKAGE) + 1:].split("."))
+        if (where / "__init__.py").exists():
+            return importlib.util.spec_from_file_location(fullname, where / "__init__.py",
+                                                          submodule_search_locations=[str(where)])
+        if where.with_suffix(".py").exists():
+            return importlib.util.spec_from_file_location(fullname, where.with_suffix(".py"))
+        return None
 
 
 def choose() -> str:

@@ -1,0 +1,145 @@
+"""What every action shares: its record (the JSON shape), its spec, and the rule that judges and carries it out.
+
+An action is a module of this package holding, side by side, its frozen record class (a subclass of `Action`),
+and its `Rule`: which actors may do it, its check (why the rules refuse it), its effect, and the actions of its
+kind a settler could take now (for `Game.choices` and `legal_actions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from ..dangers import Danger
+from ..errors import Refusal
+from ..events import Event
+from ..records import field_names
+from ..state import Asteroid, GameState, Robot, Settler, Ufo
+
+Actor = Settler | Robot | Ufo
+"""Anything that acts."""
+
+
+class _Named:
+    """What names an action's class: its JSON `type`, set by each class after its body.
+
+    Compiled by mypyc, a class variable declared in a dataclass's body would reach `dataclasses` as an ordinary
+    field, hence this plain base class and the assignments after the classes.
+    """
+
+    __slots__ = ()
+    name: ClassVar[str]
+    """The action's JSON `type`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action(_Named):
+    """An action: a small frozen record with a stable JSON form `{"type": name, "actor": …, …}`.
+
+    Subclasses are frozen dataclasses that add their fields (strings or None) after `actor`; they do not declare
+    `actor` again (compiled by mypyc, an inherited attribute declared again would look like a default).
+    """
+
+    actor: str
+    """The id of the settler, robot or UFO that acts."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as a JSON object."""
+        out: dict[str, Any] = {"type": self.name}
+        for name in field_names(type(self)):
+            out[name] = getattr(self, name)
+        return out
+
+    def args(self) -> dict[str, str]:
+        """The fields that say what the action is about (all but `actor`), leaving out those not given."""
+        out: dict[str, str] = {}
+        for name in field_names(type(self))[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+A = TypeVar("A", bound=Action)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One field of an action's JSON form besides `type` and `actor`: a string, required or optional."""
+
+    name: str
+    required: bool
+    meaning: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The field as a JSON object."""
+        return {"name": self.name, "required": self.required, "meaning": self.meaning}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """What a client needs to know of an action: its name, its fields, and which kinds of actor may do it."""
+
+    name: str
+    doc: str
+    fields: tuple[FieldSpec, ...]
+    actors: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as a JSON object."""
+        return {"name": self.name, "doc": self.doc, "fields": [f.to_json() for f in self.fields],
+                "actors": list(self.actors)}
+
+
+class Rule(Generic[A]):
+    """The rules of one action. Subclasses set the class attributes and override what differs."""
+
+    record: type[A]
+    """The action's record class."""
+    # class variables, so that the compiled classes take subclasses' tuples of other lengths
+    actors: ClassVar[tuple[str, ...]] = ("settler",)
+    """Kinds of actor that may do it (R11, R13, E2)."""
+    verb: ClassVar[str]
+    """The action in a few words, for the refusal `cannot_do`."""
+    fields: ClassVar[tuple[FieldSpec, ...]] = ()
+    """The fields of its JSON form besides `type` and `actor`, in the record's order."""
+
+    @property
+    def name(self) -> str:
+        """The action's JSON `type`."""
+        return self.record.name
+
+    def spec(self) -> ActionSpec:
+        """The action's public spec."""
+        return ActionSpec(self.name, (self.record.__doc__ or "").strip(), self.fields, self.actors)
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: A) -> Refusal | None:
+        """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: A, events: list[Event]) -> None:
+        """Carry out an accepted action, appending the events it causes."""
+        raise NotImplementedError
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterable[A]:
+        """Every action of this kind the actor could be offered now, legal or not, in a stable order.
+
+        `here` is None for an actor that is nowhere (dead or destroyed).
+        """
+        raise NotImplementedError
+
+    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[A, Refusal | None]]:
+        """Each of `candidates` with its refusal (an actor that may act now and may do this action)."""
+        for action in self.candidates(state, actor, here):
+            yield action, self.refuse(state, actor, here, action)
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[A]:
+        """The accepted ones among `candidates` (an actor that may act now and may do this action)."""
+        for action in self.candidates(state, actor, here):
+            if self.refuse(state, actor, here, action) is None:
+                yield action
+
+    def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
+        """A hint for the player: what this action would set off (only `drill` has one)."""
+        return None

@@ -1,0 +1,60 @@
+"""`place G`: put a carried gate into orbit around the settler's asteroid (R11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..effects import attach_gate, touch
+from ..errors import Refusal
+from ..events import Event, GatePlaced
+from ..state import Asteroid, GameState, Settler
+from .base import Action, Actor, FieldSpec, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Put a carried gate into orbit around the actor's asteroid."""
+
+    gate: str
+
+
+Place.name = "place"
+
+
+class PlaceRule(Rule[Place]):
+    """Settlers only; the pair is active once both gates are placed."""
+
+    record = Place
+    verb = "place gates"
+    fields = (FieldSpec("gate", True, "a gate the settler carries"),)
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Place) -> Refusal | None:
+        """A gate the settler carries, whose partner does not already orbit this asteroid."""
+        assert isinstance(actor, Settler)
+        if action.gate not in actor.gates:
+            return Refusal("gate_not_carried", {"actor": actor.id, "gate": action.gate})
+        partner = state.gates[state.gates[action.gate].partner]
+        if partner.at == here.id:
+            return Refusal("partner_here", {"actor": actor.id, "gate": action.gate, "partner": partner.id,
+                                            "asteroid": here.id})
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Place, events: list[Event]) -> None:
+        """The gate orbits the settler's asteroid; the pair is active when both are placed."""
+        assert isinstance(actor, Settler)
+        gate = state.gates[action.gate]
+        actor.gates.remove(gate.id)
+        gate.carrier = None
+        attach_gate(state, gate, here)
+        touch(state, actor.id)
+        events.append(GatePlaced(actor.id, gate.id, here.id, state.gate_active(gate)))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Place]:
+        """One per gate the settler carries."""
+        if isinstance(actor, Settler):
+            for gid in actor.gates:
+                yield Place(actor.id, gid)
+
+
+RULE = PlaceRule()

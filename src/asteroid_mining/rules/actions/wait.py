@@ -1,0 +1,37 @@
+"""`wait`: do nothing this step (R11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..events import Event, Waited
+from ..state import Asteroid, GameState
+from .base import Action, Actor, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Wait(Action):
+    """Do nothing this step."""
+
+
+Wait.name = "wait"
+
+
+class WaitRule(Rule[Wait]):
+    """Anyone may wait."""
+
+    record = Wait
+    actors = ("settler", "robot", "ufo")
+    verb = "wait"
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
+        """Nothing happens but the event."""
+        events.append(Waited(actor.id))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Wait]:
+        """The one wait."""
+        yield Wait(actor.id)
+
+
+RULE = WaitRule()
