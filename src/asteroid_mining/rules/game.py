@@ -18,7 +18,7 @@ from .options import CLASSIC, OptionError, Options
 from .orbit import Orbit
 from .round import finish_round, first_turn, next_living
 from .serialize import state_from_json, state_to_json
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles
 from .view import player_view, thing_view
 
@@ -216,7 +216,7 @@ class Game:
         actor = state.things[action.actor]
         assert isinstance(actor, Settler | Robot | Ufo)
         events = perform(state, actor, action)
-        state.history.append(action.to_json())
+        state.history.append(action)  # frozen: its JSON is written when the history is read
         if isinstance(actor, Settler) and state.options.turns == "strict":
             self._pass_turn(state.settler_order.index(actor.id), events)
             return events
@@ -311,7 +311,7 @@ class Game:
     @property
     def history(self) -> list[dict[str, object]]:
         """The accepted inputs, in order, for `Game.replay`."""
-        return list(self._state.history)
+        return history_json(self._state.history)
 
     @property
     def state(self) -> GameState:

@@ -15,7 +15,7 @@ from .ids import id_problem
 from .materials import CORES, KINDS, MATERIALS
 from .options import OptionError, Options
 from .orbit import Orbit
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles, rebuild_storm_index
 
 FORMAT = "asteroid-mining/game"
@@ -70,7 +70,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
             for f in state.forecasts
         ],
-        "history": list(state.history),
+        "history": history_json(state.history),
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from .materials import HOLLOW, KINDS
 from .options import Options
@@ -146,6 +146,19 @@ class Forecast:
     """(start angle, width) in degrees for a storm over a sector of a laid-out belt."""
 
 
+class Recorded(Protocol):
+    """An accepted input kept in the history as it was given (an action), written as JSON when read."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The input's JSON form."""
+        ...
+
+
+def history_json(history: list[dict[str, object] | Recorded]) -> list[dict[str, object]]:
+    """The history as JSON objects: applied actions are kept as records and written out only when asked."""
+    return [entry if isinstance(entry, dict) else entry.to_json() for entry in history]
+
+
 Thing = Asteroid | Settler | Robot | Ufo | Gate
 """Anything with an id."""
 
@@ -171,7 +184,7 @@ class GameState:
     things: dict[str, Thing] = field(default_factory=dict)
     """Every id ever used, to the thing it names."""
     forecasts: list[Forecast] = field(default_factory=list)
-    history: list[dict[str, object]] = field(default_factory=list)
+    history: list[dict[str, object] | Recorded] = field(default_factory=list)
     """Accepted inputs (actions and round ends), for replays."""
     # --- derived indexes ---
     settler_order: list[str] = field(default_factory=list)

@@ -38,7 +38,8 @@ class Action(_Named):
     """An action: a small frozen record with a stable JSON form `{"type": name, "actor": …, …}`.
 
     Subclasses are frozen dataclasses that add their fields (strings or None) after `actor`; they do not declare
-    `actor` again (compiled by mypyc, an inherited attribute declared again would look like a default).
+    `actor` again (compiled by mypyc, an inherited attribute declared again would look like a default), and
+    write out their `__init__` (so that the compiled engine builds them in native code, see `events`).
     """
 
     actor: str

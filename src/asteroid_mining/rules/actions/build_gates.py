@@ -21,6 +21,11 @@ class BuildGates(Action):
     first: str | None = None
     second: str | None = None
 
+    def __init__(self, actor: str, first: str | None = None, second: str | None = None) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
+
 
 BuildGates.name = "build_gates"
 

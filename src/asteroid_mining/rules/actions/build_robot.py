@@ -20,6 +20,10 @@ class BuildRobot(Action):
 
     new_id: str | None = None
 
+    def __init__(self, actor: str, new_id: str | None = None) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "new_id", new_id)
+
 
 BuildRobot.name = "build_robot"
 

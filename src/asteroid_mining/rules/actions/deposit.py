@@ -19,6 +19,10 @@ class Deposit(Action):
 
     kind: str
 
+    def __init__(self, actor: str, kind: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "kind", kind)
+
 
 Deposit.name = "deposit"
 

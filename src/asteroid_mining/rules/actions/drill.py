@@ -17,6 +17,9 @@ from .base import Action, Actor, Rule
 class Drill(Action):
     """Drill one layer of the mantle."""
 
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
 
 Drill.name = "drill"
 

@@ -17,6 +17,9 @@ from .base import Action, Actor, Rule
 class Mine(Action):
     """Take the core's unit into the cargo hold (a UFO takes it into its hold)."""
 
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
 
 Mine.name = "mine"
 

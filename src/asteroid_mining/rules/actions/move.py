@@ -18,6 +18,10 @@ class Move(Action):
 
     target: str
 
+    def __init__(self, actor: str, target: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "target", target)
+
 
 Move.name = "move"
 

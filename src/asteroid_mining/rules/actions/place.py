@@ -18,6 +18,10 @@ class Place(Action):
 
     gate: str
 
+    def __init__(self, actor: str, gate: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "gate", gate)
+
 
 Place.name = "place"
 

@@ -14,6 +14,9 @@ from .base import Action, Actor, Rule
 class Wait(Action):
     """Do nothing this step."""
 
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
 
 Wait.name = "wait"
 
