@@ -214,7 +214,7 @@ class Game:
         if refusal is not None:
             raise Refused(refusal)
         actor = state.things[action.actor]
-        assert isinstance(actor, Settler | Robot | Ufo)
+        assert isinstance(actor, (Settler, Robot, Ufo))
         events = perform(state, actor, action)
         state.history.append(action)  # frozen: its JSON is written when the history is read
         if isinstance(actor, Settler) and state.options.turns == "strict":

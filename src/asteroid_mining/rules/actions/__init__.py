@@ -82,7 +82,7 @@ def standing_refusal(state: GameState, actor_id: str) -> Refusal | None:
     actor = state.things.get(actor_id)
     if actor is None:
         return Refusal("unknown_actor", {"actor": actor_id})
-    if not isinstance(actor, Settler | Robot | Ufo):
+    if not isinstance(actor, (Settler, Robot, Ufo)):
         return Refusal("not_an_actor", {"actor": actor_id, "kind": actor.kind})
     if not actor.alive:
         return Refusal("dead", {"actor": actor_id, "kind": actor.kind})
@@ -101,7 +101,7 @@ def actor_refusal(state: GameState, actor_id: str) -> Refusal | None:
     refusal = standing_refusal(state, actor_id)
     if refusal is None:
         actor = state.things[actor_id]
-        assert isinstance(actor, Settler | Robot | Ufo)
+        assert isinstance(actor, (Settler, Robot, Ufo))
         refusal = turn_refusal(state, actor)
     return refusal
 
@@ -116,7 +116,7 @@ def check(state: GameState, action: Action) -> Refusal | None:
     if not state.running:
         return Refusal("game_over", {"status": state.status})
     actor = state.things.get(action.actor)
-    if not isinstance(actor, Settler | Robot | Ufo) or not actor.alive:
+    if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
     rule = RULE_BY_NAME[action.name]
     if actor.kind not in rule.actors:
@@ -140,7 +140,7 @@ def legal_actions(state: GameState, actor_id: str) -> list[Action]:
     if actor_refusal(state, actor_id) is not None:
         return []
     actor = state.things[actor_id]
-    assert isinstance(actor, Settler | Robot | Ufo) and actor.at is not None
+    assert isinstance(actor, (Settler, Robot, Ufo)) and actor.at is not None
     here: Asteroid = state.asteroids[actor.at]
     out: list[Action] = []
     for rule in RULES:
