@@ -52,6 +52,27 @@ class Asteroid(_Record):
     robots: dict[str, None] = field(default_factory=dict)
     ufos: dict[str, None] = field(default_factory=dict)
 
+    def __init__(self, id: str, index: int, mantle: int, core: str, orbit: Orbit | None,
+                 pinned: str | None, position: tuple[float, float] | None = None, exists: bool = True,
+                 exposures: int = 0, surveyed: bool = False) -> None:
+        # written out: compiled, it is native code (a belt of 100,000 asteroids makes as many); the one
+        # `dataclasses` would generate stays interpreted. The sets of ids start empty.
+        self.id = id
+        self.index = index
+        self.mantle = mantle
+        self.core = core
+        self.orbit = orbit
+        self.pinned = pinned
+        self.position = position
+        self.exists = exists
+        self.exposures = exposures
+        self.surveyed = surveyed
+        self.neighbours = {}
+        self.gates = {}
+        self.settlers = {}
+        self.robots = {}
+        self.ufos = {}
+
     @property
     def exposed(self) -> bool:
         """The core is exposed: the mantle is 0 (R3)."""
