@@ -158,7 +158,7 @@ class TestGames:
         events = game.end_round()
         forecast = next(e for e in events if e.type == "storm_forecast")
         assert forecast.round == 1 + 2  # type: ignore[union-attr]
-        start, width = forecast.sector  # type: ignore[union-attr]
+        start, width = forecast.sector  # type: ignore[union-attr, misc]
         assert width == 50.0
         for aid in forecast.asteroids:  # type: ignore[union-attr]
             x, y = game.asteroids[aid].position  # type: ignore[misc]

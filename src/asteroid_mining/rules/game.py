@@ -20,7 +20,7 @@ from .round import finish_round, first_turn, next_living
 from .serialize import state_from_json, state_to_json
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles
-from .view import player_view, thing_view
+from .view import forecast_view, player_view, thing_view
 
 END_ROUND = {"type": "end_round"}
 """The history entry of a round ended by `Game.end_round` (free turns)."""
@@ -102,6 +102,10 @@ class Game:
         the round: `rules.sun_state`), and `frozen=True` gives tuples for lists (the same JSON).
         """
         return thing_view(self._state, tid, sun, frozen)
+
+    def forecast_views(self) -> list[dict[str, Any]]:
+        """The view's `forecasts`: each storm forecast and not yet hit (R7), as `view()` gives them."""
+        return [forecast_view(f) for f in self._state.forecasts]
 
     def take_touched(self) -> set[str]:
         """The ids of the things whose view entry may have changed since the last call (or since the game was
@@ -315,7 +319,8 @@ class Game:
 
     @property
     def state(self) -> GameState:
-        """The underlying state, for read-only use by other layers."""
+        """The engine's own state, for the engine's tests and benchmarks. Other layers read the game through
+        the properties and views above (`thing_view`, `take_touched`, `choices`, …)."""
         return self._state
 
     def kind_of(self, tid: str) -> str | None:

@@ -34,6 +34,10 @@ RULE_BY_NAME: dict[str, Rule[Any]] = {rule.name: rule for rule in RULES}
 ACTION_TYPES: dict[str, type[Action]] = {rule.name: rule.record for rule in RULES}
 """Action classes by their JSON `type`."""
 
+_RULES_OF: dict[str, tuple[Rule[Any], ...]] = {
+    kind: tuple(rule for rule in RULES if kind in rule.actors) for kind in ("settler", "robot", "ufo")
+}
+
 ACTION_SPECS: tuple[ActionSpec, ...] = tuple(rule.spec() for rule in RULES)
 """What clients need to know of each action: name, fields (required or optional), which actors may do it."""
 
@@ -108,7 +112,7 @@ def actor_refusal(state: GameState, actor_id: str) -> Refusal | None:
 
 def cannot_do(actor: Actor, rule: Rule[Any]) -> Refusal:
     """The refusal of an action this kind of actor may never do."""
-    return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": rule.verb})
+    return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": rule.name})
 
 
 def check(state: GameState, action: Action) -> Refusal | None:
@@ -137,14 +141,15 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
 
 def legal_actions(state: GameState, actor_id: str) -> list[Action]:
     """The accepted actions of `actor_id`, in a stable order; empty when it cannot act now."""
-    if actor_refusal(state, actor_id) is not None:
+    actor = state.things.get(actor_id)
+    if not state.running or not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return []
-    actor = state.things[actor_id]
-    assert isinstance(actor, (Settler, Robot, Ufo)) and actor.at is not None
+    if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor_id:
+        return []
+    assert actor.at is not None
     here: Asteroid = state.asteroids[actor.at]
     out: list[Action] = []
-    for rule in RULES:
-        if actor.kind in rule.actors:
-            out.extend(rule.legal(state, actor, here))
+    for rule in _RULES_OF[actor.kind]:
+        out.extend(rule.legal(state, actor, here))
     return out
 

@@ -7,9 +7,11 @@ kind a settler could take now (for `Game.choices` and `legal_actions`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import MISSING, dataclass
+from dataclasses import fields as dataclass_fields
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from ..dangers import Danger
 from ..errors import Refusal
@@ -103,8 +105,16 @@ class Rule(Generic[A]):
     """Kinds of actor that may do it (R11, R13, E2)."""
     verb: ClassVar[str]
     """The action in a few words, for the refusal `cannot_do`."""
-    fields: ClassVar[tuple[FieldSpec, ...]] = ()
-    """The fields of its JSON form besides `type` and `actor`, in the record's order."""
+    meanings: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """What each field of the record besides `actor` holds, in a few words (for the spec)."""
+
+    def __init__(self) -> None:
+        # the record's own fields decide the JSON shape: a field with a default may be left out
+        record_fields = dataclass_fields(cast(Any, self.record))[1:]
+        self.fields: tuple[FieldSpec, ...] = tuple(
+            FieldSpec(f.name, f.default is MISSING, self.meanings[f.name]) for f in record_fields
+        )
+        """The fields of its JSON form besides `type` and `actor`, in the record's order."""
 
     @property
     def name(self) -> str:
@@ -135,11 +145,9 @@ class Rule(Generic[A]):
         for action in self.candidates(state, actor, here):
             yield action, self.refuse(state, actor, here, action)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[A]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
         """The accepted ones among `candidates` (an actor that may act now and may do this action)."""
-        for action in self.candidates(state, actor, here):
-            if self.refuse(state, actor, here, action) is None:
-                yield action
+        return [a for a in self.candidates(state, actor, here) if self.refuse(state, actor, here, a) is None]
 
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """A hint for the player: what this action would set off (only `drill` has one)."""

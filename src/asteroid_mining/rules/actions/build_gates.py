@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..effects import touch
 from ..errors import Refusal
 from ..events import Event, GatesBuilt
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 from .costs import missing, new_id_refusal, pay
 
 
@@ -34,9 +35,9 @@ class BuildGatesRule(Rule[BuildGates]):
     """Settlers only, one pair at a time."""
 
     record = BuildGates
-    verb = "build gates"
-    fields = (FieldSpec("first", False, "the first gate's id (give both ids or neither)"),
-              FieldSpec("second", False, "the second gate's id"))
+    meanings: ClassVar[Mapping[str, str]] = {
+        "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
+    }
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates) -> Refusal | None:
         """Not while carrying gates; needs the materials; both ids or neither, different, free, valid."""
@@ -73,6 +74,15 @@ class BuildGatesRule(Rule[BuildGates]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildGates]:
         """The one build, with the default ids."""
         yield BuildGates(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildGates]:
+        """The build when the settler carries no gates and the cargo pays for a pair."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        if actor.gates or not all(cargo[k] >= n for k, n in GATES_COST.items()):
+            return []
+        return [BuildGates(actor.id)]
 
 
 RULE = BuildGatesRule()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..effects import place_actor, touch
 from ..errors import Refusal
 from ..events import Event, RobotBuilt
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 from .costs import missing, new_id_refusal, pay
 
 
@@ -32,8 +33,7 @@ class BuildRobotRule(Rule[BuildRobot]):
     """Settlers only; the robot is AI-controlled (R13)."""
 
     record = BuildRobot
-    verb = "build robots"
-    fields = (FieldSpec("new_id", False, "the new robot's id (default: the lowest free robotN)"),)
+    meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot) -> Refusal | None:
         """Needs the materials; a chosen id must be free and valid."""
@@ -56,6 +56,13 @@ class BuildRobotRule(Rule[BuildRobot]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildRobot]:
         """The one build, with the default id."""
         yield BuildRobot(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildRobot]:
+        """The build when the cargo pays for it."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        return [BuildRobot(actor.id)] if all(cargo[k] >= n for k, n in ROBOT_COST.items()) else []
 
 
 RULE = BuildRobotRule()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..effects import fill_core, react, touch
 from ..errors import Refusal
 from ..events import Deposited, Event
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,7 @@ class DepositRule(Rule[Deposit]):
     """Settlers only."""
 
     record = Deposit
-    verb = "deposit materials"
-    fields = (FieldSpec("kind", True, "a material: " + ", ".join(KINDS)),)
+    meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit) -> Refusal | None:
         """A material the settler carries, into the hollow core of a drilled-through asteroid."""
@@ -64,6 +64,14 @@ class DepositRule(Rule[Deposit]):
         aid = actor.id
         for kind in KINDS:
             yield Deposit(aid, kind)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Deposit]:
+        """A deposit of each material the settler carries, on a shelter."""
+        if here.mantle > 0 or here.core != "hollow" or not isinstance(actor, Settler):
+            return []
+        cargo = actor.cargo
+        return [Deposit(actor.id, kind) for kind in KINDS if cargo[kind] > 0]
 
 
 RULE = DepositRule()

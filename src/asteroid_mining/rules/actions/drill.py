@@ -29,7 +29,6 @@ class DrillRule(Rule[Drill]):
 
     record = Drill
     actors = ("settler", "robot")
-    verb = "drill"
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Drill) -> Refusal | None:
         """Needs mantle > 0."""
@@ -53,6 +52,11 @@ class DrillRule(Rule[Drill]):
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """The last layer of a known reactive core near the Sun now or later (`dangers.drill_danger`)."""
         return None if here is None else drill_danger(state, here)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Drill]:
+        """The drill while there is mantle left."""
+        return [Drill(actor.id)] if here.mantle > 0 else []
 
 
 RULE = DrillRule()

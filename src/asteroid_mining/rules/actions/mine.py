@@ -29,7 +29,6 @@ class MineRule(Rule[Mine]):
 
     record = Mine
     actors = ("settler", "ufo")
-    verb = "mine"
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Mine) -> Refusal | None:
         """Needs the mantle drilled through, a core that is not hollow, and room in a settler's hold."""
@@ -55,6 +54,12 @@ class MineRule(Rule[Mine]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Mine]:
         """The one mine."""
         yield Mine(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Mine]:
+        """The mine on an exposed core that is not hollow, with room in a settler's hold."""
+        room = not isinstance(actor, Settler) or actor.carry_total < CARGO_LIMIT
+        return [Mine(actor.id)] if here.mantle == 0 and here.core != "hollow" and room else []
 
 
 RULE = MineRule()

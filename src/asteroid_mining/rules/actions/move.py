@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..effects import check_win, place_actor
 from ..errors import Refusal
 from ..events import Event, Moved
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,9 @@ class MoveRule(Rule[Move]):
 
     record = Move
     actors = ("settler", "robot", "ufo")
-    verb = "move"
-    fields = (FieldSpec("target", True, "a neighbouring asteroid, or a gate orbiting the actor's asteroid"),)
+    meanings: ClassVar[Mapping[str, str]] = {
+        "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
+    }
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Move) -> Refusal | None:
         """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""
@@ -90,16 +92,14 @@ class MoveRule(Rule[Move]):
             move = Move(aid, g)
             yield move, self.refuse(state, actor, here, move)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[Move]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
         """The neighbours, then the active gates (none for a UFO)."""
         # every neighbour exists (an explosion unlinks it), so only the gates need a look
         aid = actor.id
-        for n in here.neighbours:
-            yield Move(aid, n)
+        out = [Move(aid, n) for n in here.neighbours]
         if here.gates and not isinstance(actor, Ufo):
-            for g in here.gates:
-                if state.gate_active(state.gates[g]):
-                    yield Move(aid, g)
+            out.extend(Move(aid, g) for g in here.gates if state.gate_active(state.gates[g]))
+        return out
 
 
 RULE = MoveRule()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..effects import attach_gate, touch
 from ..errors import Refusal
 from ..events import Event, GatePlaced
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, FieldSpec, Rule
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +31,7 @@ class PlaceRule(Rule[Place]):
     """Settlers only; the pair is active once both gates are placed."""
 
     record = Place
-    verb = "place gates"
-    fields = (FieldSpec("gate", True, "a gate the settler carries"),)
+    meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Place) -> Refusal | None:
         """A gate the settler carries, whose partner does not already orbit this asteroid."""
@@ -59,6 +59,14 @@ class PlaceRule(Rule[Place]):
         if isinstance(actor, Settler):
             for gid in actor.gates:
                 yield Place(actor.id, gid)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Place]:
+        """Each carried gate whose partner does not orbit this asteroid."""
+        if not isinstance(actor, Settler) or not actor.gates:
+            return []
+        gates = state.gates
+        return [Place(actor.id, g) for g in actor.gates if gates[gates[g].partner].at != here.id]
 
 
 RULE = PlaceRule()

@@ -26,7 +26,6 @@ class WaitRule(Rule[Wait]):
 
     record = Wait
     actors = ("settler", "robot", "ufo")
-    verb = "wait"
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
         """Nothing happens but the event."""
@@ -35,6 +34,11 @@ class WaitRule(Rule[Wait]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Wait]:
         """The one wait."""
         yield Wait(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Wait]:
+        """Waiting is always accepted."""
+        return [Wait(actor.id)]
 
 
 RULE = WaitRule()
