@@ -78,7 +78,8 @@ def build() -> None:
             "from setuptools import setup\n"
             "from mypyc.build import mypycify\n"
             f"setup(name='asteroid-mining-engine', ext_modules=mypycify(\n"
-            f"    ['--config-file', {str(ROOT / 'pyproject.toml')!r}, '--no-warn-unused-configs', *{sources!r}],\n"
+            f"    ['--config-file', {str(ROOT / 'pyproject.toml')!r}, '--no-warn-unused-configs',\n"
+            f"     '--cache-dir', {str(Path(tmp) / 'mypy-cache')!r}, *{sources!r}],\n"
             f"    opt_level='3', group_name={GROUP!r}, target_dir={str(Path(tmp) / 'c')!r}))\n",
             encoding="utf-8",
         )

@@ -19,7 +19,7 @@ def _team() -> TeamEnv:
 def test_team_env_runs_in_a_vector_env(vector: type[SyncVectorEnv] | type[AsyncVectorEnv]) -> None:
     envs = vector([_team, _team])
     try:
-        obs, info = envs.reset(seed=[3, 4])
+        obs, _ = envs.reset(seed=[3, 4])
         size = envs.single_observation_space["observation"].shape[0]
         assert obs["observation"].shape == (2, size)
         rng = np.random.default_rng(0)
@@ -29,7 +29,7 @@ def test_team_env_runs_in_a_vector_env(vector: type[SyncVectorEnv] | type[AsyncV
             assert masks.shape == (2, envs.single_action_space.n)
             assert masks.any(axis=1).all()  # wait, at least, is always legal for the settler to play
             actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            obs, rewards, terminated, truncated, info = envs.step(actions)
+            obs, rewards, terminated, truncated, _ = envs.step(actions)
             assert obs["observation"].shape == (2, size) and rewards.shape == (2,)
             assert ((obs["observation"] >= 0) & (obs["observation"] <= 1)).all()
             finished += int(np.sum(terminated | truncated))
