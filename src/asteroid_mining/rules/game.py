@@ -9,6 +9,7 @@ from typing import Any
 from . import setup
 from .actions import Action, action_from_json, check, legal_actions, perform
 from .belt import Belt
+from .bulk import CollectorPaused
 from .choices import Choices, choices
 from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
@@ -39,6 +40,11 @@ class Game:
         """A real game on `belt`: settlers `s1…sN` on the start, UFOs on random asteroids, storms forecast."""
         if settlers < 1:
             raise SetupError("a game needs at least one settler")
+        with CollectorPaused():  # a belt of 100,000 asteroids is a million new objects and no garbage
+            return cls._new(belt, options, seed, settlers)
+
+    @classmethod
+    def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
         for spec in belt.asteroids:
             setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
