@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..ai.observation import Observation
 from ..ai.simulate import game_options, resolve_belt
-from ..rules import KINDS, Belt, Game, Wait
+from ..rules import KINDS, Belt, Game, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import WIN_TARGET
 from .encoding import Encoder, Mask, Vector
@@ -71,6 +71,8 @@ class Episode:
         self.max_rounds = max_rounds
         self.encoder = Encoder(slots, max_rounds)
         self.game: Game | None = None
+        self._potential = 0.0
+        """Φ after the last step (see `potential`)."""
         self.table: BeltTable | None = None
         """The asteroids' columns of the observations, rewritten at each step where the engine touched them."""
 
@@ -79,6 +81,7 @@ class Episode:
         belt = self.belts(seed)
         self.game = Game.new(belt, game_options(belt, self.rules), seed=seed, settlers=self.settlers)
         self.table = BeltTable(self.game, Observation(self.game))
+        self._potential = potential(self.game)
         return self.game
 
     def encode(self, settler: str) -> tuple[Vector, Mask]:
@@ -98,17 +101,19 @@ class Episode:
         """`settler` takes the action at `index` (refused ones become `wait`); the game moves on."""
         game = self.game
         assert game is not None, "call start() first"
-        obs = Observation(game)
-        action = self.encoder.action(obs, settler, int(index))
-        illegal = obs.check(action) is not None
-        if illegal:
-            action = Wait(settler)
-        before = potential(game)
-        events = game.apply(action)
+        action = self.encoder.action(Observation(game), settler, int(index))
+        before = self._potential
+        try:
+            events = game.apply(action)  # checks it first, and changes nothing when it refuses
+            illegal = False
+        except Refused:
+            events = game.apply(Wait(settler))
+            illegal = True
         assert self.table is not None
         self.table.update()  # the rows of what the step touched, never the whole belt
         deaths = tuple(e.actor for e in events if isinstance(e, Died))
-        reward = SHAPING * (potential(game) - before) + DEATH_REWARD * len(deaths)
+        self._potential = potential(game)
+        reward = SHAPING * (self._potential - before) + DEATH_REWARD * len(deaths)
         if illegal:
             reward += ILLEGAL_REWARD
         if game.status == "won":
