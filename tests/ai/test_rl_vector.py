@@ -20,13 +20,14 @@ def test_team_env_runs_in_a_vector_env(vector: type[SyncVectorEnv] | type[AsyncV
     envs = vector([_team, _team])
     try:
         obs, _ = envs.reset(seed=[3, 4])
-        size = envs.single_observation_space["observation"].shape[0]
+        encoder = TeamEnv("small").episode.encoder
+        size = encoder.size
         assert obs["observation"].shape == (2, size)
         rng = np.random.default_rng(0)
         finished = 0
         for _ in range(400):
             masks = obs["action_mask"]
-            assert masks.shape == (2, envs.single_action_space.n)
+            assert masks.shape == (2, encoder.n_actions)
             # a finished game's last observation has an empty mask: the next step only resets it
             actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
             obs, rewards, terminated, truncated, _ = envs.step(actions)

@@ -31,6 +31,11 @@ from ..rules import KINDS, Action, BuildGates, BuildRobot, Deposit, Drill, Mine,
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from .table import ASTEROID_FEATURES, CORE_CODES, REACTIVE_CODES, BeltTable, Gathered
 
+__all__ = [
+    "ASTEROID_FEATURES", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES", "Encoder", "Mask", "Vector",
+    "n_actions", "observation_size",
+]
+
 DEFAULT_SLOTS = 16
 """Exit slots by default."""
 FIXED_ACTIONS = 11
