@@ -42,7 +42,7 @@ RULES         := src/asteroid_mining/rules
 ENGINE_STAMP  := $(RULES)/_compiled.json
 RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
-PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py
+PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py
 
 .PHONY: help setup compiled web test test-pure lint protocol bench play clean distclean
 
