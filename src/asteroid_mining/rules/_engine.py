@@ -35,20 +35,20 @@ class EngineError(RuntimeError):
     """`ASTEROID_MINING_ENGINE=compiled` and no usable compiled build (or an unknown value)."""
 
 
-def compiled_sources() -> list[Path]:
+def compiled_sources(here: Path = HERE) -> list[Path]:
     """The modules that are compiled: every module of the package and its subpackages but the package's own
     `__init__` and this module (which decide which build runs)."""
-    return sorted(p for p in HERE.rglob("*.py") if p.parent != HERE or not p.name.startswith("_"))
+    return sorted(p for p in here.rglob("*.py") if p.parent != here or not p.name.startswith("_"))
 
 
-def module_path(source: Path) -> str:
+def module_path(source: Path, here: Path = HERE) -> str:
     """A source's module path below the package, extension-module style: `game`, `actions/__init__`."""
-    return source.relative_to(HERE).with_suffix("").as_posix()
+    return source.relative_to(here).with_suffix("").as_posix()
 
 
-def source_hashes() -> dict[str, str]:
+def source_hashes(here: Path = HERE) -> dict[str, str]:
     """Module path (see `module_path`) → sha256 of its source, for the modules `compiled_sources` names."""
-    return {module_path(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in compiled_sources()}
+    return {module_path(p, here): hashlib.sha256(p.read_bytes()).hexdigest() for p in compiled_sources(here)}
 
 
 def build_tag() -> str:
@@ -56,24 +56,26 @@ def build_tag() -> str:
     return f"{sys.implementation.cache_tag}-{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
-def compiled_problem() -> str | None:
-    """Why the compiled modules cannot be used now, or None when they are built and up to date."""
-    if not MANIFEST.exists():
+def compiled_problem(here: Path = HERE) -> str | None:
+    """Why the compiled modules of the package in `here` cannot be used now, or None when they are built and
+    up to date."""
+    record = here / MANIFEST.name
+    if not record.exists():
         return "not built (run `make compiled`; it needs a C compiler)"
     try:
-        manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        manifest = json.loads(record.read_text(encoding="utf-8"))
         built, tag = manifest["sources"], manifest["tag"]
     except (OSError, ValueError, KeyError, TypeError):
         return f"{MANIFEST.name} is unreadable (run `make compiled`)"
     if tag != build_tag():
         return f"built for another interpreter ({tag}); run `make compiled`"
-    current = source_hashes()
+    current = source_hashes(here)
     if built != current:
         changed = sorted(set(built) ^ set(current) | {m for m in built.keys() & current.keys()
                                                        if built[m] != current[m]})
         return f"older than its sources ({', '.join(changed)}); run `make compiled`"
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    missing = [m for m in current if not (HERE / f"{m}{suffix}").exists()]
+    missing = [m for m in current if not (here / f"{m}{suffix}").exists()]
     if missing:
         return f"extension modules missing ({', '.join(missing)}); run `make compiled`"
     return None

@@ -33,6 +33,8 @@ class _Named:
     __slots__ = ()
     name: ClassVar[str]
     """The action's JSON `type`."""
+    doc: ClassVar[str]
+    """The action in a sentence, for clients: the class's docstring, which compiled classes do not keep."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,7 @@ class Rule(Generic[A]):
 
     def spec(self) -> ActionSpec:
         """The action's public spec."""
-        return ActionSpec(self.name, (self.record.__doc__ or "").strip(), self.fields, self.actors)
+        return ActionSpec(self.name, self.record.doc, self.fields, self.actors)
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: A) -> Refusal | None:
         """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""

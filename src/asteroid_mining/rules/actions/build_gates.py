@@ -29,6 +29,7 @@ class BuildGates(Action):
 
 
 BuildGates.name = "build_gates"
+BuildGates.doc = "Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."
 
 
 class BuildGatesRule(Rule[BuildGates]):

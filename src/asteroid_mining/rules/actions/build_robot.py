@@ -27,6 +27,7 @@ class BuildRobot(Action):
 
 
 BuildRobot.name = "build_robot"
+BuildRobot.doc = "Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."
 
 
 class BuildRobotRule(Rule[BuildRobot]):

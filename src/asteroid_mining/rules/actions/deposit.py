@@ -26,6 +26,7 @@ class Deposit(Action):
 
 
 Deposit.name = "deposit"
+Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."
 
 
 class DepositRule(Rule[Deposit]):

@@ -22,6 +22,7 @@ class Drill(Action):
 
 
 Drill.name = "drill"
+Drill.doc = "Drill one layer of the mantle."
 
 
 class DrillRule(Rule[Drill]):

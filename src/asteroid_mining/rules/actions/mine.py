@@ -22,6 +22,7 @@ class Mine(Action):
 
 
 Mine.name = "mine"
+Mine.doc = "Take the core's unit into the cargo hold (a UFO takes it into its hold)."
 
 
 class MineRule(Rule[Mine]):

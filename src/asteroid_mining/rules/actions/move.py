@@ -25,6 +25,7 @@ class Move(Action):
 
 
 Move.name = "move"
+Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
 
 
 class MoveRule(Rule[Move]):

@@ -25,6 +25,7 @@ class Place(Action):
 
 
 Place.name = "place"
+Place.doc = "Put a carried gate into orbit around the actor's asteroid."
 
 
 class PlaceRule(Rule[Place]):

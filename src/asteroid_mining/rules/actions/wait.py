@@ -19,6 +19,7 @@ class Wait(Action):
 
 
 Wait.name = "wait"
+Wait.doc = "Do nothing this step."
 
 
 class WaitRule(Rule[Wait]):
