@@ -129,7 +129,7 @@ play: setup web
 	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
 
 clean:
-	$(PY) tools/compile_engine.py --clean 2>/dev/null || rm -f $(RULES)/*.so $(ENGINE_STAMP)
+	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) -name '*.so' -delete; rm -f $(ENGINE_STAMP); }
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 
