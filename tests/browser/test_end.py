@@ -3,7 +3,6 @@ loss screen sums the game up."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from .belts import shelter_belt
@@ -15,11 +14,10 @@ def test_an_explosion_and_the_loss_screen(server: Server, new_page: Any) -> None
     page = new_page(motion=True)
     open_game(page, server, game)
     acted(page, lambda: page.click(".dest[data-target='Hot'] button"))
-    time.sleep(0.8)  # the flight
+    page.wait_for_function("window.__am.scene.tweens.running === 0")  # the flight has landed
     page.keyboard.press("d")  # the drill warns first …
     assert "explodes" in page.inner_text("#action-reason")
     acted(page, lambda: page.keyboard.press("d"))  # … and drills on the second press
-    time.sleep(0.25)
     shot(page, "game-explosion")
     page.wait_for_selector(".overlay .end.lost")
     card = page.inner_text(".overlay .card")

@@ -17,6 +17,11 @@ interface Tween {
 
 export class Tweens {
   private readonly list: Tween[] = [];
+
+  /** Animations still running (tests wait for none before a screenshot). */
+  get running(): number {
+    return this.list.length;
+  }
   private now = 0;
   reducedMotion = false;
 
