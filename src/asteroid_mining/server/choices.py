@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import orjson
 
-from ..rules import Choice, Choices, Game, Refusal
+from ..rules import Action, Choice, Choices, Game, Refusal
 
 
 @dataclass(slots=True)
@@ -40,6 +40,9 @@ class _Sent:
     """The ids whose change can change these choices."""
     general: Refusal | None
     """The refusal every entry has, when they all have the very same one (the settler cannot act now)."""
+    pieces: list[str] | None
+    """With `general`: the text around each entry's refusal, so that `text` is `general`'s JSON text joining them
+    (another refusal in its place is one `str.join`)."""
 
 
 class ChoiceTracker:
@@ -101,14 +104,16 @@ class ChoiceTracker:
         return changed
 
     def _compute(self, sid: str) -> _Sent:
-        game = self._game
-        choices = game.choices(sid)
-        return _Sent(choices, _text(choices), self._near(sid), _common_refusal(choices))
+        choices = self._game.choices(sid)
+        general = _common_refusal(choices)
+        if general is None:
+            return _Sent(choices, _encode(choices), self._near(sid), None, None)
+        pieces = _pieces(choices)
+        return _Sent(choices, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
 
     def _patched(self, sent: _Sent) -> _Sent:
         """`sent` with the refusal all its entries share asked of the engine again."""
-        if not sent.choices.choices:
-            return sent
+        assert sent.pieces is not None
         refusal = self._game.check(sent.choices.choices[0].action)
         if refusal is None:  # it may act after all: nothing to patch, the whole choices are needed
             return self._compute(sent.choices.settler)
@@ -116,7 +121,7 @@ class ChoiceTracker:
             return sent
         entries = tuple(Choice(c.action, refusal, c.danger) for c in sent.choices.choices)
         choices = replace(sent.choices, choices=entries)
-        return _Sent(choices, _text(choices), sent.near, refusal)
+        return _Sent(choices, _refusal_text(refusal).join(sent.pieces), sent.near, refusal, sent.pieces)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
@@ -147,8 +152,78 @@ def _common_refusal(choices: Choices) -> Refusal | None:
     return first
 
 
-def _text(choices: Choices) -> str:
-    return orjson.dumps(choices.to_json()).decode()
+# Choices are written as JSON text from pieces kept between actions: the same few entries and refusals come back
+# at every step of every game (a move to A7, a deposit of ice, `not_your_turn`), and writing each once saves
+# building and encoding the same small dicts again. The text is exactly what `orjson.dumps(choices.to_json())`
+# writes (the tests compare them). The caches are cleared when they grow past `_CACHE_LIMIT` entries.
+_CACHE_LIMIT = 50_000
+_heads: dict[Action, str] = {}
+"""An entry's JSON text up to its refusal, by action: `{"action":"move","target":"A7","refusal":`."""
+_refusals: dict[Refusal, str] = {}
+"""A refusal's JSON text."""
+
+
+def _head(action: Action) -> str:
+    head = _heads.get(action)
+    if head is None:
+        if len(_heads) >= _CACHE_LIMIT:
+            _heads.clear()
+        entry = orjson.dumps({"action": action.name, **action.args(), "refusal": None}).decode()
+        head = _heads[action] = entry[:-5]  # without `null}`
+    return head
+
+
+def _refusal_text(refusal: Refusal | None) -> str:
+    if refusal is None:
+        return "null"
+    text = _refusals.get(refusal)
+    if text is None:
+        if len(_refusals) >= _CACHE_LIMIT:
+            _refusals.clear()
+        text = _refusals[refusal] = orjson.dumps(refusal.to_json()).decode()
+    return text
+
+
+def _tail(choice: Choice) -> str:
+    """What follows an entry's refusal: its danger, if any, and the closing brace."""
+    danger = choice.danger
+    return "}" if danger is None else f',"danger":{orjson.dumps(danger.to_json()).decode()}}}'
+
+
+def _around(choices: Choices) -> tuple[str, str]:
+    """The text before the first entry and after the last."""
+    start = f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"choices":['
+    end = (f'],"reactions":{orjson.dumps({aid: r.to_json() for aid, r in choices.reactions.items()}).decode()},'
+           f'"storms":{orjson.dumps([s.to_json() for s in choices.storms]).decode()}}}')
+    return start, end
+
+
+def _encode(choices: Choices) -> str:
+    """`choices` as JSON text."""
+    start, end = _around(choices)
+    parts = [start]
+    for choice in choices.choices:
+        parts.append(_head(choice.action))
+        parts.append(_refusal_text(choice.refusal))
+        parts.append(_tail(choice))
+        parts.append(",")
+    if choices.choices:
+        parts[-1] = end
+    else:
+        parts.append(end)
+    return "".join(parts)
+
+
+def _pieces(choices: Choices) -> list[str]:
+    """The JSON text of `choices` cut at each entry's refusal (so that a refusal's text joins them)."""
+    start, end = _around(choices)
+    pieces = []
+    before = start
+    for choice in choices.choices:
+        pieces.append(before + _head(choice.action))
+        before = _tail(choice) + ","
+    pieces.append((before[:-1] if choices.choices else before) + end)
+    return pieces
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
