@@ -8,14 +8,17 @@ changed: when the round or the game's status moved on, when the turn came to the
 command touched (`Game.take_touched`, through the `ViewTracker`) the settler, its asteroid, a neighbour, a gate
 orbiting there or that gate's partner and its asteroid — everything a settler's choices are made of.
 
-Strict turns change one thing for every other settler at each step: their entries are all refused with
-`not_your_turn`, whose params name the settler whose turn it now is. For a settler whose neighbourhood nothing
-touched, the tracker asks the engine for that refusal alone (`Game.check` of one of its actions) and puts it in
-place of the old one, rather than computing all the choices again.
+A settler that cannot act now (not its turn, dead, the game over) is sent its brief choices
+(`Game.choices(settler, brief=True)`): why it cannot act, the round, the reactions and storms, and no entries —
+each would only repeat that refusal, and a client offers actions only to the settler whose step it is. In strict
+turns that is every settler but one, and at each step their refusal changes (`not_your_turn` names whose turn it
+now is): for a settler whose neighbourhood nothing touched, the tracker asks the engine for that refusal alone
+(`Game.actor_refusal`) and writes it in place of the old one.
 
 Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
 connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
-the cyclic garbage collector to walk.
+the cyclic garbage collector to walk. The text is written from pieces kept between actions (an entry's text up to
+its refusal, a refusal's text), exactly as `orjson.dumps(choices.to_json())` would write it.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ class _Sent:
     near: frozenset[str]
     """The ids whose change can change these choices."""
     general: Refusal | None
-    """The refusal every entry has, when they all have the very same one (the settler cannot act now)."""
+    """Why the settler cannot act now (`choices.refusal`): its choices are brief, without entries."""
     pieces: list[str] | None
-    """With `general`: the text around each entry's refusal, so that `text` is `general`'s JSON text joining them
+    """With `general`: the text before and after it, so that `text` is `general`'s JSON text joining them
     (another refusal in its place is one `str.join`)."""
 
 
@@ -104,24 +107,24 @@ class ChoiceTracker:
         return changed
 
     def _compute(self, sid: str) -> _Sent:
-        choices = self._game.choices(sid)
-        general = _common_refusal(choices)
+        choices = self._game.choices(sid, brief=True)
+        general = choices.refusal
         if general is None:
             return _Sent(choices, _encode(choices), self._near(sid), None, None)
         pieces = _pieces(choices)
         return _Sent(choices, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
 
     def _patched(self, sent: _Sent) -> _Sent:
-        """`sent` with the refusal all its entries share asked of the engine again."""
+        """`sent` (the brief choices of a settler that cannot act) with why it cannot act asked again."""
         assert sent.pieces is not None
-        refusal = self._game.check(sent.choices.choices[0].action)
-        if refusal is None:  # it may act after all: nothing to patch, the whole choices are needed
-            return self._compute(sent.choices.settler)
+        sid = sent.choices.settler
+        refusal = self._game.actor_refusal(sid)
+        if refusal is None:  # it may act after all: the whole choices are needed
+            return self._compute(sid)
         if refusal == sent.general:
             return sent
-        entries = tuple(Choice(c.action, refusal, c.danger) for c in sent.choices.choices)
-        choices = replace(sent.choices, choices=entries)
-        return _Sent(choices, _refusal_text(refusal).join(sent.pieces), sent.near, refusal, sent.pieces)
+        return _Sent(replace(sent.choices, refusal=refusal), _refusal_text(refusal).join(sent.pieces), sent.near,
+                     refusal, sent.pieces)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
@@ -140,16 +143,6 @@ class ChoiceTracker:
                 if partner.at is not None:
                     ids.add(partner.at)
         return frozenset(ids)
-
-
-def _common_refusal(choices: Choices) -> Refusal | None:
-    """The refusal every entry has, when there are entries and they all have the very same one (the engine
-    refuses every entry of a settler that cannot act with one refusal); else None."""
-    entries = choices.choices
-    first = entries[0].refusal if entries else None
-    if first is None or any(entry.refusal is not first for entry in entries):
-        return None
-    return first
 
 
 # Choices are written as JSON text from pieces kept between actions: the same few entries and refusals come back
@@ -190,18 +183,18 @@ def _tail(choice: Choice) -> str:
     return "}" if danger is None else f',"danger":{orjson.dumps(danger.to_json()).decode()}}}'
 
 
-def _around(choices: Choices) -> tuple[str, str]:
-    """The text before the first entry and after the last."""
-    start = f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"choices":['
+def _around(choices: Choices) -> tuple[str, str, str]:
+    """The text before the general refusal, between it and the first entry, and after the last entry."""
+    start = f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"refusal":'
     end = (f'],"reactions":{orjson.dumps({aid: r.to_json() for aid, r in choices.reactions.items()}).decode()},'
            f'"storms":{orjson.dumps([s.to_json() for s in choices.storms]).decode()}}}')
-    return start, end
+    return start, ',"choices":[', end
 
 
 def _encode(choices: Choices) -> str:
     """`choices` as JSON text."""
-    start, end = _around(choices)
-    parts = [start]
+    start, middle, end = _around(choices)
+    parts = [start, _refusal_text(choices.refusal), middle]
     for choice in choices.choices:
         parts.append(_head(choice.action))
         parts.append(_refusal_text(choice.refusal))
@@ -215,15 +208,10 @@ def _encode(choices: Choices) -> str:
 
 
 def _pieces(choices: Choices) -> list[str]:
-    """The JSON text of `choices` cut at each entry's refusal (so that a refusal's text joins them)."""
-    start, end = _around(choices)
-    pieces = []
-    before = start
-    for choice in choices.choices:
-        pieces.append(before + _head(choice.action))
-        before = _tail(choice) + ","
-    pieces.append((before[:-1] if choices.choices else before) + end)
-    return pieces
+    """The JSON text of brief choices (no entries) cut at the general refusal: its text joins them."""
+    assert not choices.choices
+    start, middle, end = _around(choices)
+    return [start, middle + end]
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
