@@ -195,13 +195,19 @@ def _encode(choices: Choices) -> str:
     """`choices` as JSON text."""
     start, middle, end = _around(choices)
     parts = [start, _refusal_text(choices.refusal), middle]
-    for choice in choices.choices:
-        parts.append(_head(choice.action))
-        parts.append(_refusal_text(choice.refusal))
-        parts.append(_tail(choice))
-        parts.append(",")
+    heads, refusals = _heads, _refusals
+    for choice in choices.choices:  # the helpers inlined: this loop runs for every entry of every settler
+        action, refusal = choice.action, choice.refusal
+        head = heads.get(action)
+        parts.append(_head(action) if head is None else head)
+        if refusal is None:
+            parts.append("null")
+        else:
+            text = refusals.get(refusal)
+            parts.append(_refusal_text(refusal) if text is None else text)
+        parts.append("}," if choice.danger is None else _tail(choice) + ",")
     if choices.choices:
-        parts[-1] = end
+        parts[-1] = parts[-1][:-1] + end
     else:
         parts.append(end)
     return "".join(parts)
