@@ -17,8 +17,9 @@ now is): for a settler whose neighbourhood nothing touched, the tracker asks the
 
 Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
 connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
-the cyclic garbage collector to walk. The text is written from pieces kept between actions (an entry's text up to
-its refusal, a refusal's text), exactly as `orjson.dumps(choices.to_json())` would write it.
+the cyclic garbage collector to walk. The text of brief choices is kept in two pieces around their refusal, so
+that a new refusal is written in place by one `str.join`, exactly as `orjson.dumps(choices.to_json())` would
+write the whole.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import orjson
 
-from ..rules import Action, Choice, Choices, Game, Refusal
+from ..rules import Choices, Game, Refusal
 
 
 @dataclass(slots=True)
@@ -145,30 +146,14 @@ class ChoiceTracker:
         return frozenset(ids)
 
 
-# Choices are written as JSON text from pieces kept between actions: the same few entries and refusals come back
-# at every step of every game (a move to A7, a deposit of ice, `not_your_turn`), and writing each once saves
-# building and encoding the same small dicts again. The text is exactly what `orjson.dumps(choices.to_json())`
-# writes (the tests compare them). The caches are cleared when they grow past `_CACHE_LIMIT` entries.
-_CACHE_LIMIT = 50_000
-_heads: dict[Action, str] = {}
-"""An entry's JSON text up to its refusal, by action: `{"action":"move","target":"A7","refusal":`."""
+# A refusal's JSON text, by refusal: the brief choices of settlers that cannot act are written at every step of
+# every game, and their refusals are few (`not_your_turn` of s1 … s4, `dead`, `game_over`). Cleared when it grows
+# past `_CACHE_LIMIT` entries.
+_CACHE_LIMIT = 10_000
 _refusals: dict[Refusal, str] = {}
-"""A refusal's JSON text."""
 
 
-def _head(action: Action) -> str:
-    head = _heads.get(action)
-    if head is None:
-        if len(_heads) >= _CACHE_LIMIT:
-            _heads.clear()
-        entry = orjson.dumps({"action": action.name, **action.args(), "refusal": None}).decode()
-        head = _heads[action] = entry[:-5]  # without `null}`
-    return head
-
-
-def _refusal_text(refusal: Refusal | None) -> str:
-    if refusal is None:
-        return "null"
+def _refusal_text(refusal: Refusal) -> str:
     text = _refusals.get(refusal)
     if text is None:
         if len(_refusals) >= _CACHE_LIMIT:
@@ -177,47 +162,19 @@ def _refusal_text(refusal: Refusal | None) -> str:
     return text
 
 
-def _tail(choice: Choice) -> str:
-    """What follows an entry's refusal: its danger, if any, and the closing brace."""
-    danger = choice.danger
-    return "}" if danger is None else f',"danger":{orjson.dumps(danger.to_json()).decode()}}}'
-
-
-def _around(choices: Choices) -> tuple[str, str, str]:
-    """The text before the general refusal, between it and the first entry, and after the last entry."""
-    start = f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"refusal":'
-    end = (f'],"reactions":{orjson.dumps({aid: r.to_json() for aid, r in choices.reactions.items()}).decode()},'
-           f'"storms":{orjson.dumps([s.to_json() for s in choices.storms]).decode()}}}')
-    return start, ',"choices":[', end
-
-
 def _encode(choices: Choices) -> str:
-    """`choices` as JSON text."""
-    start, middle, end = _around(choices)
-    parts = [start, _refusal_text(choices.refusal), middle]
-    heads, refusals = _heads, _refusals
-    for choice in choices.choices:  # the helpers inlined: this loop runs for every entry of every settler
-        action, refusal = choice.action, choice.refusal
-        head = heads.get(action)
-        parts.append(_head(action) if head is None else head)
-        if refusal is None:
-            parts.append("null")
-        else:
-            text = refusals.get(refusal)
-            parts.append(_refusal_text(refusal) if text is None else text)
-        parts.append("}," if choice.danger is None else _tail(choice) + ",")
-    if choices.choices:
-        parts[-1] = parts[-1][:-1] + end
-    else:
-        parts.append(end)
-    return "".join(parts)
+    """`choices` (with entries) as JSON text."""
+    return orjson.dumps(choices.to_json()).decode()
 
 
 def _pieces(choices: Choices) -> list[str]:
-    """The JSON text of brief choices (no entries) cut at the general refusal: its text joins them."""
+    """The JSON text of brief choices (no entries) cut at their refusal, which joins them: exactly what
+    `_encode` writes."""
     assert not choices.choices
-    start, middle, end = _around(choices)
-    return [start, middle + end]
+    reactions = orjson.dumps({aid: r.to_json() for aid, r in choices.reactions.items()}).decode()
+    storms = orjson.dumps([s.to_json() for s in choices.storms]).decode()
+    return [f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"refusal":',
+            f',"choices":[],"reactions":{reactions},"storms":{storms}}}']
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
