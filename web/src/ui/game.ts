@@ -373,8 +373,9 @@ export class GameScreen implements Controller {
     } else if (this.session.pending) waitingReason = t("wait.sending");
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
+    // Brief choices (a refusal and no entries: the settler cannot act now) show its places from the view.
     const all = current ? this.session.choices[current.id] ?? null : null;
-    const moves = all ? movesOf(all) : current ? viewMoves(model, current.id) : [];
+    const moves = all && !all.refusal ? movesOf(all) : current ? viewMoves(model, current.id) : [];
     return {
       model, seats: this.session.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
       choices: actionsOf(all), destinations: this.sortDestinations(model, moves),
