@@ -7,6 +7,7 @@ restart (a crash included). Finished games are loaded on demand and let go once 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import secrets
@@ -15,11 +16,11 @@ from collections import Counter
 from typing import Any
 
 from ..rules import Game, SetupError
-from ..storage import GameRecord, GameStore, StoredGame
+from ..storage import GameRecord, GameStore, StorageError, StoredGame
 from .belts import resolve_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
-from .errors import ServerError
+from .errors import ServerError, storage_refusal
 from .live import LiveGame, progress_of, rebuild
 from .options import game_options
 from .schemas import CreatedSeat, CreateGame
@@ -27,6 +28,16 @@ from .seats import Seat, deal_settlers
 from .security import new_token, token_digest
 
 log = logging.getLogger(__name__)
+
+
+class GameDamaged(Exception):
+    """A stored game that cannot be loaded (its belt, options or log no longer make a game): it is listed as
+    `damaged` and refused, never half-played."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.reason = reason
 
 
 def new_game_id() -> str:
@@ -44,6 +55,9 @@ class GameHub:
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._pending: Counter[str] = Counter()
         self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
+        self.damaged: dict[str, dict[str, Any]] = {}  # id -> its lobby summary, for games that cannot be loaded
+        self.clock = time.time
+        """Seconds since the epoch (replaced in tests): when open games expire."""
 
     async def start(self) -> None:
         """Load and start every running game of the store."""
@@ -51,10 +65,13 @@ class GameHub:
         for game_id in ids:
             try:
                 await self.get(game_id)
+            except GameDamaged as damaged:
+                log.error("%s; it is listed as damaged", damaged)
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
+        self.expire()
         if ids:
-            log.info("resumed %d running games", len(self.games))
+            log.info("resumed %d running games (%d damaged)", len(self.games), len(self.damaged))
 
     async def close(self) -> None:
         """Stop every owner and close every connection."""
@@ -63,10 +80,15 @@ class GameHub:
 
     # ----- finding games -----
     async def get(self, game_id: str) -> LiveGame | None:
-        """The live game, loading it from the store when needed; None when there is no such game."""
+        """The live game, loading it from the store when needed; None when there is no such game.
+
+        Raises GameDamaged for a stored game that cannot be loaded (then and every time after).
+        """
         live = self.games.get(game_id)
         if live is not None:
             return live
+        if game_id in self.damaged:
+            raise GameDamaged(game_id, self.damaged[game_id]["reason"])
         pending = self._loading.get(game_id)
         if pending is not None:  # someone is loading it already: wait for that
             return await asyncio.shield(pending)
@@ -90,8 +112,14 @@ class GameHub:
         stored = await self.store.load(game_id)
         if stored is None:
             return None
-        game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-        live = LiveGame(stored.record, game, seq, self.settings, self.store, _players(stored.record))
+        try:
+            game, seq = await asyncio.to_thread(_rebuild_checked, stored)
+            players = _players(stored.record)
+            live = LiveGame(stored.record, game, seq, self.settings, self.store, players)
+        except Exception as failure:  # a bug of ours or a stored game a change of rules broke: not a crash
+            reason = f"{type(failure).__name__}: {failure}"[:300]
+            self.damaged[game_id] = _damaged_summary(stored, reason)
+            raise GameDamaged(game_id, reason) from failure
         self.games[game_id] = live
         live.start()
         _age_young_objects()
@@ -119,14 +147,31 @@ class GameHub:
             del self._connected[client]
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Open and running games, newest first (no tokens)."""
+        """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not
+        listed."""
+        self.expire()
         games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.created)
-        return [g.summary() for g in games]
+        damaged = sorted(self.damaged.values(), key=lambda d: -d["created"])
+        return [g.summary() for g in games] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
+
+    # ----- open games expire -----
+    def expired(self, live: LiveGame) -> bool:
+        """Whether `live` is an open game (nobody has acted) older than `open_game_ttl`."""
+        return live.seq == 0 and live.running and self.clock() - live.created > self.settings.open_game_ttl
+
+    def expire(self) -> int:
+        """Let go of the expired open games nobody is connected to (they stay in the store); how many."""
+        gone = [g for g in self.games.values() if self.expired(g) and not g.connections]
+        for live in gone:
+            del self.games[live.id]
+            asyncio.get_running_loop().create_task(live.stop())
+        return len(gone)
 
     # ----- creating games -----
     async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
         """Create, store and start a game; its seats with their tokens (shown this once only)."""
-        running = [g for g in self.games.values() if g.running]
+        self.expire()
+        running = [g for g in self.games.values() if g.running and not self.expired(g)]
         if len(running) + sum(self._pending.values()) >= self.settings.max_live_games:
             raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
         mine = sum(1 for g in running if g.client == client) + self._pending[client]
@@ -142,6 +187,9 @@ class GameHub:
                 del self._pending[client]
 
     async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+        if request.turn_seconds is not None and request.turn_seconds < self.settings.min_turn_seconds:
+            raise ServerError(422, "invalid", f"turn_seconds: at least {self.settings.min_turn_seconds:g} on this "
+                              "server", "turn_seconds")
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         options = game_options(request.rules, request.options)
         players = await asyncio.to_thread(_bot_players, request, seed)
@@ -152,7 +200,7 @@ class GameHub:
         except SetupError as bad:
             raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
         seats, created = [], []
-        for number, settlers in enumerate(deal_settlers(request.seats, request.settlers_per_seat), start=1):
+        for number, settlers in enumerate(deal_settlers(list(game.settlers), request.seats), start=1):
             bot = request.bots.get(str(number))
             token = None if bot else new_token()
             seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
@@ -162,7 +210,11 @@ class GameHub:
         meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
                 "seats": [seat.to_meta() for seat in seats]}
         record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
-        await self.store.create(record, progress_of(game, 0, record.created))
+        try:
+            await self.store.create(record, progress_of(game, 0, record.created))
+        except StorageError as failure:
+            log.error("game %s could not be stored: %s", record.id, failure)
+            raise storage_refusal(failure) from None
         live = LiveGame(record, game, 0, self.settings, self.store, players)
         self.games[record.id] = live
         live.start()
@@ -190,6 +242,21 @@ def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
         log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
                     stored.progress.seq)
     return game, seq
+
+
+def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
+    """A damaged game as the lobby lists it, from what the store holds (and why it cannot be loaded)."""
+    record, progress = stored.record, stored.progress
+    meta = record.meta if isinstance(record.meta, dict) else {}
+    seats = []
+    for seat in meta.get("seats", ()):
+        with contextlib.suppress(Exception):
+            seats.append({**Seat.from_meta(seat).public(), "connected": 0})
+    asteroids = record.belt.get("asteroids") if isinstance(record.belt, dict) else None
+    return {"id": record.id, "status": "damaged", "seq": progress.seq, "round": progress.round,
+            "turn": progress.turn, "rules": str(meta.get("rules", "")), "belt": str(meta.get("belt_name", "")),
+            "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
+            "turn_seconds": meta.get("turn_seconds"), "created": record.created, "seats": seats, "reason": reason}
 
 
 def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:

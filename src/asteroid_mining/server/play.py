@@ -2,7 +2,8 @@
 
 On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
 malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
-token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
+token, 4403 an origin that may not connect, 4404 no such game, 4410 a stored game that cannot be
+loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and
 sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
 failure.
 """
@@ -20,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from .config import Settings
 from .direct import SCOPE_KEY
 from .errors import error_body
-from .hub import GameHub
+from .hub import GameDamaged, GameHub
 from .live import Connection, LiveGame
 from .messages import MessageError, error, parse
 from .outbox import Outbox
@@ -35,6 +36,7 @@ CLOSE_ORIGIN = 4403
 CLOSE_NO_GAME = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FULL = 4409
+CLOSE_DAMAGED = 4410
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 
@@ -63,6 +65,9 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
+    except GameDamaged as damaged:
+        await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
+        return
     except Exception:
         log.exception("game %s could not be loaded", game_id)
         await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)

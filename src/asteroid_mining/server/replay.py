@@ -7,7 +7,6 @@ rebuilt from its log (belt, options, seed, commands), so finished games replay a
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,6 +16,7 @@ from ..rules import Game, Options, action_from_json
 from ..storage import Command, GameRecord, Progress
 from .diff import ViewTracker
 from .errors import ServerError
+from .replay_cache import ReplayCache
 
 router = APIRouter(prefix="/api")
 
@@ -44,4 +44,5 @@ async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
-    return await asyncio.to_thread(build_replay, record, progress, commands)
+    cache: ReplayCache = request.app.state.replays
+    return await cache.get(record.id, progress.seq, lambda: build_replay(record, progress, commands))
