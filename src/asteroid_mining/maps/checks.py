@@ -175,7 +175,8 @@ def _orbit(
         known = cache.get(value)
         if known is not None:
             return known, "far"
-        if ORBIT_PATTERN.fullmatch(value) is None:
+        parts = value.split("/")
+        if len(parts) == 3 and all(p.isdigit() for p in parts) and ORBIT_PATTERN.fullmatch(value) is None:
             out.add(path, f"an orbit must be P/K/F, three whole numbers of at most six digits (0-9), not "
                     f"{_short(value)}")
             return None, None

@@ -72,8 +72,8 @@ def whole_number(word: str, what: str, line: int | None = None, minimum: int = 0
     """`word` read as a whole number ≥ `minimum`; raises ScriptError naming `what` otherwise."""
     if not word.isascii() or not word.isdigit() or len(word) > 18 or int(word) < minimum:
         shown = word if len(word) <= 40 else f"{word[:20]}... ({len(word)} characters)"
-        raise ScriptError(f"{what} must be a whole number of at least {minimum} (at most 18 digits), not "
-                          f"{shown!r}", line)
+        most = " (at most 18 digits)" if len(word) > 18 else ""
+        raise ScriptError(f"{what} must be a whole number of at least {minimum}{most}, not {shown!r}", line)
     return int(word)
 
 
