@@ -209,7 +209,7 @@ class GameHub:
         name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
         meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
                 "seats": [seat.to_meta() for seat in seats]}
-        record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
+        record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta)
         try:
             await self.store.create(record, progress_of(game, 0, record.created))
         except StorageError as failure:

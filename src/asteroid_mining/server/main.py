@@ -111,11 +111,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
 
 
 async def _check_store(settings: Settings) -> None:
-    """Open the games' store once and close it: creates or brings up to date its schema; StorageError when the
-    server could not use it."""
+    """Open the games' store once, check its pages and close it: creates or brings up to date its schema;
+    StorageError when the server could not use it (damaged pages included)."""
     store = SqliteStore(settings.data_dir, settings.synchronous)
     await store.open()
-    await store.close()
+    try:
+        await store.verify()
+    finally:
+        await store.close()
 
 
 def main(argv: list[str] | None = None) -> int:
