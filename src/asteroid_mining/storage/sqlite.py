@@ -524,10 +524,12 @@ class SqliteStore(GameStore):
         one clear line at start-up rather than failures later."""
 
         def work(conn: sqlite3.Connection) -> None:
-            rows = conn.execute("PRAGMA quick_check(5)").fetchall()
-            problems = [str(row[0]) for row in rows if row[0] != "ok"]
+            rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+            problems = [" ".join(str(row[0]).replace("*** in database main ***", "").split()) for row in rows]
+            problems = [p for p in problems if p and p != "ok"]
             if problems:
-                raise StorageError(f"the database {self.path} is damaged: {'; '.join(problems)}")
+                raise StorageError(f"the database {self.path} is damaged ({'; '.join(problems)[:300]}): restore "
+                                   "it from a backup, or move it away to start with no games")
             conn.execute("SELECT COUNT(*), MAX(seq) FROM commands").fetchone()
 
         await self._read(work)
