@@ -6,6 +6,8 @@
 #   make test    set up (if needed), build the browser client and run every test
 #   make lint    ruff check + mypy
 #   make bench   run every benchmarks/bench_*.py
+#   make fuzz    the protocol fuzzer's long profile: random examples for FUZZ_MINUTES (30) minutes, then its counts
+#   make soak    a real server, 200 games, bots and misbehaving clients, kill -9 every minute (SOAK_MINUTES=10)
 #   make clean   remove caches and build output (make distclean also removes .venv)
 #
 # Setting up is idempotent: the virtualenv is created only when it is missing or broken, and
@@ -22,6 +24,8 @@ STAMP  := $(VENV)/.installed
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTEST_ARGS ?=
 PORT   ?= 8000
+FUZZ_MINUTES ?= 30
+SOAK_MINUTES ?= 10
 
 # The browser client: web/ (TypeScript, PixiJS, esbuild) is built into the server's static folder.
 WEB         := web
@@ -33,7 +37,7 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: help setup web test lint bench play clean distclean
+.PHONY: help setup web test lint bench play clean distclean fuzz soak
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
@@ -41,6 +45,8 @@ help:
 	@echo "make test    - set up and run all tests"
 	@echo "make lint    - ruff check and mypy"
 	@echo "make bench   - run the benchmarks"
+	@echo "make fuzz    - the protocol fuzzer's long profile (FUZZ_MINUTES=30)"
+	@echo "make soak    - the soak test against a real server (SOAK_MINUTES=10)"
 	@echo "make clean   - remove caches and build output (distclean: also .venv)"
 
 # A venv whose interpreter no longer runs (moved, or its Python removed) is rebuilt whatever the stamp says.
@@ -92,6 +98,19 @@ bench: setup
 	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/bench_*.py)"; exit 0; fi; \
 	for f in "$${files[@]}"; do echo "== $$f"; $(PY) "$$f"; done
+
+# The fuzzer's long profile: rounds of tests/fuzz with fresh random seeds until the time is up; every round's
+# examples and failures are added up at the end (a failure prints its example, and the exit status is 1).
+fuzz: setup
+	@end=$$(( $$(date +%s) + 60 * $(FUZZ_MINUTES) )); counts=$$(mktemp); failed=0; \
+	while [ $$(date +%s) -lt $$end ]; do \
+		FUZZ_PROFILE=long FUZZ_COUNTS=$$counts $(VENV)/bin/pytest -q -p no:cacheprovider tests/fuzz || failed=1; \
+	done; \
+	awk '{e += $$1; f += $$2} END {printf "fuzz: %d rounds, %d examples, %d failing tests\n", NR, e, f}' $$counts; \
+	rm -f $$counts; exit $$failed
+
+soak: setup
+	$(PY) -m tests.soak --minutes $(SOAK_MINUTES)
 
 play: setup web
 	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
