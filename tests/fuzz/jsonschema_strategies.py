@@ -72,7 +72,8 @@ def _object(schema: dict[str, Any], hints: dict[str, st.SearchStrategy[Any]], ro
             depth: int) -> st.SearchStrategy[dict[str, Any]]:
     properties = schema.get("properties", {})
     required = set(schema.get("required", ()))
-    fields = {name: hints[name] if name in hints else _strategy(sub, hints, root, depth + 1) for name, sub in properties.items()}
+    fields = {name: hints[name] if name in hints else _strategy(sub, hints, root, depth + 1)
+              for name, sub in properties.items()}
     extra: st.SearchStrategy[dict[str, Any]] = st.just({})
     if schema.get("patternProperties"):
         pattern, sub = next(iter(schema["patternProperties"].items()))

@@ -6,6 +6,7 @@ updates, and every client's view (its `state` with every update's diff applied) 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -204,9 +205,7 @@ def catch_up(table: Table, players: list[Client]) -> None:
             break
         assert time.monotonic() < deadline, f"clients at {[p.seq for p in players]}, the game at {detail['seq']}"
         for player in behind:
-            try:
+            with contextlib.suppress(TimeoutError):
                 player.next(0.05)
-            except TimeoutError:
-                pass
     for player in players:
         assert player.view == detail["state"]

@@ -49,7 +49,7 @@ def test_map_check_goes_on_after_each(tmp_path: Path) -> None:
     (tmp_path / "good.json").write_text(json.dumps(GOOD), encoding="utf-8")
     files.append(str(tmp_path / "good.json"))
     result = CliRunner().invoke(app, ["check", *files])
-    assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert (result.exit_code == 2 and result.exception is None) or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output and "set_int_max_str_digits" not in result.output
     assert f"{tmp_path / 'good.json'}: ok" in result.stdout
     for name in BAD:

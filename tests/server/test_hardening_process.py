@@ -54,9 +54,8 @@ def test_sockets_per_address_are_capped(tmp_path: Path) -> None:
     with running_server(tmp_path, *args) as server:
         held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(33)]
         try:
-            with httpx.Client(timeout=5) as client:  # the 34th is closed before a byte is read
-                with pytest.raises(httpx.TransportError):
-                    client.get(f"{server.url}/api/health")
+            with httpx.Client(timeout=5) as client, pytest.raises(httpx.TransportError):
+                client.get(f"{server.url}/api/health")  # the 34th is closed before a byte is read
             held.pop().close()
             deadline = time.monotonic() + DEADLINE
             while True:  # once the server has seen one close, there is room again
@@ -100,7 +99,7 @@ def test_a_database_with_damaged_pages_is_one_line_and_exit_2(tmp_path: Path) ->
         page = db.execute("PRAGMA page_size").fetchone()[0]
     raw = bytearray(database.read_bytes())
     assert len(raw) > 2 * page
-    raw[page:] = bytes(((i * 7919) % 251 for i in range(len(raw) - page)))  # the header page stays good
+    raw[page:] = bytes((i * 7919) % 251 for i in range(len(raw) - page))  # the header page stays good
     database.write_bytes(bytes(raw))
     port = str(free_port())
     run = subprocess.run([sys.executable, "-m", "asteroid_mining.server", "--port", port, "--data", str(data)],

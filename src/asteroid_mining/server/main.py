@@ -11,10 +11,10 @@ import gc
 import logging
 import re
 import sys
-from urllib.parse import unquote_plus
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_plus
 
 import uvicorn
 
