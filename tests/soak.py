@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import WebSocketException
 
 from asteroid_mining.maps import parse_belt
 from asteroid_mining.rules import Game, Options, action_from_json
@@ -120,8 +120,8 @@ class Soak:
             try:
                 async with connect(url, open_timeout=20, max_size=None) as ws:
                     last_seen = await self.session(ws, game, seat, rng, last_seen)
-            except (OSError, ConnectionClosed, InvalidStatus, TimeoutError):
-                pass
+            except (OSError, WebSocketException, TimeoutError):
+                pass  # the server is down (killed), or refused: come back later
             if self.stop.is_set():
                 return
             self.figures.reconnects += 1
@@ -131,7 +131,9 @@ class Soak:
                       last_seen: int) -> int:
         """One connection: returns the last seq seen when it ends (the client leaves, or the server goes)."""
         state = json.loads(await asyncio.wait_for(ws.recv(), 20))
-        assert state["type"] == "state", state
+        if state["type"] != "state":  # refused (an error, then a close): come back later
+            self.figures.errors_received += 1
+            return last_seen
         if state["seq"] < last_seen:
             self.figures.regressions.append(f"{game['id']}: state {state['seq']} after update {last_seen}")
         view, seq = state["state"], state["seq"]

@@ -20,6 +20,12 @@ EXAMPLES = Counter[str]()
 """Examples run, by test."""
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Starlette 1.x prefers httpx2 for its test client; httpx is what the project pins
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+    config.addinivalue_line("filterwarnings", "ignore:Generating overly large repr")
+
+
 def fuzz_settings(ci_examples: int) -> settings:
     """Hypothesis settings of the profile chosen by FUZZ_PROFILE."""
     common = {"deadline": None, "database": None, "print_blob": True,
