@@ -1,7 +1,9 @@
 """`GameHub`: every live game of the server — creating games, loading them from the store, the lobby.
 
 At start-up every running game is loaded from the store and its owner started, so running games resume after a
-restart (a crash included). Finished games are loaded on demand and let go once nobody watches them.
+restart (a crash included). Finished games are loaded on demand and let go once nobody watches them. A stored game
+that cannot be loaded is kept aside as `damaged` (listed, refused with `GameDamaged`); an open game nobody has
+played in for `open_game_ttl` is let go and counts no more for its creator's quota.
 """
 
 from __future__ import annotations
