@@ -25,7 +25,7 @@ def test_belt_text(text: str) -> None:
         assert refused.problems and all(str(p) for p in refused.problems)
         assert len(str(refused)) < 100_000
         return
-    EXAMPLES["belt: valid"] += 1
+    EXAMPLES["belt: documents (valid)"] += 1
     doc = belt_to_json(belt)
     assert parse_belt(orjson.loads(orjson.dumps(doc))) == belt  # encodable, and the same once read back
     Game.new(belt, CLASSIC, 1, 2)

@@ -51,7 +51,7 @@ class Client:
             seq = message["seq"]
             assert seq <= self.seq + 1, f"a gap: update {seq} after {self.seq}"
             if seq == self.seq + 1:
-                EXAMPLES["ws: updates seen"] += 1
+                EXAMPLES["ws: updates (seen)"] += 1
                 assert self.view is not None
                 apply_diff(self.view, message["diff"])
                 self.seq = seq
@@ -155,7 +155,7 @@ def test_messages(table: Table, log_watch: LogWatch, sends: list[tuple[int, Any]
     EXAMPLES["ws: examples"] += 1
     players = table.ready()
     for who, message in sends:
-        EXAMPLES["ws: messages"] += 1
+        EXAMPLES["ws: messages (sent)"] += 1
         session = players[who].session
         if isinstance(message, tuple):
             assert players[0].view is not None
