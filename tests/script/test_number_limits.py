@@ -24,8 +24,11 @@ def run(tmp_path: Path, data: bytes) -> tuple[int, str]:
     f"set uranium_fuse {HUGE}",
     f"asteroid A\nsettler s1 at=A\nexpect s1.carry.ice == {HUGE}",
     "set uranium_fuse ٣",
+    "set uranium_fuse NaN",
+    "asteroid A mantle=Infinity",
+    "asteroid A mantle=1e400",
 ])
-def test_a_number_too_long_is_one_clear_error(tmp_path: Path, text: str) -> None:
+def test_a_number_too_long_or_not_a_number_is_one_clear_error(tmp_path: Path, text: str) -> None:
     code, out = run(tmp_path, text.encode())
     errors = [line for line in out.splitlines() if ": error: " in line]
     assert code == 2 and len(errors) == 1, out
