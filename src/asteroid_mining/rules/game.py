@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from . import setup
 from .actions import Action, action_from_json, check, legal_actions, perform
 from .belt import Belt
+from .bulk import CollectorPaused
 from .choices import Choices, choices
 from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
@@ -18,7 +19,7 @@ from .options import CLASSIC, OptionError, Options
 from .orbit import Orbit
 from .round import finish_round, first_turn, next_living
 from .serialize import state_from_json, state_to_json
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles
 from .view import forecast_view, player_view, thing_view
 
@@ -39,6 +40,11 @@ class Game:
         """A real game on `belt`: settlers `s1…sN` on the start, UFOs on random asteroids, storms forecast."""
         if settlers < 1:
             raise SetupError("a game needs at least one settler")
+        with CollectorPaused():  # a belt of 100,000 asteroids is a million new objects and no garbage
+            return cls._new(belt, options, seed, settlers)
+
+    @classmethod
+    def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
         for spec in belt.asteroids:
             setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
@@ -71,18 +77,32 @@ class Game:
         return cls(state_from_json(doc))
 
     @classmethod
-    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: list[Any]) -> Game:
-        """Rebuild a game from its belt, options, seed and the history of accepted inputs."""
+    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: Iterable[Any]) -> Game:
+        """Rebuild a game from its belt, options, seed and the history of accepted inputs (`play_history`)."""
         game = cls.new(belt, options, seed, settlers)
-        for i, entry in enumerate(history):
+        for _ in game.play_history(history):
+            pass
+        return game
+
+    def play_history(self, history: Iterable[Any], where: str = "history", first: int = 0) -> Iterator[list[Event]]:
+        """Play a history (`Game.history`'s entries: actions as JSON and round ends) on this game, one entry at
+        a time, yielding each entry's events.
+
+        The one walk over a history that every rebuild goes through (`Game.replay`, the server's stored games
+        and its replays). A history holds only inputs the game accepted, so an entry that cannot be read or
+        that the rules refuse means it is not this game's history (a damaged log, or rules that have changed):
+        GameFormatError naming the entry (`{where}[{first + i}]`), the game left as the entries before it made
+        it. Nothing is skipped: a game rebuilt past a refused entry would be another game.
+        """
+        for i, entry in enumerate(history, start=first):
+            path = f"{where}[{i}]"
             try:
                 if entry == END_ROUND:
-                    game.end_round()
+                    yield self.end_round()
                 else:
-                    game.apply(action_from_json(entry, f"history[{i}]"))
+                    yield self.apply(action_from_json(entry, path))
             except Refused as exc:
-                raise GameFormatError(f"history[{i}]", f"refused on replay: {exc.refusal.message}") from None
-        return game
+                raise GameFormatError(path, f"refused on replay: {exc.refusal.message}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as a versioned JSON document; `Game.from_json` restores it exactly."""
@@ -218,9 +238,9 @@ class Game:
         if refusal is not None:
             raise Refused(refusal)
         actor = state.things[action.actor]
-        assert isinstance(actor, Settler | Robot | Ufo)
+        assert isinstance(actor, (Settler, Robot, Ufo))
         events = perform(state, actor, action)
-        state.history.append(action.to_json())
+        state.history.append(action)  # frozen: its JSON is written when the history is read
         if isinstance(actor, Settler) and state.options.turns == "strict":
             self._pass_turn(state.settler_order.index(actor.id), events)
             return events
@@ -315,7 +335,7 @@ class Game:
     @property
     def history(self) -> list[dict[str, object]]:
         """The accepted inputs, in order, for `Game.replay`."""
-        return list(self._state.history)
+        return history_json(self._state.history)
 
     @property
     def state(self) -> GameState:

@@ -122,16 +122,16 @@ def install(app: FastAPI) -> None:
         return JSONResponse(refusal.body(), status_code=refusal.status)
 
     async def damaged(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, GameDamaged)
+        assert isinstance(exc, DamagedGame)
         body = error_body("game_damaged", f"game {exc.game_id} cannot be loaded ({exc.reason}); its log is "
                           f"still at /api/games/{exc.game_id}/log")
         return JSONResponse(body, status_code=409)
 
     from ..storage import StorageError  # here: errors is imported by modules the storage layer must not need
-    from .hub import GameDamaged
+    from .rebuild import DamagedGame
 
     app.add_exception_handler(StorageError, storage_error)
-    app.add_exception_handler(GameDamaged, damaged)
+    app.add_exception_handler(DamagedGame, damaged)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(HTTPException, http_error)

@@ -2,7 +2,7 @@
 
 At start-up every running game is loaded from the store and its owner started, so running games resume after a
 restart (a crash included). Finished games are loaded on demand and let go once nobody watches them. A stored game
-that cannot be loaded is kept aside as `damaged` (listed, refused with `GameDamaged`); an open game nobody has
+that cannot be loaded is kept aside as `damaged` (listed, refused with `DamagedGame`); an open game nobody has
 played in for `open_game_ttl` is let go and counts no more for its creator's quota.
 """
 
@@ -23,23 +23,15 @@ from .belts import resolve_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
-from .live import LiveGame, progress_of, rebuild
+from .live import LiveGame, progress_of
+from .meta import GameMeta
 from .options import game_options
+from .rebuild import DamagedGame, read_meta, rebuild
 from .schemas import CreatedSeat, CreateGame
 from .seats import Seat, deal_settlers
 from .security import new_token, token_digest
 
 log = logging.getLogger(__name__)
-
-
-class GameDamaged(Exception):
-    """A stored game that cannot be loaded (its belt, options or log no longer make a game): it is listed as
-    `damaged` and refused, never half-played."""
-
-    def __init__(self, game_id: str, reason: str) -> None:
-        super().__init__(f"game {game_id} cannot be loaded: {reason}")
-        self.game_id = game_id
-        self.reason = reason
 
 
 def new_game_id() -> str:
@@ -67,7 +59,7 @@ class GameHub:
         for game_id in ids:
             try:
                 await self.get(game_id)
-            except GameDamaged as damaged:
+            except DamagedGame as damaged:
                 log.error("%s; it is listed as damaged", damaged)
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
@@ -84,13 +76,13 @@ class GameHub:
     async def get(self, game_id: str) -> LiveGame | None:
         """The live game, loading it from the store when needed; None when there is no such game.
 
-        Raises GameDamaged for a stored game that cannot be loaded (then and every time after).
+        Raises DamagedGame for a stored game that cannot be loaded (then and every time after).
         """
         live = self.games.get(game_id)
         if live is not None:
             return live
         if game_id in self.damaged:
-            raise GameDamaged(game_id, self.damaged[game_id]["reason"])
+            raise DamagedGame(game_id, self.damaged[game_id]["reason"])
         pending = self._loading.get(game_id)
         if pending is not None:  # someone is loading it already: wait for that
             return await asyncio.shield(pending)
@@ -115,13 +107,14 @@ class GameHub:
         if stored is None:
             return None
         try:
+            meta = read_meta(stored.record)
             game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-            players = _players(stored.record)
-            live = LiveGame(stored.record, game, seq, self.settings, self.store, players)
+            live = LiveGame(stored.record, meta, game, seq, self.settings, self.store, _players(stored.record, meta))
         except Exception as failure:  # a bug of ours or a stored game a change of rules broke: not a crash
-            reason = f"{type(failure).__name__}: {failure}"[:300]
-            self.damaged[game_id] = _damaged_summary(stored, reason)
-            raise GameDamaged(game_id, reason) from failure
+            damaged = failure if isinstance(failure, DamagedGame) else DamagedGame(
+                game_id, f"{type(failure).__name__}: {failure}"[:300])
+            self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
+            raise damaged from failure
         self.games[game_id] = live
         live.start()
         _age_young_objects()
@@ -209,15 +202,14 @@ class GameHub:
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
         name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
-        meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
-                "seats": [seat.to_meta() for seat in seats]}
-        record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta)
+        meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats))
+        record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta.to_json())
         try:
             await self.store.create(record, progress_of(game, 0, record.created))
         except StorageError as failure:
             log.error("game %s could not be stored: %s", record.id, failure)
             raise storage_refusal(failure) from None
-        live = LiveGame(record, game, 0, self.settings, self.store, players)
+        live = LiveGame(record, meta, game, 0, self.settings, self.store, players)
         self.games[record.id] = live
         live.start()
         _age_young_objects()
@@ -238,7 +230,7 @@ def _age_young_objects() -> None:
 
 def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
     """The game and its seq: the log is the truth (the progress row is written with it, so they agree)."""
-    game = rebuild(stored)
+    game = rebuild(stored.record, stored.commands, stored.snapshot)
     seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
     if seq != stored.progress.seq:
         log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
@@ -275,12 +267,12 @@ def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:
     return players
 
 
-def _players(record: GameRecord) -> dict[int, BotPlayer]:
+def _players(record: GameRecord, meta: GameMeta) -> dict[int, BotPlayer]:
     players = {}
-    for seat in record.meta.get("seats", ()):
-        if seat.get("kind") == "bot":
+    for seat in meta.seats:
+        if seat.kind == "bot" and seat.bot is not None:
             try:
-                players[int(seat["seat"])] = make_player(seat["bot"], record.seed + int(seat["seat"]))
+                players[seat.number] = make_player(seat.bot, record.seed + seat.number)
             except BotUnavailable as missing:
-                log.warning("game %s seat %s: %s; its settlers wait", record.id, seat["seat"], missing)
+                log.warning("game %s seat %d: %s; its settlers wait", record.id, seat.number, missing)
     return players

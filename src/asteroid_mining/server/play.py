@@ -20,11 +20,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from .config import Settings
 from .direct import SCOPE_KEY
-from .errors import error_body
-from .hub import GameDamaged, GameHub
+from .errors import ServerError, error_body
+from .hub import GameHub
 from .live import Connection, LiveGame
 from .messages import MessageError, error, parse
 from .outbox import Outbox
+from .rebuild import DamagedGame
 from .schemas import SyncMessage
 from .security import TokenBucket, origin_allowed
 
@@ -65,8 +66,11 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
-    except GameDamaged as damaged:
+    except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
         await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
+        return
+    except ServerError as failed:
+        await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
         return
     except Exception:
         log.exception("game %s could not be loaded", game_id)

@@ -2,7 +2,7 @@
 
 Building a replay replays the whole game (most of a second of CPU for a long one); clients that poll a replay
 would otherwise keep a core busy. A game's replay changes only when its seq does, so the key is (game, seq).
-Concurrent requests for the same key share one build. A game whose log no longer replays is `GameDamaged`.
+Concurrent requests for the same key share one build. A game whose log no longer replays is `DamagedGame`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .hub import GameDamaged
+from .rebuild import DamagedGame
 
 Key = tuple[str, int]
 
@@ -43,8 +43,10 @@ class ReplayCache:
             self.builds += 1
             try:
                 document = await asyncio.to_thread(build)
-            except Exception as failure:
-                raise GameDamaged(game_id, f"{type(failure).__name__}: {failure}"[:300]) from failure
+            except DamagedGame:
+                raise
+            except Exception as failure:  # any other failure to replay the log: the game is damaged all the same
+                raise DamagedGame(game_id, f"{type(failure).__name__}: {failure}"[:300]) from failure
         except BaseException as failure:
             future.set_exception(failure)
             future.exception()  # retrieved: the waiters re-raise it

@@ -28,11 +28,6 @@ class Seat:
         """The seat as stored with the game."""
         return {**self.public(), "token": self.token_digest}
 
-    @classmethod
-    def from_meta(cls, data: dict[str, Any]) -> Seat:
-        """A seat from `to_meta`."""
-        return cls(int(data["seat"]), data["kind"], tuple(data["settlers"]), data["token"], data.get("bot"))
-
 
 def deal_settlers(settlers: list[str], seats: int) -> list[tuple[str, ...]]:
     """The game's settlers, in the engine's order, dealt round-robin to `seats` seats, so that seats take turns
