@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from asteroid_mining.maps.schema import belt_schema
 from asteroid_mining.server import Settings, create_app
@@ -75,7 +76,8 @@ def client_messages() -> st.SearchStrategy[Any]:
     hints = {"settler": st.sampled_from(["s1", "s2", "s3", "zz"]), "target": id_strategy(),
              "kind": st.sampled_from(["ice", "iron", "carbon", "uranium", "gold"]), "gate": id_strategy(),
              "after": st.integers(0, 40) | st.sampled_from([2**63 - 1, 0])}
-    return from_schema(ActMessage.model_json_schema(), hints) | from_schema(SyncMessage.model_json_schema(), hints)
+    acts = TypeAdapter(ActMessage).json_schema()  # one model per action, by `action`
+    return from_schema(acts, hints) | from_schema(SyncMessage.model_json_schema(), hints)
 
 
 def check_restart(data: Path) -> None:

@@ -242,10 +242,9 @@ def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
     """A damaged game as the lobby lists it, from what the store holds (and why it cannot be loaded)."""
     record, progress = stored.record, stored.progress
     meta = record.meta if isinstance(record.meta, dict) else {}
-    seats = []
-    for seat in meta.get("seats", ()):
-        with contextlib.suppress(Exception):
-            seats.append({**Seat.from_meta(seat).public(), "connected": 0})
+    seats: list[dict[str, Any]] = []
+    with contextlib.suppress(DamagedGame):  # metadata that cannot be read: the seats stay unknown
+        seats = [{**seat, "connected": 0} for seat in read_meta(record).seats_public()]
     asteroids = record.belt.get("asteroids") if isinstance(record.belt, dict) else None
     return {"id": record.id, "status": "damaged", "seq": progress.seq, "round": progress.round,
             "turn": progress.turn, "rules": str(meta.get("rules", "")), "belt": str(meta.get("belt_name", "")),
