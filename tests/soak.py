@@ -38,7 +38,7 @@ from websockets.exceptions import WebSocketException
 
 from asteroid_mining.maps import parse_belt
 from asteroid_mining.rules import Game, Options, action_from_json
-from asteroid_mining.server.live import rebuild
+from asteroid_mining.server.rebuild import rebuild
 from asteroid_mining.storage import SqliteStore
 
 from .server.helpers import ServerProcess, apply_diff, two_loops_belt
@@ -136,7 +136,8 @@ class Soak:
             return last_seen
         if state["seq"] < last_seen:
             self.figures.regressions.append(f"{game['id']}: state {state['seq']} after update {last_seen}")
-        view, seq = state["state"], state["seq"]
+        view: dict[str, Any] = state["state"]
+        seq: int = state["seq"]
         seen: dict[int, dict[str, Any]] = {}
         mine = set(state["you"]["settlers"]) if state["you"] else set()
         leave_at = time.monotonic() + rng.expovariate(1 / 20)
@@ -165,7 +166,7 @@ class Soak:
             elif message["type"] == "state":
                 view, seq = message["state"], message["seq"]
             elif message["type"] == "update":
-                number = message["seq"]
+                number: int = message["seq"]
                 plain = {k: v for k, v in message.items() if k not in ("ref", "deadline")}
                 if number > seq + 1:
                     self.figures.gaps.append(f"{game['id']}: update {number} after {seq}")
@@ -200,13 +201,14 @@ class Soak:
 
     @staticmethod
     def garbage(rng: random.Random, seat: int | None) -> str | bytes:
-        return rng.choice([
+        choices: list[str | bytes] = [
             "{", "null", "[]", '{"type": "fly"}', '{"type": "act", "settler": "s1", "action": "wait", "ref": NaN}',
             json.dumps({"type": "act", "settler": "s2" if seat == 1 else "s1", "action": "wait"}),
             json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": -(2**63) - 1}),
             json.dumps({"type": "sync", "after": 2**63}), b"\x00\x01binary",
             json.dumps({"type": "sync", "after": 0, "pad": "x" * 70_000}),
-        ])
+        ]
+        return rng.choice(choices)
 
     # ----- the checks -----
     async def verify(self) -> list[str]:
@@ -226,7 +228,7 @@ class Soak:
                                  record.settlers)
                 for command in commands:
                     fresh.apply(action_from_json(command.action))
-                loaded = rebuild(stored)
+                loaded = rebuild(stored.record, stored.commands, stored.snapshot)
                 if loaded.to_json() != fresh.to_json():
                     problems.append(f"{game['id']}: its snapshot and log do not replay to the same game")
                 if (progress.status, progress.round, progress.turn) != (fresh.status, fresh.round, fresh.turn):

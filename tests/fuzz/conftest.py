@@ -28,11 +28,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def fuzz_settings(ci_examples: int) -> settings:
     """Hypothesis settings of the profile chosen by FUZZ_PROFILE."""
-    common = {"deadline": None, "database": None, "print_blob": True,
-              "suppress_health_check": list(HealthCheck)}
-    if PROFILE == "long":
-        return settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "2000")), derandomize=False, **common)
-    return settings(max_examples=ci_examples, derandomize=True, **common)
+    long = PROFILE == "long"
+    examples = int(os.environ.get("FUZZ_EXAMPLES", "2000")) if long else ci_examples
+    return settings(max_examples=examples, derandomize=not long, deadline=None, database=None, print_blob=True,
+                    suppress_health_check=list(HealthCheck))
 
 
 class LogWatch(logging.Handler):

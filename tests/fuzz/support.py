@@ -12,7 +12,8 @@ from pydantic import TypeAdapter
 
 from asteroid_mining.maps.schema import belt_schema
 from asteroid_mining.server import Settings, create_app
-from asteroid_mining.server.schemas import ActMessage, CreateGame, SyncMessage
+from asteroid_mining.server.action_schemas import ActMessage
+from asteroid_mining.server.schemas import CreateGame, SyncMessage
 
 from ..server.helpers import two_loops_belt
 from .jsonschema_strategies import from_schema
