@@ -43,6 +43,9 @@ from asteroid_mining.storage import SqliteStore
 
 from .server.helpers import ServerProcess, apply_diff, two_loops_belt
 
+PER_CONNECTION = ("ref", "choices")
+"""The fields of an update that are the receiving connection's own (a resent update may differ in them)."""
+
 
 @dataclass
 class Figures:
@@ -167,7 +170,7 @@ class Soak:
                 view, seq = message["state"], message["seq"]
             elif message["type"] == "update":
                 number: int = message["seq"]
-                plain = {k: v for k, v in message.items() if k not in ("ref", "deadline")}
+                plain = {k: v for k, v in message.items() if k not in PER_CONNECTION}
                 if number > seq + 1:
                     self.figures.gaps.append(f"{game['id']}: update {number} after {seq}")
                     return seq

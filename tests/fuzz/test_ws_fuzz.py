@@ -32,7 +32,8 @@ class Client:
     """One WebSocket client: its view kept up to date, and the gap check.
 
     An update must come right after the last one (`seq` + 1), or be one sent again because the client asked
-    (`sync` after an earlier seq): then it must be the very update sent the first time. A seq beyond the next is
+    (`sync` after an earlier seq): then it must be the very update sent the first time (but for the
+    connection's own fields: its `ref` and its settlers' `choices`). A seq beyond the next is
     a gap, and fails.
     """
 
@@ -55,10 +56,10 @@ class Client:
                 assert self.view is not None
                 apply_diff(self.view, message["diff"])
                 self.seq = seq
-                self.seen[seq] = {k: v for k, v in message.items() if k != "ref"}
+                self.seen[seq] = {k: v for k, v in message.items() if k not in ("ref", "choices")}
             else:
                 first = self.seen.get(seq)
-                assert first is None or first == {k: v for k, v in message.items() if k != "ref"}, seq
+                assert first is None or first == {k: v for k, v in message.items() if k not in ("ref", "choices")}, seq
         return message
 
     def next_of(self, kind: str) -> dict[str, Any]:
