@@ -29,6 +29,7 @@ BAD = {
     "arabic.json": json.dumps({**GOOD, "asteroids": [{"id": "A", "orbit": "٣/1/0"}, {"id": "B"}]}),
     "long_orbit.json": json.dumps({**GOOD, "asteroids": [{"id": "A", "orbit": "1234567/1/0"}, {"id": "B"}]}),
     "mantle.json": json.dumps({**GOOD, "asteroids": [{"id": "A", "mantle": 2**70}, {"id": "B"}]}),
+    "surrogate.json": json.dumps({**GOOD, "name": "\ud800"}),  # found by the fuzzer: could not be written again
 }
 
 

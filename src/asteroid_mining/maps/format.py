@@ -144,10 +144,22 @@ def _check(doc: Any) -> tuple[list[Problem], Checked | None]:
         check_links(links, out)
     if "start" in doc:
         check_start(doc["start"], out)
+    for key in ("name", "description"):  # JSON may escape a lone surrogate (\ud800): no text any file can hold
+        text = doc.get(key)
+        if isinstance(text, str) and not _is_unicode(text):
+            out.add(key, "is not valid Unicode text (it holds a lone surrogate)")
     sector = doc.get("storm_sector")
     if isinstance(sector, float) and not math.isfinite(sector):  # NaN passes every comparison of the schema
         out.add("storm_sector", f"must be a finite number, not {sector}")
     return sorted(out.problems, key=_document_order), out
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _document_order(problem: Problem) -> tuple[int, int]:
