@@ -9,6 +9,8 @@
 #   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
 #   make protocol  write web/src/protocol.ts (the protocol's TypeScript types) from the server's schemas
 #   make bench   run every benchmarks/bench_*.py
+#   make fuzz    the protocol fuzzer's long profile: random examples for FUZZ_MINUTES (30) minutes, then its counts
+#   make soak    a real server, 200 games, bots and misbehaving clients, kill -9 every minute (SOAK_MINUTES=10)
 #   make clean   remove caches and build output (make distclean also removes .venv)
 #
 # Setting up is idempotent: the virtualenv is created only when it is missing or broken, and
@@ -25,6 +27,8 @@ STAMP  := $(VENV)/.installed
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTEST_ARGS ?=
 PORT   ?= 8000
+FUZZ_MINUTES ?= 30
+SOAK_MINUTES ?= 10
 
 # The browser client: web/ (TypeScript, PixiJS, esbuild) is built into the server's static folder.
 WEB         := web
@@ -44,7 +48,7 @@ RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py
 
-.PHONY: help setup compiled web test test-pure lint protocol bench play clean distclean
+.PHONY: help setup compiled web test test-pure lint protocol bench play clean distclean fuzz soak
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
@@ -54,6 +58,8 @@ help:
 	@echo "make lint    - ruff check, mypy (strict) and tsc --noEmit"
 	@echo "make protocol - write web/src/protocol.ts from the server's schemas"
 	@echo "make bench   - run the benchmarks"
+	@echo "make fuzz    - the protocol fuzzer's long profile (FUZZ_MINUTES=30)"
+	@echo "make soak    - the soak test against a real server (SOAK_MINUTES=10)"
 	@echo "make clean   - remove caches and build output (distclean: also .venv)"
 
 # A venv whose interpreter no longer runs (moved, or its Python removed) is rebuilt whatever the stamp says.
@@ -124,6 +130,19 @@ bench: setup
 	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks yet (benchmarks/bench_*.py)"; exit 0; fi; \
 	for f in "$${files[@]}"; do echo "== $$f"; $(PY) "$$f"; done
+
+# The fuzzer's long profile: rounds of tests/fuzz with fresh random seeds until the time is up; every round's
+# examples and failures are added up at the end (a failure prints its example, and the exit status is 1).
+fuzz: setup
+	@end=$$(( $$(date +%s) + 60 * $(FUZZ_MINUTES) )); counts=$$(mktemp); failed=0; \
+	while [ $$(date +%s) -lt $$end ]; do \
+		FUZZ_PROFILE=long FUZZ_COUNTS=$$counts $(VENV)/bin/pytest -q -p no:cacheprovider tests/fuzz || failed=1; \
+	done; \
+	awk '{e += $$1; f += $$2} END {printf "fuzz: %d rounds, %d examples, %d failing tests\n", NR, e, f}' $$counts; \
+	rm -f $$counts; exit $$failed
+
+soak: setup
+	$(PY) -m tests.soak --minutes $(SOAK_MINUTES)
 
 play: setup web
 	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open

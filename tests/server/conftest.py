@@ -21,7 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+    return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static", min_turn_seconds=0.05)
 
 
 @pytest.fixture

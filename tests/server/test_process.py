@@ -151,7 +151,7 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
 
 
 def test_a_restart_resumes_running_games_and_their_timers(tmp_path: Path) -> None:
-    with running_server(tmp_path) as server:
+    with running_server(tmp_path, "--min-turn-seconds", "0.1") as server:
         timed = new_game(server, turn_seconds=0.5)
         plain = new_game(server)
         with ws(server, plain, 1) as conn:
@@ -161,7 +161,7 @@ def test_a_restart_resumes_running_games_and_their_timers(tmp_path: Path) -> Non
             assert me.next()["seq"] == 1
         before = httpx.get(f"{server.url}/api/games", timeout=10).json()["games"]
     assert {g["id"] for g in before} == {timed["id"], plain["id"]}
-    with running_server(tmp_path) as server:
+    with running_server(tmp_path, "--min-turn-seconds", "0.1") as server:
         after = httpx.get(f"{server.url}/api/games", timeout=10).json()["games"]
         assert [(g["id"], g["seq"], g["status"]) for g in after] == [(g["id"], g["seq"], g["status"]) for g in before]
         with ws(server, timed, 2) as conn:

@@ -124,7 +124,7 @@ def test_the_server_answers_game_damaged(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:  # resuming it at start-up fails, and the server starts
         for path in ("/api/games/bad", "/api/games/bad/replay"):
             answer = client.get(path)
-            assert answer.status_code == 500
+            assert answer.status_code == 409  # not a server failure: the game is listed as damaged
             error = answer.json()["error"]
             assert error["code"] == "game_damaged"
             assert "commands[2]: refused on replay" in error["message"]
@@ -133,4 +133,4 @@ def test_the_server_answers_game_damaged(tmp_path: Path) -> None:
             assert ws.receive_json()["code"] == "game_damaged"
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
-            assert closed.value.code == 1011
+            assert closed.value.code == 4410

@@ -788,7 +788,7 @@ export interface CreateGame {
    */
   seed?: number | null;
   /**
-   * A settler that has not acted this long waits; null: no timer.
+   * A settler that has not acted this long waits; null: no timer. The server's `min_turn_seconds` (1 by default) is the least it takes.
    */
   turn_seconds?: number | null;
   /**
@@ -837,7 +837,10 @@ export interface ErrorDetail {
  */
 export interface GameDetail {
   id: string;
-  status: "open" | "running" | "won" | "lost";
+  /**
+   * `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   */
+  status: "open" | "running" | "won" | "lost" | "damaged";
   seq: number;
   round: number;
   turn: string | null;
@@ -889,7 +892,10 @@ export interface LoggedCommand {
  */
 export interface GameSummary {
   id: string;
-  status: "open" | "running" | "won" | "lost";
+  /**
+   * `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   */
+  status: "open" | "running" | "won" | "lost" | "damaged";
   seq: number;
   round: number;
   turn: string | null;

@@ -8,6 +8,7 @@ with it. The checks are written for speed (one pass per array, no per-element js
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,6 +21,11 @@ from .schema import json_type
 
 MAX_ID_LENGTH = 64
 """The longest id a belt may use."""
+MAX_MANTLE = 1_000
+"""The thickest mantle a belt may give an asteroid (the schema's `maximum`)."""
+ORBIT_PATTERN = re.compile(r"[0-9]{1,6}/[0-9]{1,6}/[0-9]{1,6}", re.ASCII)
+"""An orbit `P/K/F` as the schema's pattern has it: ASCII digits only (Python's `isdigit` would take `٣`), at
+most six of them each."""
 ASTEROID_FIELDS = frozenset(("id", "mantle", "core", "orbit", "position"))
 """The fields an asteroid object may have."""
 GATE_FIELDS = ("first", "first_at", "second", "second_at")
@@ -121,8 +127,9 @@ def check_asteroids(items: list[Any], out: Checked) -> None:
         mantle = item.get("mantle", 3)
         if type(mantle) is float and mantle.is_integer():
             mantle = int(mantle)  # JSON has one kind of number: 2.0 is the whole number 2, as for JSON Schema
-        if type(mantle) is not int or mantle < 0:
-            out.add(f"{path}.mantle", f"the mantle must be a whole number of layers, 0 or more, not {mantle!r}")
+        if type(mantle) is not int or not 0 <= mantle <= MAX_MANTLE:
+            out.add(f"{path}.mantle", f"the mantle must be a whole number of layers from 0 to {MAX_MANTLE}, not "
+                    f"{_short(mantle)}")
             ok = False
         core = item.get("core", "hollow")
         if core not in CORES or not isinstance(core, str):
@@ -168,6 +175,11 @@ def _orbit(
         known = cache.get(value)
         if known is not None:
             return known, "far"
+        parts = value.split("/")
+        if len(parts) == 3 and all(p.isdigit() for p in parts) and ORBIT_PATTERN.fullmatch(value) is None:
+            out.add(path, f"an orbit must be P/K/F, three whole numbers of at most six digits (0-9), not "
+                    f"{_short(value)}")
+            return None, None
         try:
             orbit = Orbit.parse(value)
         except ValueError as wrong:
@@ -184,6 +196,8 @@ def _orbit(
 def _short(value: object) -> str:
     import json
 
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a whole number far too large"  # (and one too long to write out at all: Python limits digits)
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 

@@ -27,6 +27,7 @@ with the JSON path of what is wrong.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -78,13 +79,32 @@ def parse_belt_text(text: str, source: str = "") -> Belt:
 
 def _parse_belt_text(text: str, source: str) -> Belt:
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as wrong:
         problem = Problem(f"{wrong.lineno}:{wrong.colno}", f"malformed JSON: {wrong.msg}")
         raise BeltError([problem], source=source) from None
+    except _NotJson as wrong:
+        raise BeltError([Problem("", f"malformed JSON: {wrong}")], source=source) from None
     except RecursionError:
         raise BeltError([Problem("", "malformed JSON: nested too deeply")], source=source) from None
+    except ValueError:  # a whole number with more digits than Python converts (thousands)
+        raise BeltError([Problem("", "malformed JSON: a number far too long")], source=source) from None
     return parse_belt(doc, source=source)
+
+
+class _NotJson(ValueError):
+    """What strict JSON does not allow though Python's reader takes it."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJson(f"{text[:20]} is too large a number")
+    return value
 
 
 def parse_belt(doc: Any, source: str = "") -> Belt:
@@ -124,7 +144,22 @@ def _check(doc: Any) -> tuple[list[Problem], Checked | None]:
         check_links(links, out)
     if "start" in doc:
         check_start(doc["start"], out)
+    for key in ("name", "description"):  # JSON may escape a lone surrogate (\ud800): no text any file can hold
+        text = doc.get(key)
+        if isinstance(text, str) and not _is_unicode(text):
+            out.add(key, "is not valid Unicode text (it holds a lone surrogate)")
+    sector = doc.get("storm_sector")
+    if isinstance(sector, float) and not math.isfinite(sector):  # NaN passes every comparison of the schema
+        out.add("storm_sector", f"must be a finite number, not {sector}")
     return sorted(out.problems, key=_document_order), out
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _document_order(problem: Problem) -> tuple[int, int]:

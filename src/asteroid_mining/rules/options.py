@@ -69,8 +69,10 @@ def preset(name: str) -> Options:
 
 
 def _whole(key: str, value: str, minimum: int) -> int:
-    if not value.isdigit() or int(value) < minimum:
-        raise OptionError(f"{key} must be a whole number of at least {minimum}, not {value!r}")
+    # ASCII digits only (`isdigit` takes `٣` and `²`), and few enough of them for `int` to convert quickly
+    if not value.isascii() or not value.isdigit() or len(value) > 18 or int(value) < minimum:
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        raise OptionError(f"{key} must be a whole number of at least {minimum}, not {shown!r}")
     return int(value)
 
 

@@ -128,8 +128,10 @@ def parse_value(game: Game, reading: Reading, text: str, line: int | None = None
         return text == "true"
     if reading.type == "num":
         digits = text[1:] if text.startswith("-") else text
-        if not digits.isascii() or not digits.isdigit():
-            raise ScriptError(f"expected a number, not {text!r}", line)
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 18:
+            shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+            most = " of at most 18 digits" if len(digits) > 18 else ""
+            raise ScriptError(f"expected a number{most}, not {shown!r}", line)
         return int(text)
     if reading.type == "word":
         if text not in reading.words:

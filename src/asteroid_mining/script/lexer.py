@@ -70,8 +70,10 @@ def check_id(word: str, line: int | None = None) -> str:
 
 def whole_number(word: str, what: str, line: int | None = None, minimum: int = 0) -> int:
     """`word` read as a whole number ≥ `minimum`; raises ScriptError naming `what` otherwise."""
-    if not word.isascii() or not word.isdigit() or int(word) < minimum:
-        raise ScriptError(f"{what} must be a whole number of at least {minimum}, not {word!r}", line)
+    if not word.isascii() or not word.isdigit() or len(word) > 18 or int(word) < minimum:
+        shown = word if len(word) <= 40 else f"{word[:20]}... ({len(word)} characters)"
+        most = " (at most 18 digits)" if len(word) > 18 else ""
+        raise ScriptError(f"{what} must be a whole number of at least {minimum}{most}, not {shown!r}", line)
     return int(word)
 
 

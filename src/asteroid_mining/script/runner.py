@@ -12,8 +12,8 @@ from .reporter import Reporter
 def read_source(path: str) -> str:
     """The text of the file at `path` (`-` is standard input); raises OSError or UnicodeDecodeError."""
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
+        return sys.stdin.read().removeprefix("\ufeff")
+    with open(path, encoding="utf-8-sig") as handle:  # a byte order mark (some editors write one) is not text
         return handle.read()
 
 

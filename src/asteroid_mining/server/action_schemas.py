@@ -18,8 +18,11 @@ from .view_schemas import Record, absent
 
 Ident = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 """An id as clients send it."""
-Ref = Annotated[StrictStr, Field(max_length=64)] | StrictInt
-"""A client's `ref`, echoed in the answer."""
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+"""The range of every whole number the server takes in a message: what its JSON encoder and its store hold."""
+Ref = Annotated[StrictStr, Field(max_length=64)] | Annotated[StrictInt, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""A client's reference for a message, echoed in the answer: a short string or a 64-bit whole number (a larger
+one could be stored with its action and then not be sent to anyone)."""
 
 SETTLER_SPECS: tuple[ActionSpec, ...] = tuple(spec for spec in ACTION_SPECS if "settler" in spec.actors)
 """The actions a settler can take (robots and UFOs act by themselves, R13, E2)."""

@@ -16,6 +16,7 @@ from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
 from .limits import BodyLimit
+from .replay_cache import ReplayCache
 from .static import ClientFiles
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan,
                   telemetry=quiet)
     app.state.settings = settings
+    app.state.replays = ReplayCache(settings.replay_cache)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(play.router)

@@ -21,7 +21,7 @@ def resolve_belt(spec: str | dict[str, Any], seed: int, settings: Settings) -> t
     if isinstance(spec, str):
         belt = _named(spec, seed, settings)
     else:
-        _check_size(len(spec.get("asteroids") or ()), len(spec.get("links") or ()), settings)
+        _check_size(_count(spec.get("asteroids")), _count(spec.get("links")), settings)
         try:
             belt = parse_belt(spec, source="belt")
         except BeltError as bad:
@@ -47,6 +47,11 @@ def _named(name: str, seed: int, settings: Settings) -> Belt:
             raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
     known = ", ".join(sorted({*shipped_names(), *GENERATED}))
     raise ServerError(422, "invalid", f"belt: no belt or preset is called {name!r} (known: {known})", "belt")
+
+
+def _count(section: object) -> int:
+    """How many items a section of a belt document has (0 when it is not an array: the belt's check says why)."""
+    return len(section) if isinstance(section, list) else 0
 
 
 def _check_size(asteroids: int, links: int, settings: Settings) -> None:

@@ -6,6 +6,7 @@ Every field can also be set from the environment: `ASTEROID_MINING_<FIELD>` in c
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -58,7 +59,25 @@ class Settings:
     max_connections_per_client: int = 256
     """WebSocket connections one address may have open at once, all games together."""
     max_games_per_client: int = 20
-    """Running games one address may have created."""
+    """Running games one address may have created (finished games and expired open games do not count)."""
+    open_game_ttl: float = 3_600.0
+    """Seconds after which a game nobody has played in (no action yet) expires: it leaves the lobby, no longer
+    counts for its creator's quota and is no longer loaded when the server starts (its link still opens it)."""
+    min_turn_seconds: float = 1.0
+    """The shortest turn timer a game may be created with (`turn_seconds`)."""
+    max_sockets_per_client: int = 320
+    """Sockets one address may have open at once, of any kind (HTTP, keep-alive, WebSocket); never fewer than
+    `max_connections_per_client` + 32, so that an address at its WebSocket limit can still use the REST API.
+    Past it a new connection is closed before a byte is read."""
+    max_connections: int = 8_192
+    """Connections and requests the server takes at once in all (uvicorn's `limit_concurrency`): past it, a new
+    request is answered 503."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's headers, from when it opened (or answered its last request)."""
+    keep_alive_seconds: int = 5
+    """Seconds an idle keep-alive HTTP connection is kept open (uvicorn's `timeout_keep_alive`)."""
+    replay_cache: int = 16
+    """Replay documents (`GET /api/games/{id}/replay`) kept, by game and seq, so that asking again costs nothing."""
     max_live_games: int = 5_000
     """Running games the server holds at most."""
     max_belt_asteroids: int = 2_500
@@ -82,17 +101,27 @@ class Settings:
             problems.append(f"port must be between 0 and 65535, not {self.port}")
         if self.synchronous not in ("FULL", "NORMAL"):
             problems.append(f"synchronous must be FULL or NORMAL, not {self.synchronous!r}")
-        for name in ("bot_delay", "rate_per_second"):
-            if getattr(self, name) < 0:
-                problems.append(f"{name} must not be negative")
+        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or value < 0:
+                problems.append(f"{name} must be a finite number, not negative")
+        for name in ("header_timeout", "keep_alive_seconds"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or value <= 0:
+                problems.append(f"{name} must be a finite number above 0")
         for name in ("max_message_bytes", "max_request_bytes", "rate_burst", "rate_violations", "snapshot_every",
                      "sync_buffer", "send_queue", "inbox", "max_connections_per_game", "max_connections_per_client",
-                     "max_games_per_client",
+                     "max_games_per_client", "max_sockets_per_client", "max_connections",
                      "max_live_games", "max_belt_asteroids", "max_belt_links"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:
             raise SettingsError("; ".join(problems))
+
+    @property
+    def socket_cap(self) -> int:
+        """The sockets one address may have open at once (see `max_sockets_per_client`)."""
+        return max(self.max_sockets_per_client, self.max_connections_per_client + 32)
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some settings replaced (None values are ignored)."""

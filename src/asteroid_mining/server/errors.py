@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 _HTTP_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
     409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "invalid", 429: "too_many",
-    500: "internal", 503: "unavailable",
+    500: "internal", 503: "unavailable", 507: "storage_full",
 }
 
 
@@ -38,6 +38,15 @@ class ServerError(Exception):
     def body(self) -> dict[str, Any]:
         """The REST error body."""
         return error_body(self.code, self.message, self.field)
+
+
+def storage_refusal(failure: Exception) -> ServerError:
+    """What a client is told when the store failed: 507 `storage_full` for a full disk, else 503
+    `storage_failed` (the server itself is fine; trying later may work)."""
+    text = str(failure).lower()
+    if "full" in text or "no space" in text:
+        return ServerError(507, "storage_full", "the server's disk is full: nothing could be saved")
+    return ServerError(503, "storage_failed", "the server could not read or save games at the moment; try later")
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -71,6 +80,8 @@ def first_problem(errors: Sequence[Any], skip: int = 0) -> tuple[str, str | None
     if kind == "extra_forbidden":
         return f"unknown field {field!r}", field
     if kind == "missing":
+        if field is None:  # the whole body: nothing was sent
+            return "the request needs a JSON body: an object ({} takes every default)", None
         return f"{field} is required", field
     message = str(first.get("msg", "invalid value"))
     return (f"{field}: {message}" if field else message), field
@@ -105,6 +116,22 @@ def install(app: FastAPI) -> None:
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
         return JSONResponse(error_body("internal", "internal server error"), status_code=500)
 
+    async def storage_error(request: Request, exc: Exception) -> JSONResponse:
+        log.error("storage failed on %s %s: %s", request.method, request.url.path, exc)
+        refusal = storage_refusal(exc)
+        return JSONResponse(refusal.body(), status_code=refusal.status)
+
+    async def damaged(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, DamagedGame)
+        body = error_body("game_damaged", f"game {exc.game_id} cannot be loaded ({exc.reason}); its log is "
+                          f"still at /api/games/{exc.game_id}/log")
+        return JSONResponse(body, status_code=409)
+
+    from ..storage import StorageError  # here: errors is imported by modules the storage layer must not need
+    from .rebuild import DamagedGame
+
+    app.add_exception_handler(StorageError, storage_error)
+    app.add_exception_handler(DamagedGame, damaged)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(HTTPException, http_error)

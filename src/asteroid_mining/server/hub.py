@@ -1,12 +1,15 @@
 """`GameHub`: every live game of the server — creating games, loading them from the store, the lobby.
 
 At start-up every running game is loaded from the store and its owner started, so running games resume after a
-restart (a crash included). Finished games are loaded on demand and let go once nobody watches them.
+restart (a crash included). Finished games are loaded on demand and let go once nobody watches them. A stored game
+that cannot be loaded is kept aside as `damaged` (listed, refused with `DamagedGame`); an open game nobody has
+played in for `open_game_ttl` is let go and counts no more for its creator's quota.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import secrets
@@ -15,11 +18,11 @@ from collections import Counter
 from typing import Any
 
 from ..rules import Game, SetupError
-from ..storage import GameRecord, GameStore, StoredGame
+from ..storage import GameRecord, GameStore, StorageError, StoredGame
 from .belts import resolve_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
-from .errors import ServerError
+from .errors import ServerError, storage_refusal
 from .live import LiveGame, progress_of
 from .meta import GameMeta
 from .options import game_options
@@ -46,6 +49,9 @@ class GameHub:
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._pending: Counter[str] = Counter()
         self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
+        self.damaged: dict[str, dict[str, Any]] = {}  # id -> its lobby summary, for games that cannot be loaded
+        self.clock = time.time
+        """Seconds since the epoch (replaced in tests): when open games expire."""
 
     async def start(self) -> None:
         """Load and start every running game of the store."""
@@ -53,10 +59,13 @@ class GameHub:
         for game_id in ids:
             try:
                 await self.get(game_id)
+            except DamagedGame as damaged:
+                log.error("%s; it is listed as damaged", damaged)
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
+        self.expire()
         if ids:
-            log.info("resumed %d running games", len(self.games))
+            log.info("resumed %d running games (%d damaged)", len(self.games), len(self.damaged))
 
     async def close(self) -> None:
         """Stop every owner and close every connection."""
@@ -65,10 +74,15 @@ class GameHub:
 
     # ----- finding games -----
     async def get(self, game_id: str) -> LiveGame | None:
-        """The live game, loading it from the store when needed; None when there is no such game."""
+        """The live game, loading it from the store when needed; None when there is no such game.
+
+        Raises DamagedGame for a stored game that cannot be loaded (then and every time after).
+        """
         live = self.games.get(game_id)
         if live is not None:
             return live
+        if game_id in self.damaged:
+            raise DamagedGame(game_id, self.damaged[game_id]["reason"])
         pending = self._loading.get(game_id)
         if pending is not None:  # someone is loading it already: wait for that
             return await asyncio.shield(pending)
@@ -95,10 +109,12 @@ class GameHub:
         try:
             meta = read_meta(stored.record)
             game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-        except DamagedGame as damaged:
-            log.error("%s", damaged)
-            raise ServerError(500, damaged.code, str(damaged)) from None
-        live = LiveGame(stored.record, meta, game, seq, self.settings, self.store, _players(stored.record, meta))
+            live = LiveGame(stored.record, meta, game, seq, self.settings, self.store, _players(stored.record, meta))
+        except Exception as failure:  # a bug of ours or a stored game a change of rules broke: not a crash
+            damaged = failure if isinstance(failure, DamagedGame) else DamagedGame(
+                game_id, f"{type(failure).__name__}: {failure}"[:300])
+            self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
+            raise damaged from failure
         self.games[game_id] = live
         live.start()
         _age_young_objects()
@@ -126,14 +142,31 @@ class GameHub:
             del self._connected[client]
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Open and running games, newest first (no tokens)."""
+        """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not
+        listed."""
+        self.expire()
         games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.created)
-        return [g.summary() for g in games]
+        damaged = sorted(self.damaged.values(), key=lambda d: -d["created"])
+        return [g.summary() for g in games] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
+
+    # ----- open games expire -----
+    def expired(self, live: LiveGame) -> bool:
+        """Whether `live` is an open game (nobody has acted) older than `open_game_ttl`."""
+        return live.seq == 0 and live.running and self.clock() - live.created > self.settings.open_game_ttl
+
+    def expire(self) -> int:
+        """Let go of the expired open games nobody is connected to (they stay in the store); how many."""
+        gone = [g for g in self.games.values() if self.expired(g) and not g.connections]
+        for live in gone:
+            del self.games[live.id]
+            asyncio.get_running_loop().create_task(live.stop())
+        return len(gone)
 
     # ----- creating games -----
     async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
         """Create, store and start a game; its seats with their tokens (shown this once only)."""
-        running = [g for g in self.games.values() if g.running]
+        self.expire()
+        running = [g for g in self.games.values() if g.running and not self.expired(g)]
         if len(running) + sum(self._pending.values()) >= self.settings.max_live_games:
             raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
         mine = sum(1 for g in running if g.client == client) + self._pending[client]
@@ -149,6 +182,9 @@ class GameHub:
                 del self._pending[client]
 
     async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+        if request.turn_seconds is not None and request.turn_seconds < self.settings.min_turn_seconds:
+            raise ServerError(422, "invalid", f"turn_seconds: at least {self.settings.min_turn_seconds:g} on this "
+                              "server", "turn_seconds")
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         options = game_options(request.rules, request.options)
         players = await asyncio.to_thread(_bot_players, request, seed)
@@ -159,7 +195,7 @@ class GameHub:
         except SetupError as bad:
             raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
         seats, created = [], []
-        for number, settlers in enumerate(deal_settlers(request.seats, request.settlers_per_seat), start=1):
+        for number, settlers in enumerate(deal_settlers(list(game.settlers), request.seats), start=1):
             bot = request.bots.get(str(number))
             token = None if bot else new_token()
             seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
@@ -167,8 +203,12 @@ class GameHub:
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
         name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
         meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats))
-        record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta.to_json())
-        await self.store.create(record, progress_of(game, 0, record.created))
+        record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta.to_json())
+        try:
+            await self.store.create(record, progress_of(game, 0, record.created))
+        except StorageError as failure:
+            log.error("game %s could not be stored: %s", record.id, failure)
+            raise storage_refusal(failure) from None
         live = LiveGame(record, meta, game, 0, self.settings, self.store, players)
         self.games[record.id] = live
         live.start()
@@ -196,6 +236,20 @@ def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
         log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
                     stored.progress.seq)
     return game, seq
+
+
+def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
+    """A damaged game as the lobby lists it, from what the store holds (and why it cannot be loaded)."""
+    record, progress = stored.record, stored.progress
+    meta = record.meta if isinstance(record.meta, dict) else {}
+    seats: list[dict[str, Any]] = []
+    with contextlib.suppress(DamagedGame):  # metadata that cannot be read: the seats stay unknown
+        seats = [{**seat, "connected": 0} for seat in read_meta(record).seats_public()]
+    asteroids = record.belt.get("asteroids") if isinstance(record.belt, dict) else None
+    return {"id": record.id, "status": "damaged", "seq": progress.seq, "round": progress.round,
+            "turn": progress.turn, "rules": str(meta.get("rules", "")), "belt": str(meta.get("belt_name", "")),
+            "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
+            "turn_seconds": meta.get("turn_seconds"), "created": record.created, "seats": seats, "reason": reason}
 
 
 def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:

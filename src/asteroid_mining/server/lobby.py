@@ -76,7 +76,7 @@ async def game_log(game_id: str, request: Request) -> dict[str, Any]:
     try:
         meta = read_meta(record)
     except DamagedGame as damaged:
-        raise ServerError(500, damaged.code, str(damaged)) from None
+        raise damaged from None  # 409 game_damaged (errors.install)
     return {
         "id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
         "settlers": record.settlers, "seats": meta.seats_public(), "status": progress.status, "seq": progress.seq,

@@ -14,12 +14,14 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_plus
 
 import uvicorn
 
 from ..storage import SqliteStore, StorageError
 from .app import create_app
 from .config import Settings, SettingsError
+from .transport import SocketCounter, guarded_protocol
 
 log = logging.getLogger("asteroid_mining.server")
 
@@ -30,16 +32,31 @@ quarter of the server's CPU in the benchmark, and these thresholds about a twent
 
 
 class RedactTokens(logging.Filter):
-    """Hides seat tokens in log lines: uvicorn logs each WebSocket's path, query string (`?token=…`) included."""
+    """Hides seat tokens in log lines: uvicorn logs each WebSocket's path, query string (`?token=…`) included.
 
-    _TOKEN = re.compile(r"(token=)[^&\s\"']+")
+    Every `name=value` of a query string is looked at with its name *decoded* as the server decodes it
+    (`?tok%65n=…` and `?%74oken=…` are the `token` parameter too), and the value of each one named `token` is
+    replaced by `…`. Tokens stay in the URL (browsers cannot set headers on a WebSocket), so this is where they
+    are kept out of the log.
+    """
+
+    _PARAM = re.compile(r"([?&])([^=&\s\"'?#]+)=([^&\s\"'#]*)")
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record's message without tokens; never drops a record."""
         message = record.getMessage()
-        if "token=" in message:
-            record.msg, record.args = self._TOKEN.sub(r"\1…", message), None
+        if "=" in message:
+            redacted = self._PARAM.sub(self._hide, message)
+            if redacted != message:
+                record.msg, record.args = redacted, None
         return True
+
+    @staticmethod
+    def _hide(match: re.Match[str]) -> str:
+        lead, name, value = match.groups()
+        if unquote_plus(name).strip() == "token":
+            value = "…"
+        return f"{lead}{name}={value}"
 
 
 def _configure_logging() -> None:
@@ -49,11 +66,16 @@ def _configure_logging() -> None:
 
 
 def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
-    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header."""
+    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header, and
+    the connection limits (`transport`: a deadline for headers, a cap on each address's sockets)."""
     return uvicorn.Config(
         create_app(settings),
         host=settings.host,
         port=settings.port,
+        http=guarded_protocol(settings.header_timeout, SocketCounter(settings.socket_cap)),
+        limit_concurrency=settings.max_connections,
+        timeout_keep_alive=settings.keep_alive_seconds,
+        h11_max_incomplete_event_size=16 * 1024,  # only if uvicorn's h11 parser is chosen: headers up to 16 KiB
         ws_max_size=4 * settings.max_message_bytes,  # larger messages are answered with an error; far larger: closed
         ws_per_message_deflate=False,  # small messages: compressing each one per client costs more than it saves
         server_header=False,
@@ -89,11 +111,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
 
 
 async def _check_store(settings: Settings) -> None:
-    """Open the games' store once and close it: creates or brings up to date its schema; StorageError when the
-    server could not use it."""
+    """Open the games' store once, check its pages and close it: creates or brings up to date its schema;
+    StorageError when the server could not use it (damaged pages included)."""
     store = SqliteStore(settings.data_dir, settings.synchronous)
     await store.open()
-    await store.close()
+    try:
+        await store.verify()
+    finally:
+        await store.close()
 
 
 def main(argv: list[str] | None = None) -> int:

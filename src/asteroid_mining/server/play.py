@@ -2,7 +2,8 @@
 
 On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
 malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
-token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
+token, 4403 an origin that may not connect, 4404 no such game, 4410 a stored game that cannot be
+loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and
 sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
 failure.
 """
@@ -24,6 +25,7 @@ from .hub import GameHub
 from .live import Connection, LiveGame
 from .messages import MessageError, error, parse
 from .outbox import Outbox
+from .rebuild import DamagedGame
 from .schemas import SyncMessage
 from .security import TokenBucket, origin_allowed
 
@@ -35,6 +37,7 @@ CLOSE_ORIGIN = 4403
 CLOSE_NO_GAME = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FULL = 4409
+CLOSE_DAMAGED = 4410
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 
@@ -63,7 +66,10 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
-    except ServerError as failed:  # a game that cannot be rebuilt (`game_damaged`): say so, as REST does
+    except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
+        await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
+        return
+    except ServerError as failed:
         await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
         return
     except Exception:

@@ -8,7 +8,6 @@ as well as running ones, and a log the engine refuses answers `500 game_damaged`
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,7 +16,8 @@ from ..rules import Event, Game
 from ..storage import Command, GameRecord, Progress
 from .diff import ViewTracker
 from .errors import ServerError
-from .rebuild import DamagedGame, read_meta, rebuild
+from .rebuild import read_meta, rebuild
+from .replay_cache import ReplayCache
 
 router = APIRouter(prefix="/api")
 
@@ -53,7 +53,5 @@ async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
-    try:
-        return await asyncio.to_thread(build_replay, record, progress, commands)
-    except DamagedGame as damaged:
-        raise ServerError(500, damaged.code, str(damaged)) from None
+    cache: ReplayCache = request.app.state.replays  # DamagedGame (409 game_damaged) when the log cannot be played
+    return await cache.get(record.id, progress.seq, lambda: build_replay(record, progress, commands))

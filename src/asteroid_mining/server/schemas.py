@@ -11,8 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from .action_schemas import ActBase, ActionJson, ActMessage, Ref
+from .action_schemas import INT64_MAX, ActBase, ActionJson, ActMessage, Ref
 from .view_schemas import GameView, absent
+
+OPTION_MAX = 1_000_000
+"""The largest number any rule option may be given in a request (each option has its own, smaller limit)."""
 
 
 class _Strict(BaseModel):
@@ -23,22 +26,25 @@ class _Strict(BaseModel):
 class CreateGame(_Strict):
     """The body of `POST /api/games`; every field is optional."""
 
-    seats: int = Field(1, ge=1, le=8, description="How many players (seats) share the team.")
-    settlers_per_seat: int = Field(3, ge=1, le=6, description="How many settlers each seat plays.")
+    seats: StrictInt = Field(1, ge=1, le=8, description="How many players (seats) share the team.")
+    settlers_per_seat: StrictInt = Field(3, ge=1, le=6, description="How many settlers each seat plays.")
     belt: Annotated[str, Field(max_length=64)] | dict[str, Any] = Field(
         "tutorial",
         description="A shipped belt's name (`tutorial`, `puzzle-gates`, `puzzle-storm`), a generator preset "
         "(`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.",
     )
     rules: Literal["classic", "extended"] = Field("classic", description="The rules preset.")
-    options: dict[Annotated[str, Field(max_length=32)], StrictInt | StrictBool] = Field(
+    options: dict[Annotated[str, Field(max_length=32)],
+                  Annotated[StrictInt, Field(ge=0, le=OPTION_MAX)] | StrictBool] = Field(
         default_factory=dict,
         description="Rule options set one by one over the preset: uranium_fuse, ufos, haywire_gates (true/false), "
         "storm_warning, storm_interval (RULES.md, Options). Turns are always strict.",
     )
-    seed: int | None = Field(None, ge=0, lt=2**63, description="The game's seed (R18); random when left out.")
+    seed: StrictInt | None = Field(None, ge=0, le=INT64_MAX, description="The game's seed (R18); random when left out.")
     turn_seconds: float | None = Field(
-        None, gt=0, le=86_400, description="A settler that has not acted this long waits; null: no timer."
+        None, gt=0, le=86_400, allow_inf_nan=False,
+        description="A settler that has not acted this long waits; null: no timer. The server's "
+        "`min_turn_seconds` (1 by default) is the least it takes.",
     )
     bots: dict[Annotated[str, Field(pattern=r"^[1-8]$")], Annotated[str, Field(min_length=1, max_length=32)]] = Field(
         default_factory=dict, description='Seats played by the server: `{"2": "planner"}` (seat → bot name).'
@@ -76,7 +82,8 @@ class GameSummary(BaseModel):
     """A game as the lobby lists it."""
 
     id: str
-    status: Literal["open", "running", "won", "lost"]
+    status: Literal["open", "running", "won", "lost", "damaged"] = Field(
+        description="`damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).")
     seq: int
     round: int
     turn: str | None
@@ -155,7 +162,7 @@ class SyncMessage(_Strict):
     """Resend what came after `after` (the seq of the last update the client has)."""
 
     type: Literal["sync"]
-    after: Annotated[StrictInt, Field(ge=0)]
+    after: Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
     ref: Ref | None = None
 
 

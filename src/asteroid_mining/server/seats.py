@@ -29,9 +29,14 @@ class Seat:
         return {**self.public(), "token": self.token_digest}
 
 
-def deal_settlers(seats: int, per_seat: int) -> list[tuple[str, ...]]:
-    """Settlers `s1…sN` dealt round-robin, so that seats take turns (seat 1: s1, s3…; seat 2: s2, s4…)."""
-    return [tuple(f"s{seat + 1 + i * seats}" for i in range(per_seat)) for seat in range(seats)]
+def deal_settlers(settlers: list[str], seats: int) -> list[tuple[str, ...]]:
+    """The game's settlers, in the engine's order, dealt round-robin to `seats` seats, so that seats take turns
+    (seat 1: the first, third…; seat 2: the second, fourth…).
+
+    The ids are the ones the engine gave (`s1…sN`, skipping any a belt already uses for an asteroid or a gate):
+    a seat must own exactly the settlers the game has, or a turn would belong to nobody.
+    """
+    return [tuple(settlers[seat::seats]) for seat in range(seats)]
 
 
 def seat_for_token(seats: list[Seat], token: str) -> Seat | None:

@@ -51,7 +51,12 @@ class ClientFiles:
         return (self.directory / "index.html").is_file()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve a file of the client, or the not-built page at `/`."""
+        """Serve a file of the client, or the not-built page at `/`; refuse a WebSocket to any other path."""
+        if scope["type"] == "websocket":  # no WebSocket lives here: refuse the handshake (HTTP 403), not a 500
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 4404, "reason": "no such WebSocket"})
+            return
         if scope["type"] != "http":
             return
         if scope["method"] not in ("GET", "HEAD"):

@@ -518,6 +518,23 @@ class SqliteStore(GameStore):
 
         return await self._read(work)
 
+    async def verify(self) -> None:
+        """Check every page of the database (SQLite's `quick_check`) and read the running games; StorageError
+        naming the first problem when the file is damaged. Run once before serving, so that a damaged database is
+        one clear line at start-up rather than failures later."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+            problems = [" ".join(str(row[0]).replace("*** in database main ***", "").split()) for row in rows]
+            problems = [p for p in problems if p and p != "ok"]
+            if problems:
+                raise StorageError(f"the database {self.path} is damaged ({'; '.join(problems)[:300]}): restore "
+                                   "it from a backup, or move it away to start with no games")
+            conn.execute("SELECT COUNT(*), MAX(seq) FROM commands").fetchone()
+
+        await self._read(work)
+        await self.unfinished()
+
     async def unfinished(self) -> list[str]:
         """The ids of running games, oldest first."""
 
