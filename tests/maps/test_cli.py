@@ -122,7 +122,8 @@ def test_show_bad_input(tmp_path: Path) -> None:
 def test_list() -> None:
     code, stdout, _ = run("list")
     assert code == 0
-    assert [line.split()[0] for line in stdout.splitlines()] == ["puzzle-gates", "puzzle-storm", "tutorial"]
+    assert [line.split()[0] for line in stdout.splitlines()] == [
+        "puzzle-gates", "puzzle-storm", "tutorial", "small", "standard", "large", "huge"]
 
 
 def test_help_names_the_commands() -> None:

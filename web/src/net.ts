@@ -80,10 +80,17 @@ export interface CreateBody {
   settlers_per_seat: number;
   belt: string | Record<string, unknown>;
   rules: "classic" | "extended";
+  difficulty?: string;
   seed?: number;
   turn_seconds?: number | null;
   bots?: Record<string, string>;
   options?: Record<string, unknown>;
+}
+
+/** `GET /api/belts`: the belts a game can be created on by name, and the difficulty levels. */
+export interface BeltCatalog {
+  belts: { name: string; kind: "shipped" | "generated"; asteroids: number; description: string }[];
+  difficulties: { name: string; description: string }[];
 }
 
 export class ApiError extends Error {
@@ -120,6 +127,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   health: () => call<{ status: string }>("GET", "/api/health"),
   lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
+  belts: () => call<BeltCatalog>("GET", "/api/belts"),
+  bots: () => call<{ bots: string[] }>("GET", "/api/bots"),
   create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
   game: async (id: string) => {
     const d = await call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);

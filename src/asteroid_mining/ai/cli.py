@@ -34,17 +34,26 @@ def _fail(message: str) -> NoReturn:
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", help="Games per bot.")] = 100,
     belt: Annotated[
-        str, typer.Option("--belt", help="A generator preset (tutorial, small, standard, large, huge), a belt "
-                          "file, or a shipped belt's name.")
+        str, typer.Option("--belt", help="A shipped belt's name (tutorial, puzzle-gates, puzzle-storm), a generator "
+                          "preset (small, standard, large, huge) or a belt file.")
     ] = "standard",
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", "-d", help="easy, normal, hard or brutal (default: the belt as made).")
+    ] = None,
     rules: Annotated[str, typer.Option("--rules", help="classic or extended.")] = "classic",
     bot: Annotated[
         list[str] | None,
-        typer.Option("--bot", "-b", help="A bot to play (random, greedy, planner); repeat to compare bots.",
-                     show_default="planner"),
+        typer.Option("--bot", "-b", help="A bot to play: random, greedy, planner, an installed bot, or "
+                     "path/to/file.py:ClassName; repeat to compare bots.", show_default="planner"),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i for its belt and its dice.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel (with --ray and no "
+                                      "address: the local cluster's CPUs).")] = 1,
+    ray: Annotated[
+        str | None, typer.Option("--ray", is_flag=False, flag_value="local", metavar="[ADDRESS]",
+                                 help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or on one "
+                                 "started on this machine for the run when no address is given.")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write every game's result to a .csv or .json file.")
     ] = None,
@@ -60,7 +69,7 @@ def simulate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds)
+    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds, difficulty)
     if out is not None and out.suffix.lower() not in (".csv", ".json"):
         _fail(f"--out must end in .csv or .json, not {out.name!r}")
     if out is not None and not out.resolve().parent.is_dir():
@@ -72,7 +81,7 @@ def simulate(
     err = Console(stderr=True)
     started = time.perf_counter()
     try:
-        stream = iter_results(config, jobs)
+        stream = iter_results(config, jobs, ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=False) as progress:
             task = progress.add_task(f"{len(config.bots) * games} games", total=len(config.bots) * games)
@@ -92,14 +101,18 @@ def simulate(
     if not console.is_terminal:
         console = Console(width=140)  # a file or pipe: room for the comparison table
     summaries = summarize(results)
-    console.print(f"{config.games} games per bot on {config.belt} ({config.rules} rules, {config.settlers} settlers, "
+    level = f", {config.difficulty}" if config.difficulty else ""
+    console.print(f"{config.games} games per bot on {config.belt} ({config.rules} rules{level}, {config.settlers} "
+                  f"settlers, "
                   f"seeds {config.seed}…{config.seed + config.games - 1}, cap {config.max_rounds} rounds)")
     for summary in summaries:
         console.print(_bot_table(summary))
     if len(summaries) > 1 and console.width >= COMPARISON_WIDTH:
         console.print(_table(summaries))
-    console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, "
-                  f"{jobs} process{'es' if jobs != 1 else ''})")
+    for failed in (r for r in results if r.outcome == "error"):
+        console.print(f"game {failed.game} of {failed.bot} (seed {failed.seed}) raised {failed.error}")
+    where = f"Ray at {ray}" if ray else f"{jobs} process{'es' if jobs != 1 else ''}"
+    console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, {where})")
     if out is not None:
         try:
             write_results(out, config, results)
@@ -125,6 +138,8 @@ def _bot_table(s: BotSummary) -> Table:
     table.add_row("time per decision", f"{s.decision_ms:.2f} ms")
     if s.refused:
         table.add_row("refused actions", f"{s.refused} (a bot bug)")
+    if s.errors:
+        table.add_row("games that raised", f"{s.errors} (a bot bug; listed below)")
     return table
 
 

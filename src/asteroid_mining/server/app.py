@@ -11,7 +11,7 @@ from fastapi.telemetry import TelemetryConfig
 
 from .. import __version__
 from ..storage import GameStore, SqliteStore
-from . import errors, lobby, play, replay
+from . import catalog, errors, lobby, play, replay
 from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.settings = settings
     errors.install(app)
     app.include_router(lobby.router)
+    app.include_router(catalog.router)
     app.include_router(play.router)
     app.include_router(replay.router)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)

@@ -143,9 +143,12 @@ class GameHub:
 
     async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
-        options = game_options(request.rules, request.options)
+        game_options(request.rules, request.options)  # bad options are refused before a belt is generated
         players = await asyncio.to_thread(_bot_players, request, seed)
-        belt, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings)
+        resolved, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings,
+                                                      request.difficulty)
+        belt = resolved.belt
+        options = game_options(request.rules, request.options, resolved.options_for(request.rules))
         total = request.seats * request.settlers_per_seat
         try:
             game = await asyncio.to_thread(Game.new, belt, options, seed, total)
@@ -158,7 +161,7 @@ class GameHub:
             seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
-        name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
+        name = resolved.name
         meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
                 "seats": [seat.to_meta() for seat in seats]}
         record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
