@@ -1,8 +1,9 @@
 """`asteroid-mining simulate`: bots play many games; a progress bar, then a table of results per bot (and a
 comparison table of every bot, when there are several and the terminal is wide enough).
 
-Mounted by the main command line (`app.command("simulate")(simulate)`). Bad input (an unknown bot, belt or
-rules, a belt file that is not valid, `--games 0`) is one clear message on standard error and exit status 2.
+Mounted by the main command line (`app.command("simulate", cls=SimulateCommand)(simulate)`). Bad input (an
+unknown bot, belt or rules, a belt file that is not valid, `--games 0`) is one clear message on standard error
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 from ..maps import BeltError
+from .cluster import LOCAL
 from .simulate import BotSummary, GameResult, SimConfig, SimulationError, iter_results, summarize, write_results
 
 if TYPE_CHECKING:
@@ -24,6 +27,24 @@ COMPARISON_WIDTH = 120
 """Terminal columns needed for the comparison table of several bots (it is left out on narrower ones)."""
 
 PROG = "asteroid-mining simulate"
+
+
+class SimulateCommand(TyperCommand):
+    """The `simulate` command, whose `--ray` takes an optional value (`--ray` alone: a local cluster).
+
+    Typer's parser has no option with an optional value, so a `--ray` with no address after it (the last
+    argument, or followed by another option) is given the address `local` before parsing.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse `args`, with `--ray` alone read as `--ray local`."""
+        out: list[str] = []
+        for i, arg in enumerate(args):
+            out.append(arg)
+            if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                out.append(LOCAL)
+        result: list[str] = super().parse_args(ctx, out)
+        return result
 
 
 def _fail(message: str) -> NoReturn:
@@ -50,7 +71,7 @@ def simulate(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel (with --ray and no "
                                       "address: the local cluster's CPUs).")] = 1,
     ray: Annotated[
-        str | None, typer.Option("--ray", is_flag=False, flag_value="local", metavar="[ADDRESS]",
+        str | None, typer.Option("--ray", metavar="[ADDRESS]",
                                  help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or on one "
                                  "started on this machine for the run when no address is given.")
     ] = None,
