@@ -61,11 +61,13 @@ class Client:
 
     # ----- keeping the view -----
     def take_state(self, message: dict[str, Any]) -> None:
+        """Start again from a whole `state` message."""
         self.view = message["state"]
         self.seq = message["seq"]
         self.mine = list((message.get("you") or {}).get("settlers", []))
 
     def take_update(self, message: dict[str, Any]) -> None:
+        """Apply an `update`'s diff: plain fields set, records replaced or appended by id."""
         for key, value in message["diff"].items():
             if key not in SECTIONS:
                 self.view[key] = value
@@ -80,12 +82,15 @@ class Client:
 
     # ----- choosing -----
     def asteroids(self) -> dict[str, dict[str, Any]]:
+        """The asteroids that still exist, by id."""
         return {a["id"]: a for a in self.view["asteroids"] if a.get("exists", True)}
 
     def settlers(self) -> dict[str, dict[str, Any]]:
+        """Every settler, by id."""
         return {s["id"]: s for s in self.view["settlers"]}
 
     def needs(self) -> dict[str, int]:
+        """Units of each kind the living settlers still lack between them."""
         carried = dict.fromkeys(KINDS, 0)
         for s in self.settlers().values():
             if s["alive"]:
@@ -94,6 +99,7 @@ class Client:
         return {kind: max(0, WIN - carried[kind]) for kind in KINDS}
 
     def storm_hits(self, aid: str) -> bool:
+        """Whether a forecast storm covers asteroid `aid`."""
         return any(aid in f.get("asteroids", ()) for f in self.view.get("forecasts", ()))
 
     def exits(self, aid: str) -> list[tuple[str, str]]:
@@ -126,6 +132,7 @@ class Client:
         return None
 
     def choose(self, settler: str) -> dict[str, Any]:
+        """The `act` message for `settler`, whose turn it is."""
         me = self.settlers()[settler]
         here = self.asteroids()[me["at"]]
         needs = self.needs()

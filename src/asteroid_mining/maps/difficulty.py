@@ -32,8 +32,6 @@ class Difficulty:
     """Belt-generator parameters set over the preset's (`BeltParams` fields), `storms` included."""
     options: Mapping[str, int | bool] = field(default_factory=dict)
     """Rule options recommended on top of the rules preset (a player's explicit option still wins)."""
-    settlers_per_seat: int | None = None
-    """Settlers per seat it is measured with (None: the game's own choice)."""
 
     def options_for(self, belt: Belt, generated: bool) -> dict[str, int | bool]:
         """The recommended options of this level on `belt` (a generated belt already has its storm interval)."""

@@ -57,8 +57,6 @@ class Resolved:
     name: str = ""
     """What the game calls its belt: the name asked for (a shipped belt, a preset), else the belt's own."""
     description: str = ""
-    settlers_per_seat: int | None = None
-    """The settlers per seat a difficulty recommends (None: the caller's choice)."""
 
     def options_for(self, rules: str | Options = "classic", explicit: Mapping[str, Any] | None = None) -> Options:
         """The options of a game on this belt: the rules preset, then the recommended options, then `explicit`.
@@ -104,11 +102,9 @@ class BeltSource:
         options: dict[str, int | bool] = {}
         if belt.storm_interval is not None:
             options["storm_interval"] = belt.storm_interval
-        settlers = None
         if self.difficulty is not None:
             options.update(self.difficulty.options_for(belt, generated=self.preset is not None))
-            settlers = self.difficulty.settlers_per_seat
-        return Resolved(belt, options, self.name or belt.name, belt.description, settlers)
+        return Resolved(belt, options, self.name or belt.name, belt.description)
 
 
 def belt_source(spec: BeltSpec, difficulty: str | Difficulty | None = None, *, files: bool = False) -> BeltSource:
