@@ -8,6 +8,7 @@ and exit status 2.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -68,8 +69,10 @@ def simulate(
                      "path/to/file.py:ClassName; repeat to compare bots.", show_default="planner"),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i for its belt and its dice.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel (with --ray and no "
-                                      "address: the local cluster's CPUs).")] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes to play games in parallel (default 1); with --ray "
+                                 "and no address, the CPUs of the local cluster (default: all of them).")
+    ] = None,
     ray: Annotated[
         str | None, typer.Option("--ray", metavar="[ADDRESS]",
                                  help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or on one "
@@ -95,6 +98,8 @@ def simulate(
         _fail(f"--out must end in .csv or .json, not {out.name!r}")
     if out is not None and not out.resolve().parent.is_dir():
         _fail(f"cannot write {out}: no such folder {out.parent}")
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if ray == LOCAL else 1
     problems = config.problems() + ([f"--jobs must be at least 1, not {jobs}"] if jobs < 1 else [])
     if problems:
         _fail("; ".join(problems))
