@@ -21,7 +21,7 @@ def resolve_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
     generator for presets (CPU work: call it off the event loop).
     """
     if isinstance(spec, Mapping):  # counted before parsing: a huge document is refused without reading it
-        _check_size(len(spec.get("asteroids") or ()), len(spec.get("links") or ()), settings)
+        _check_size(_count(spec.get("asteroids")), _count(spec.get("links")), settings)
     try:
         level = None if difficulty is None else difficulty_named(difficulty)
     except ResolveError as unknown:
@@ -43,6 +43,11 @@ def resolve_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
         raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
     _check_size(len(resolved.belt.asteroids), len(resolved.belt.links), settings)
     return resolved, belt_to_json(resolved.belt)
+
+
+def _count(section: object) -> int:
+    """How many items a section of a belt document has (0 when it is not an array: the belt's check says why)."""
+    return len(section) if isinstance(section, list) else 0
 
 
 def _check_size(asteroids: int, links: int, settings: Settings) -> None:
