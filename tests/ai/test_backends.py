@@ -79,7 +79,7 @@ def comparable(results: list[GameResult]) -> list[dict[str, Any]]:
     return [{k: v for k, v in asdict(r).items() if k != "think_seconds"} for r in results]
 
 
-CONFIG = SimConfig(bots=("planner", "greedy"), games=6, belt="small", seed=21)
+CONFIG = SimConfig(bots=("planner", "greedy"), games=6, belt="small", seed=21, difficulty="hard")
 
 
 def test_the_same_results_with_jobs_1_jobs_2_and_ray(ray_cluster: Any) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from ..rules.belt import Belt
@@ -46,8 +45,8 @@ class Difficulty:
 
 
 def _level(name: str, description: str, storms: float, warning: int, richness: float = 1.0) -> Difficulty:
-    generator = MappingProxyType({"storms": storms, "richness": richness})
-    return Difficulty(name, description, storms, generator, MappingProxyType({"storm_warning": warning}))
+    # plain dicts, not read-only proxies: a level travels to simulation workers (pickled), and nothing changes them
+    return Difficulty(name, description, storms, {"storms": storms, "richness": richness}, {"storm_warning": warning})
 
 
 # What the measurements showed (docs/ai.md): the planner loses games to storms only. Storm warning is the strong
