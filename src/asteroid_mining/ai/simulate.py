@@ -246,29 +246,33 @@ def _pool_results(work: Work, jobs: int) -> Iterator[GameResult]:
     # Forked workers where the platform has fork: they start at once with everything already imported (spawned
     # ones spend ~0.5 s importing, which cost --jobs 2 a tenth of its speed-up). Workers only play games and
     # never touch the console, so a progress bar's refresh thread in this process is no concern. When a worker
-    # dies (killed, out of memory), the pool breaks: the batches not yet done go to a new pool, each at most
-    # RETRIES times.
+    # dies (killed, out of memory), the pool breaks: the batches not yet done go to a new pool, RETRIES times at
+    # most.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     pending = batches(work.config, jobs)
-    tries: Counter[Batch] = Counter()
+    deaths = 0
     while pending:
         workers = min(jobs, len(pending))
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(work,)) as pool:
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(work,))
+        try:
             futures = {pool.submit(_run_batch, batch): batch for batch in pending}
             pending = []
             for future in as_completed(futures):
-                batch = futures[future]
                 try:
                     results = future.result()
                 except BrokenProcessPool:
-                    tries[batch] += 1
-                    if tries[batch] > RETRIES:
-                        raise SimulationError(f"a worker died {RETRIES + 1} times playing games "
-                                              f"{batch[0][1]}…{batch[-1][1]} of {batch[0][0]}") from None
-                    pending.append(batch)
+                    pending.append(futures[future])
                     continue
                 yield from results
+        finally:  # on an interrupt or an early stop too: cancel what has not started, wait for nothing
+            pool.shutdown(wait=False, cancel_futures=True)
+        if pending:
+            deaths += 1
+            if deaths > RETRIES:
+                games = sum(len(batch) for batch in pending)
+                raise SimulationError(f"worker processes died {deaths} times; {games} games were not played")
+            pending.sort(key=lambda batch: batch[0])
 
 
 def run(config: SimConfig, jobs: int = 1, ray: str | None = None) -> list[GameResult]:
