@@ -34,7 +34,7 @@ from ..maps import BeltError
 from ..maps.difficulty import DIFFICULTY_NAMES
 from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Options, Refused, Wait
+from ..rules import Belt, Game, Refused, Wait
 from ..rules.events import Died, Exploded, Sublimated
 from .observation import Observation
 from .registry import BotError, bot_factory, make_bot
@@ -115,11 +115,6 @@ class GameResult:
 
 
 # ----- one game -----
-def game_options(resolved: Resolved, rules: str) -> Options:
-    """The options of preset `rules` with what the belt recommends (its storm interval, a difficulty's options)."""
-    return resolved.options_for(rules)
-
-
 def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settlers: int = 3, max_rounds: int = 300,
               game_index: int = 0) -> GameResult:
     """One game of `bot_name` playing every settler, until it is won, lost or reaches the round cap.
@@ -128,7 +123,7 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     """
     resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
     bot = make_bot(bot_name, seed, files=True)
-    game = Game.new(resolved.belt, game_options(resolved, rules), seed=seed, settlers=settlers)
+    game = Game.new(resolved.belt, resolved.options_for(rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
@@ -395,7 +390,6 @@ __all__ = [
     "SimConfig",
     "SimulationError",
     "Work",
-    "game_options",
     "iter_results",
     "play_game",
     "run",
