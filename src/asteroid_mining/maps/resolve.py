@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.belt import Belt
-from ..rules.options import PRESETS as RULE_PRESETS
-from ..rules.options import Options
+from ..rules.options import Options, preset
 from .difficulty import Difficulty, difficulty_named
 from .format import load_belt, parse_belt
 from .shipped import load_shipped, shipped_names
@@ -63,15 +62,9 @@ class Resolved:
 
         Raises `OptionError` (rules.options) for an unknown preset or a bad explicit option.
         """
-        base = rules if isinstance(rules, Options) else _preset(rules)
+        base = rules if isinstance(rules, Options) else preset(rules)
         merged: dict[str, Any] = {**self.options, **(explicit or {})}
         return replace(Options.from_json({**base.to_json(), **merged}), turns=base.turns)
-
-
-def _preset(name: str) -> Options:
-    from ..rules.options import preset
-
-    return preset(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +171,8 @@ def belt_catalog() -> list[BeltInfo]:
     return out
 
 
-RULES = tuple(RULE_PRESETS)
-"""The rules presets a game can be created with."""
-
 __all__ = [
     "GENERATED",
-    "RULES",
     "BeltInfo",
     "BeltSource",
     "BeltSpec",
