@@ -89,3 +89,10 @@ def test_one_belt_resolver() -> None:
     choosers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                       if "shipped_names()" in p.read_text(encoding="utf-8"))
     assert choosers == ["maps/resolve.py", "maps/shipped.py"]
+
+
+def test_the_preset_names_are_the_generators() -> None:
+    from asteroid_mining.maps.generator import PRESETS
+    from asteroid_mining.maps.resolve import GENERATED
+
+    assert tuple(PRESETS) == GENERATED
