@@ -14,6 +14,7 @@ Figures:
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import platform
 import statistics
@@ -57,7 +58,7 @@ def compare(cpus: int, config: SimConfig, rounds: int) -> tuple[float, list[floa
     with tempfile.TemporaryDirectory(prefix="am-ray-bench-") as temp:
         start = time.perf_counter()
         ray.init(num_cpus=cpus, include_dashboard=False, _temp_dir=temp, log_to_driver=False,
-                 logging_level="error", configure_logging=False)
+                 logging_level=logging.ERROR, configure_logging=False)
         startup = time.perf_counter() - start
         try:
             run(SimConfig(bots=("planner",), games=2 * cpus, belt="standard", seed=10_000), ray="local")  # warm-up

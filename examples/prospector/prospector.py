@@ -87,7 +87,7 @@ class Prospector:
         leader = max(living, key=lambda sid: (obs.settler(sid).carry_total, sid))
         goal = obs.settler(leader).at
         here = obs.settler(settler).at
-        if leader == settler or goal == here or goal is None:
+        if leader == settler or goal is None or here is None or goal == here:
             return Wait(settler)
         step = _first_step(obs, here, goal)
         return Move(settler, step) if step else Wait(settler)

@@ -3,6 +3,7 @@ worker that dies is retried; a game that raises is reported with its seed and th
 
 from __future__ import annotations
 
+import logging
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -66,7 +67,7 @@ def ray_cluster() -> Iterator[Any]:
     import ray  # in the dev extra: CI runs these tests
 
     with tempfile.TemporaryDirectory(prefix="am-ray-test-") as temp:
-        ray.init(num_cpus=2, include_dashboard=False, _temp_dir=temp, log_to_driver=False, logging_level="error",
+        ray.init(num_cpus=2, include_dashboard=False, _temp_dir=temp, log_to_driver=False, logging_level=logging.ERROR,
                  configure_logging=False)
         try:
             yield ray

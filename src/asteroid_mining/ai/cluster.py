@@ -13,6 +13,7 @@ and a temporary folder, and shut down at the end. Results are the same as with `
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -61,7 +62,7 @@ def _connect(ray: Any, address: str, jobs: int) -> tuple[bool, str | None]:
             raise SimulationError(f"cannot start a local Ray cluster: {failed}") from None
         return True, temp
     try:
-        ray.init(address=address, log_to_driver=False, logging_level="error", configure_logging=False)
+        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False)
     except Exception as failed:  # ConnectionError, a bad address: one line, no traceback
         raise SimulationError(f"cannot reach the Ray cluster at {address}: {failed}") from None
     return True, None
