@@ -131,3 +131,15 @@ def test_ray_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     assert done.exit_code == 2
     assert done.output.strip() == ("asteroid-mining simulate: error: --ray needs Ray: pip install "
                                    "'asteroid-mining[cluster]'")
+
+
+def test_an_unreachable_cluster_is_one_line() -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on any more
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(SimulationError, match=rf"^cannot reach the Ray cluster at 127.0.0.1:{port}: "):
+        iter_results(SimConfig(games=1), ray=f"127.0.0.1:{port}")
+    with pytest.raises(SimulationError, match="not an address of the form host:port"):
+        iter_results(SimConfig(games=1), ray="nowhere")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import socket
 import tempfile
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +26,8 @@ LOCAL = "local"
 """The address meaning "start a cluster on this machine for the run"."""
 IN_FLIGHT_PER_CPU = 4
 """Tasks submitted ahead per CPU of the cluster."""
+CONNECT_SECONDS = 5
+"""How long to wait for a cluster's head to answer at all."""
 INSTALL = "--ray needs Ray: pip install 'asteroid-mining[cluster]'"
 """The one line said when Ray is not installed."""
 
@@ -61,11 +64,29 @@ def _connect(ray: Any, address: str, jobs: int) -> tuple[bool, str | None]:
             shutil.rmtree(temp, ignore_errors=True)
             raise SimulationError(f"cannot start a local Ray cluster: {failed}") from None
         return True, temp
+    problem = _unreachable(address)
+    if problem:
+        raise SimulationError(f"cannot reach the Ray cluster at {address}: {problem}")
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False)
     except Exception as failed:  # ConnectionError, a bad address: one line, no traceback
         raise SimulationError(f"cannot reach the Ray cluster at {address}: {failed}") from None
     return True, None
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at `host:port` (or `ray://host:port`), or None when something does.
+
+    Checked first because Ray itself waits minutes for a head that is not there.
+    """
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return None if address == "auto" else "not an address of the form host:port"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):
+            return None
+    except OSError as failed:
+        return failed.strerror or str(failed) or type(failed).__name__
 
 
 def _play_batch(work: Work, batch: Batch) -> list[GameResult]:
