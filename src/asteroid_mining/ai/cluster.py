@@ -53,9 +53,14 @@ def ray_results(work: Work, address: str, jobs: int = 2) -> Iterator[GameResult]
 
 
 def _connect(ray: Any, address: str, jobs: int) -> tuple[bool, str | None]:
-    if ray.is_initialized():
+    if address != LOCAL:
+        problem = _unreachable(address)
+        if problem:
+            raise SimulationError(f"cannot reach the Ray cluster at {address}: {problem}")
+    if ray.is_initialized():  # this process is already connected (a library caller's own ray.init): use it
         return False, None
-    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "error", "configure_logging": False}
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR,
+             "configure_logging": False}
     if address == LOCAL:
         temp = tempfile.mkdtemp(prefix="am-ray-")
         try:
@@ -64,9 +69,6 @@ def _connect(ray: Any, address: str, jobs: int) -> tuple[bool, str | None]:
             shutil.rmtree(temp, ignore_errors=True)
             raise SimulationError(f"cannot start a local Ray cluster: {failed}") from None
         return True, temp
-    problem = _unreachable(address)
-    if problem:
-        raise SimulationError(f"cannot reach the Ray cluster at {address}: {problem}")
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=False)
     except Exception as failed:  # ConnectionError, a bad address: one line, no traceback
