@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def test_belts_are_listed_with_sizes_descriptions_and_difficulties(client: TestClient) -> None:
     answer = client.get("/api/belts").json()
-    assert [b["name"] for b in answer["belts"]] == [b.name for b in belt_catalog()]
+    assert [b["name"] for b in answer["belts"]] == [b.name for b in belt_catalog() if b.name != "huge"]  # too big
     standard = next(b for b in answer["belts"] if b["name"] == "standard")
     assert standard["kind"] == "generated" and standard["asteroids"] == 250 and standard["description"]
     assert [d["name"] for d in answer["difficulties"]] == ["easy", "normal", "hard", "brutal"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..maps.difficulty import DIFFICULTIES
 from ..maps.resolve import belt_catalog
 from .bots import available_bots
+from .config import Settings
 
 router = APIRouter(prefix="/api")
 
@@ -50,19 +51,21 @@ class Bots(BaseModel):
 
 
 @cache
-def _belts() -> dict[str, Any]:
+def _belts(max_asteroids: int) -> dict[str, Any]:
     # The shipped files and the presets are part of the installed package: read once per process.
     return {
         "belts": [{"name": b.name, "kind": b.kind, "asteroids": b.asteroids, "description": b.description}
-                  for b in belt_catalog()],
+                  for b in belt_catalog() if b.asteroids <= max_asteroids],
         "difficulties": [level.to_json() for level in DIFFICULTIES.values()],
     }
 
 
 @router.get("/belts", response_model=Belts)
-async def belts() -> dict[str, Any]:
-    """The belts a game can be created on by name, with their sizes and descriptions, and the difficulty levels."""
-    return _belts()
+async def belts(request: Request) -> dict[str, Any]:
+    """The belts a game can be created on by name (those within this server's size limit), with their sizes and
+    descriptions, and the difficulty levels."""
+    settings: Settings = request.app.state.settings
+    return _belts(settings.max_belt_asteroids)
 
 
 @router.get("/bots", response_model=Bots)
