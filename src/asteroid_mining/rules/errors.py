@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .refusals import ParamValue, render
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why the rules refuse an action: a stable machine `code` and a `message` a player understands."""
+    """Why the rules refuse an action: a stable machine `code` and the values its sentence needs (`params`).
+
+    The codes and their parameters are listed in `REFUSAL_KINDS` (and docs/engine.md); `message` is the
+    English sentence rendered from them, for people.
+    """
 
     code: str
-    message: str
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, str]:
-        """The refusal as a JSON object."""
-        return {"code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        """The refusal as an English sentence a player understands."""
+        return render(self.code, self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as a JSON object: `{"code", "params", "message"}`."""
+        return {"code": self.code, "params": dict(self.params), "message": self.message}
+
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.params.items()))))
 
 
 class RulesError(Exception):
