@@ -13,7 +13,7 @@ from .config import Settings
 from .errors import ServerError
 
 
-def resolve_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
+def checked_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
                  difficulty: str | None = None) -> tuple[Resolved, dict[str, Any]]:
     """The belt a game is created on (with its recommended options) and its canonical JSON.
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..rules import Game, SetupError
 from ..storage import GameRecord, GameStore, StoredGame
-from .belts import resolve_belt
+from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError
@@ -145,7 +145,7 @@ class GameHub:
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         game_options(request.rules, request.options)  # bad options are refused before a belt is generated
         players = await asyncio.to_thread(_bot_players, request, seed)
-        resolved, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings,
+        resolved, belt_json = await asyncio.to_thread(checked_belt, request.belt, seed, self.settings,
                                                       request.difficulty)
         belt = resolved.belt
         options = game_options(request.rules, request.options, resolved.options_for(request.rules))
