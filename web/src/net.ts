@@ -1,6 +1,7 @@
 // Talking to the game server: the REST API (lobby, games, logs) and one WebSocket per seat, which keeps its
 // sequence number, reconnects with back-off and asks for what it missed (`sync`).
 
+import type { Belts, Bots } from "./protocol";
 import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
 export interface SeatPublic {
@@ -87,11 +88,8 @@ export interface CreateBody {
   options?: Record<string, unknown>;
 }
 
-/** `GET /api/belts`: the belts a game can be created on by name, and the difficulty levels. */
-export interface BeltCatalog {
-  belts: { name: string; kind: "shipped" | "generated"; asteroids: number; description: string }[];
-  difficulties: { name: string; description: string }[];
-}
+/** `GET /api/belts`: the belts a game can be created on by name, and the difficulty levels (generated type). */
+export type BeltCatalog = Belts;
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
@@ -128,7 +126,7 @@ export const api = {
   health: () => call<{ status: string }>("GET", "/api/health"),
   lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
   belts: () => call<BeltCatalog>("GET", "/api/belts"),
-  bots: () => call<{ bots: string[] }>("GET", "/api/bots"),
+  bots: () => call<Bots>("GET", "/api/bots"),
   create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
   game: async (id: string) => {
     const d = await call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);

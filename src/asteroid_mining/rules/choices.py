@@ -28,11 +28,13 @@ class Choice(NamedTuple):
     refusal: Refusal | None
     danger: Danger | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one."""
+    def to_json(self, refusal: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
+        refusal's JSON when the caller has it already."""
         action = self.action
-        out: dict[str, Any] = {"action": action.name, **action.args(),
-                               "refusal": None if self.refusal is None else self.refusal.to_json()}
+        if refusal is None and self.refusal is not None:
+            refusal = self.refusal.to_json()
+        out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
         if self.danger is not None:
             out["danger"] = self.danger.to_json()
         return out
@@ -71,10 +73,23 @@ class Choices:
 
     def to_json(self) -> dict[str, Any]:
         """The choices as JSON (the protocol's `Choices`)."""
+        # A settler that cannot act has every entry refused by one refusal object: its JSON is made once (the
+        # server writes several settlers' choices after every action, and that was half their cost).
+        refusals: dict[int, dict[str, Any]] = {}
+        entries = []
+        for c in self.choices:
+            r = c.refusal
+            if r is None:
+                entries.append(c.to_json())
+                continue
+            made = refusals.get(id(r))
+            if made is None:
+                made = refusals[id(r)] = r.to_json()
+            entries.append(c.to_json(made))
         return {
             "settler": self.settler,
             "round": self.round,
-            "choices": [c.to_json() for c in self.choices],
+            "choices": entries,
             "reactions": {aid: r.to_json() for aid, r in self.reactions.items()},
             "storms": [s.to_json() for s in self.storms],
         }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .refusals import ParamValue, render
@@ -23,7 +24,7 @@ class Refusal:
     @property
     def message(self) -> str:
         """The refusal as an English sentence a player understands."""
-        return render(self.code, self.params)
+        return _sentence(self.code, tuple(self.params.items()))
 
     def to_json(self) -> dict[str, Any]:
         """The refusal as a JSON object: `{"code", "params", "message"}`."""
@@ -31,6 +32,13 @@ class Refusal:
 
     def __hash__(self) -> int:
         return hash((self.code, tuple(sorted(self.params.items()))))
+
+
+@lru_cache(maxsize=4096)
+def _sentence(code: str, params: tuple[tuple[str, ParamValue], ...]) -> str:
+    """`render`, remembered: `Game.choices` offers the same few refusals over and over (every entry of a settler
+    whose turn it is not has the same one), and rendering a template is most of the cost of its JSON."""
+    return render(code, dict(params))
 
 
 class RulesError(Exception):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from . import setup
@@ -71,18 +71,32 @@ class Game:
         return cls(state_from_json(doc))
 
     @classmethod
-    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: list[Any]) -> Game:
-        """Rebuild a game from its belt, options, seed and the history of accepted inputs."""
+    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: Iterable[Any]) -> Game:
+        """Rebuild a game from its belt, options, seed and the history of accepted inputs (`play_history`)."""
         game = cls.new(belt, options, seed, settlers)
-        for i, entry in enumerate(history):
+        for _ in game.play_history(history):
+            pass
+        return game
+
+    def play_history(self, history: Iterable[Any], where: str = "history", first: int = 0) -> Iterator[list[Event]]:
+        """Play a history (`Game.history`'s entries: actions as JSON and round ends) on this game, one entry at
+        a time, yielding each entry's events.
+
+        The one walk over a history that every rebuild goes through (`Game.replay`, the server's stored games
+        and its replays). A history holds only inputs the game accepted, so an entry that cannot be read or
+        that the rules refuse means it is not this game's history (a damaged log, or rules that have changed):
+        GameFormatError naming the entry (`{where}[{first + i}]`), the game left as the entries before it made
+        it. Nothing is skipped: a game rebuilt past a refused entry would be another game.
+        """
+        for i, entry in enumerate(history, start=first):
+            path = f"{where}[{i}]"
             try:
                 if entry == END_ROUND:
-                    game.end_round()
+                    yield self.end_round()
                 else:
-                    game.apply(action_from_json(entry, f"history[{i}]"))
+                    yield self.apply(action_from_json(entry, path))
             except Refused as exc:
-                raise GameFormatError(f"history[{i}]", f"refused on replay: {exc.refusal.message}") from None
-        return game
+                raise GameFormatError(path, f"refused on replay: {exc.refusal.message}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as a versioned JSON document; `Game.from_json` restores it exactly."""

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .config import Settings
 from .direct import SCOPE_KEY
-from .errors import error_body
+from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
 from .messages import MessageError, error, parse
@@ -63,6 +63,9 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
+    except ServerError as failed:  # a game that cannot be rebuilt (`game_damaged`): say so, as REST does
+        await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
+        return
     except Exception:
         log.exception("game %s could not be loaded", game_id)
         await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)
