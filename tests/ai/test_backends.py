@@ -91,6 +91,11 @@ def test_the_same_results_with_jobs_1_jobs_2_and_ray(ray_cluster: Any) -> None:
     assert [r["seed"] for r in one] == [21, 22, 23, 24, 25, 26] * 2
 
 
+def test_a_fixed_belt_travels_to_ray_workers(ray_cluster: Any) -> None:
+    config = SimConfig(bots=("planner",), games=3, belt="puzzle-storm", seed=3, difficulty="easy")
+    assert comparable(run(config, jobs=2, ray="local")) == comparable(run(config))
+
+
 def test_a_worker_that_dies_is_retried_in_a_process_pool(bots: Path) -> None:
     config = SimConfig(bots=(f"{bots}:DiesOnce",), games=5, belt="small", seed=0)
     results = run(config, jobs=2)

@@ -96,3 +96,11 @@ def test_the_preset_names_are_the_generators() -> None:
     from asteroid_mining.maps.resolve import GENERATED
 
     assert tuple(PRESETS) == GENERATED
+
+
+def test_a_source_pickles_with_its_belt_as_a_document() -> None:
+    import pickle
+
+    for source in (belt_source("tutorial", "hard"), belt_source("standard", "easy")):
+        copy = pickle.loads(pickle.dumps(source))
+        assert copy == source and copy(4) == source(4)

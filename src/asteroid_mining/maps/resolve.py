@@ -32,7 +32,7 @@ from typing import Any
 from ..rules.belt import Belt
 from ..rules.options import Options, preset
 from .difficulty import Difficulty, difficulty_named
-from .format import load_belt, parse_belt
+from .format import belt_to_json, load_belt, parse_belt
 from .shipped import load_shipped, shipped_names
 
 GENERATED = ("tutorial", "small", "standard", "large", "huge")
@@ -82,6 +82,12 @@ class BeltSource:
     size: int = 0
     """How many asteroids the belt has (for a preset: will have), known before anything is generated."""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A fixed belt travels as its JSON document (read back once where it lands), so that a source pickles
+        # whichever build of the engine made it (a compiled frozen record does not unpickle field by field).
+        document = belt_to_json(self.fixed) if self.fixed is not None else None
+        return _source_from, (self.name, self.preset, document, self.difficulty, self.size)
+
     def __call__(self, seed: int) -> Resolved:
         """The belt for `seed`: generated (a preset) or the fixed one, with its recommended options."""
         if self.preset is not None:
@@ -98,6 +104,13 @@ class BeltSource:
         if self.difficulty is not None:
             options.update(self.difficulty.options_for(belt, generated=self.preset is not None))
         return Resolved(belt, options, self.name or belt.name, belt.description)
+
+
+def _source_from(name: str, preset: str | None, document: dict[str, Any] | None, difficulty: Difficulty | None,
+                 size: int) -> BeltSource:
+    """A `BeltSource` unpickled (see `BeltSource.__reduce__`)."""
+    fixed = parse_belt(document, source=name) if document is not None else None
+    return BeltSource(name, preset, fixed, difficulty, size)
 
 
 def belt_source(spec: BeltSpec, difficulty: str | Difficulty | None = None, *, files: bool = False) -> BeltSource:
