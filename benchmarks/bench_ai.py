@@ -22,8 +22,9 @@ import sys
 import time
 
 from asteroid_mining.ai import BOT_NAMES, Observation, make_bot
-from asteroid_mining.ai.simulate import SimConfig, game_options, run, summarize
+from asteroid_mining.ai.simulate import SimConfig, run, summarize
 from asteroid_mining.maps.generator import BeltParams, generate_belt
+from asteroid_mining.maps.resolve import resolve
 from asteroid_mining.rules import Game, Options
 from asteroid_mining.rules.robot_ai import robot_action
 from asteroid_mining.rules.setup import add_robot
@@ -60,8 +61,8 @@ def decision_times(games: int) -> None:
         times: list[float] = []
         outcomes: list[str] = []
         for seed in range(games):
-            belt = generate_belt("large", seed=seed)
-            game = Game.new(belt, game_options(belt, "classic"), seed=seed)
+            resolved = resolve("large", seed)
+            game = Game.new(resolved.belt, resolved.options_for("classic"), seed=seed)
             bot = make_bot(name, seed)
             gc.collect()  # the belt's garbage is not the bot's: collect it before timing decisions
             while game.status == "running" and game.round <= 150:

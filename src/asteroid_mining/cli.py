@@ -160,6 +160,7 @@ def _mount_maps() -> None:
 
 _mount_maps()
 
+from .ai.cli import SimulateCommand as _SimulateCommand  # noqa: E402
 from .ai.cli import simulate as _simulate  # noqa: E402  (the bots' self-play, issue 6)
 
-app.command(name="simulate")(_simulate)
+app.command(name="simulate", cls=_SimulateCommand)(_simulate)

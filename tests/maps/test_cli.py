@@ -122,7 +122,8 @@ def test_show_bad_input(tmp_path: Path) -> None:
 def test_list() -> None:
     code, stdout, _ = run("list")
     assert code == 0
-    assert [line.split()[0] for line in stdout.splitlines()] == ["puzzle-gates", "puzzle-storm", "tutorial"]
+    assert [line.split()[0] for line in stdout.splitlines()] == [
+        "puzzle-gates", "puzzle-storm", "tutorial", "small", "standard", "large", "huge"]
 
 
 def test_help_names_the_commands() -> None:
@@ -130,3 +131,25 @@ def test_help_names_the_commands() -> None:
     assert code == 0
     for command in ("generate", "check", "show", "list"):
         assert command in stdout
+
+
+def test_generate_at_a_difficulty(tmp_path: Path) -> None:
+    from asteroid_mining.maps.resolve import resolve
+
+    out = tmp_path / "hard.json"
+    code, stdout, _ = run("generate", "--preset", "standard", "--seed", "3", "--difficulty", "hard", "-o", str(out))
+    assert code == 0
+    expected = resolve("standard", 3, "hard")
+    assert load_belt(out) == expected.belt
+    interval, warning = expected.options["storm_interval"], expected.options["storm_warning"]
+    assert f"suggested options: storm_interval={interval}, storm_warning={warning} " in stdout
+    code, _, stderr = run("generate", "--difficulty", "nightmare", "-o", str(out))
+    assert code == 2
+    assert "unknown difficulty 'nightmare': use easy, normal, hard, brutal" in stderr
+
+
+def test_a_preset_name_is_a_belt_too() -> None:
+    code, stdout, _ = run("check", "small")
+    assert code == 0 and stdout.startswith("small: ok: 'Small belt 0': 80 asteroids")
+    code, _, stderr = run("check", "nowhere")
+    assert code == 2 and "nowhere: unknown belt 'nowhere'" in stderr

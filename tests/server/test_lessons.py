@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from asteroid_mining.rules import Game, action_from_json
-from asteroid_mining.server.belts import resolve_belt
+from asteroid_mining.server.belts import checked_belt
 from asteroid_mining.server.config import Settings
 from asteroid_mining.server.lessons import LESSONS, Lesson, LessonError, holds, lessons, read_lesson
 from asteroid_mining.server.options import game_options
@@ -18,9 +18,9 @@ from asteroid_mining.server.options import game_options
 
 def _game(lesson: Lesson) -> Game:
     spec = lesson.game
-    belt, _ = resolve_belt(spec["belt"], spec["seed"], Settings())
-    options = game_options("classic", spec.get("options", {}))
-    return Game.new(belt, options, spec["seed"], spec["seats"] * spec["settlers_per_seat"])
+    resolved, _ = checked_belt(spec["belt"], spec["seed"], Settings())
+    options = game_options("classic", spec.get("options", {}), resolved.options_for("classic"))
+    return Game.new(resolved.belt, options, spec["seed"], spec["seats"] * spec["settlers_per_seat"])
 
 
 def _action(press: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 
 import type { Choices } from "./choices";
 import { sunState } from "./sun";
+import type { Belts, Bots } from "./protocol";
 import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
 export interface SeatPublic {
@@ -112,11 +113,15 @@ export interface CreateBody {
   settlers_per_seat: number;
   belt: string | Record<string, unknown>;
   rules: "classic" | "extended";
+  difficulty?: string;
   seed?: number;
   turn_seconds?: number | null;
   bots?: Record<string, string>;
   options?: Record<string, unknown>;
 }
+
+/** `GET /api/belts`: the belts a game can be created on by name, and the difficulty levels (generated type). */
+export type BeltCatalog = Belts;
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
@@ -152,6 +157,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   health: () => call<{ status: string }>("GET", "/api/health"),
   lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
+  belts: () => call<BeltCatalog>("GET", "/api/belts"),
+  bots: () => call<Bots>("GET", "/api/bots"),
   create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
   game: async (id: string) => {
     const d = await call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);

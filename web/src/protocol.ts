@@ -754,6 +754,41 @@ export interface SyncMessage {
   ref?: string | number | null;
 }
 /**
+ * A belt a game can be created on by name.
+ */
+export interface BeltEntry {
+  /**
+   * What to send as `belt` in `POST /api/games`.
+   */
+  name: string;
+  /**
+   * A hand-made belt, or a new one from each game's seed.
+   */
+  kind: "shipped" | "generated";
+  asteroids: number;
+  description: string;
+}
+/**
+ * The answer to `GET /api/belts`.
+ */
+export interface Belts {
+  belts: BeltEntry[];
+  difficulties: DifficultyEntry[];
+}
+/**
+ * A difficulty level (`difficulty` in `POST /api/games`).
+ */
+export interface DifficultyEntry {
+  name: string;
+  description: string;
+}
+/**
+ * The answer to `GET /api/bots`: the names a bot seat may be given (`bots` in `POST /api/games`).
+ */
+export interface Bots {
+  bots: string[];
+}
+/**
  * The body of `POST /api/games`; every field is optional.
  */
 export interface CreateGame {
@@ -766,13 +801,17 @@ export interface CreateGame {
    */
   settlers_per_seat?: number;
   /**
-   * A shipped belt's name (`tutorial`, `puzzle-gates`, `puzzle-storm`), a generator preset (`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.
+   * A belt's name from `GET /api/belts` (a shipped belt, or a generator preset generated from the game's seed; a shipped belt wins over a preset of the same name), or a whole belt document. The belt's recommended options (its storm interval) are set over the rules preset, under `options`.
    */
   belt?:
     | string
     | {
         [k: string]: unknown | undefined;
       };
+  /**
+   * A difficulty level (`easy`, `normal`, `hard`, `brutal`; `GET /api/belts` lists them): its belt-generator parameters and recommended options. Null: the belt as it is made.
+   */
+  difficulty?: string | null;
   /**
    * The rules preset.
    */

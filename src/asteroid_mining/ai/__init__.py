@@ -11,15 +11,18 @@ rule and lives in `rules/robot_ai.py`. Self-play simulation: `ai.simulate` and `
 
 from .bot import SettlerBot
 from .observation import UNKNOWN, AsteroidView, GateView, Observation, SettlerView
-from .registry import BOT_NAMES, make_bot
+from .registry import BOT_NAMES, ENTRY_POINT_GROUP, BotError, bot_names, make_bot
 
 __all__ = [
     "BOT_NAMES",
+    "ENTRY_POINT_GROUP",
     "UNKNOWN",
     "AsteroidView",
+    "BotError",
     "GateView",
     "Observation",
     "SettlerBot",
     "SettlerView",
+    "bot_names",
     "make_bot",
 ]

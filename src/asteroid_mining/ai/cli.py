@@ -1,20 +1,24 @@
 """`asteroid-mining simulate`: bots play many games; a progress bar, then a table of results per bot (and a
 comparison table of every bot, when there are several and the terminal is wide enough).
 
-Mounted by the main command line (`app.command("simulate")(simulate)`). Bad input (an unknown bot, belt or
-rules, a belt file that is not valid, `--games 0`) is one clear message on standard error and exit status 2.
+Mounted by the main command line (`app.command("simulate", cls=SimulateCommand)(simulate)`). Bad input (an
+unknown bot, belt or rules, a belt file that is not valid, `--games 0`) is one clear message on standard error
+and exit status 2.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 from ..maps import BeltError
+from .cluster import LOCAL
 from .simulate import BotSummary, GameResult, SimConfig, SimulationError, iter_results, summarize, write_results
 
 if TYPE_CHECKING:
@@ -26,6 +30,24 @@ COMPARISON_WIDTH = 120
 PROG = "asteroid-mining simulate"
 
 
+class SimulateCommand(TyperCommand):
+    """The `simulate` command, whose `--ray` takes an optional value (`--ray` alone: a local cluster).
+
+    Typer's parser has no option with an optional value, so a `--ray` with no address after it (the last
+    argument, or followed by another option) is given the address `local` before parsing.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse `args`, with `--ray` alone read as `--ray local`."""
+        out: list[str] = []
+        for i, arg in enumerate(args):
+            out.append(arg)
+            if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                out.append(LOCAL)
+        result: list[str] = super().parse_args(ctx, out)
+        return result
+
+
 def _fail(message: str) -> NoReturn:
     typer.echo(f"{PROG}: error: {message}", err=True)
     raise typer.Exit(2)
@@ -34,17 +56,28 @@ def _fail(message: str) -> NoReturn:
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", help="Games per bot.")] = 100,
     belt: Annotated[
-        str, typer.Option("--belt", help="A generator preset (tutorial, small, standard, large, huge), a belt "
-                          "file, or a shipped belt's name.")
+        str, typer.Option("--belt", help="A shipped belt's name (tutorial, puzzle-gates, puzzle-storm), a generator "
+                          "preset (small, standard, large, huge) or a belt file.")
     ] = "standard",
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", "-d", help="easy, normal, hard or brutal (default: the belt as made).")
+    ] = None,
     rules: Annotated[str, typer.Option("--rules", help="classic or extended.")] = "classic",
     bot: Annotated[
         list[str] | None,
-        typer.Option("--bot", "-b", help="A bot to play (random, greedy, planner); repeat to compare bots.",
-                     show_default="planner"),
+        typer.Option("--bot", "-b", help="A bot to play: random, greedy, planner, an installed bot, or "
+                     "path/to/file.py:ClassName; repeat to compare bots.", show_default="planner"),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i for its belt and its dice.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play games in parallel.")] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes to play games in parallel (default 1); with --ray "
+                                 "and no address, the CPUs of the local cluster (default: all of them).")
+    ] = None,
+    ray: Annotated[
+        str | None, typer.Option("--ray", metavar="[ADDRESS]",
+                                 help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or on one "
+                                 "started on this machine for the run when no address is given.")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write every game's result to a .csv or .json file.")
     ] = None,
@@ -60,11 +93,13 @@ def simulate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds)
+    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds, difficulty)
     if out is not None and out.suffix.lower() not in (".csv", ".json"):
         _fail(f"--out must end in .csv or .json, not {out.name!r}")
     if out is not None and not out.resolve().parent.is_dir():
         _fail(f"cannot write {out}: no such folder {out.parent}")
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if ray == LOCAL else 1
     problems = config.problems() + ([f"--jobs must be at least 1, not {jobs}"] if jobs < 1 else [])
     if problems:
         _fail("; ".join(problems))
@@ -72,7 +107,7 @@ def simulate(
     err = Console(stderr=True)
     started = time.perf_counter()
     try:
-        stream = iter_results(config, jobs)
+        stream = iter_results(config, jobs, ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=False) as progress:
             task = progress.add_task(f"{len(config.bots) * games} games", total=len(config.bots) * games)
@@ -92,14 +127,18 @@ def simulate(
     if not console.is_terminal:
         console = Console(width=140)  # a file or pipe: room for the comparison table
     summaries = summarize(results)
-    console.print(f"{config.games} games per bot on {config.belt} ({config.rules} rules, {config.settlers} settlers, "
+    level = f", {config.difficulty}" if config.difficulty else ""
+    console.print(f"{config.games} games per bot on {config.belt} ({config.rules} rules{level}, {config.settlers} "
+                  f"settlers, "
                   f"seeds {config.seed}…{config.seed + config.games - 1}, cap {config.max_rounds} rounds)")
     for summary in summaries:
         console.print(_bot_table(summary))
     if len(summaries) > 1 and console.width >= COMPARISON_WIDTH:
         console.print(_table(summaries))
-    console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, "
-                  f"{jobs} process{'es' if jobs != 1 else ''})")
+    for failed in (r for r in results if r.outcome == "error"):
+        console.print(f"game {failed.game} of {failed.bot} (seed {failed.seed}) raised {failed.error}")
+    where = f"Ray at {ray}" if ray else f"{jobs} process{'es' if jobs != 1 else ''}"
+    console.print(f"{len(results)} games in {elapsed:.1f} s ({len(results) / elapsed:.1f} games/s, {where})")
     if out is not None:
         try:
             write_results(out, config, results)
@@ -125,6 +164,8 @@ def _bot_table(s: BotSummary) -> Table:
     table.add_row("time per decision", f"{s.decision_ms:.2f} ms")
     if s.refused:
         table.add_row("refused actions", f"{s.refused} (a bot bug)")
+    if s.errors:
+        table.add_row("games that raised", f"{s.errors} (a bot bug; listed below)")
     return table
 
 

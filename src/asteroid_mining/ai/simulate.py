@@ -7,9 +7,11 @@
 
 Game `i` of every bot uses seed `seed + i` both for the belt (when `belt` is a generator preset) and for the
 game itself, so every bot meets the same belts and the same storms' dice, and a run is reproducible from its
-seed whatever the number of processes. The rules are the preset's, with the storm interval the belt is made
-for (`Belt.storm_interval`, which generated belts set to suit their size). Games are capped at `max_rounds`: a
-game still running then counts as a loss by timeout.
+seed whatever the backend (one process, `jobs` processes, a Ray cluster) and the number of workers. The belt
+and its options come from `maps.resolve`, as for every game: the rules preset with the options the belt
+recommends (its storm interval, a difficulty level's settings). Games are capped at `max_rounds`: a game still
+running then counts as a loss by timeout. A game that raises (a bot's bug) is an `error` result naming its
+seed, and the run goes on.
 """
 
 from __future__ import annotations
@@ -21,19 +23,23 @@ import multiprocessing
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..maps import BeltError, load_belt, load_shipped, shipped_names
+from ..maps import BeltError
+from ..maps.difficulty import DIFFICULTY_NAMES
+from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Options, Refused, Wait
+from ..rules import Belt, Game, Refused, Wait
 from ..rules.events import Died, Exploded, Sublimated
 from .observation import Observation
-from .registry import BOT_NAMES, make_bot
+from .registry import BotError, bot_factory, make_bot
 
-OUTCOMES = ("won", "lost", "timeout")
+OUTCOMES = ("won", "lost", "timeout", "error")
 """How a game can end in a simulation."""
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal distribution (a two-sided 95% interval)."""
@@ -50,18 +56,23 @@ class SimConfig:
     bots: tuple[str, ...] = ("planner",)
     games: int = 100
     belt: str = "standard"
-    """A generator preset (`tutorial` … `huge`), a belt file, or the name of a shipped belt."""
+    """A shipped belt's name, a generator preset (`small` … `huge`), or a belt file (`maps.resolve`)."""
     rules: str = "classic"
     seed: int = 0
     settlers: int = 3
     max_rounds: int = 300
+    difficulty: str | None = None
+    """A difficulty level (`maps.difficulty`), or None for the belt as it is made."""
 
     def problems(self) -> list[str]:
-        """What is wrong with this configuration, as sentences (the belt is checked by `resolve_belt`)."""
+        """What is wrong with this configuration, as sentences (the belt is checked by `maps.resolve`)."""
         out = []
-        unknown = [b for b in self.bots if b not in BOT_NAMES]
-        if unknown:
-            out.append(f"unknown bot {unknown[0]!r}: the known bots are {', '.join(BOT_NAMES)}")
+        for bot in self.bots:
+            try:
+                bot_factory(bot, files=True)
+            except BotError as unknown:
+                out.append(str(unknown))
+                break
         if not self.bots:
             out.append("name at least one bot")
         if self.games < 1:
@@ -74,6 +85,8 @@ class SimConfig:
             out.append(f"--settlers must be at least 1, not {self.settlers}")
         if self.max_rounds < 1:
             out.append(f"--max-rounds must be at least 1, not {self.max_rounds}")
+        if self.difficulty is not None and self.difficulty not in DIFFICULTY_NAMES:
+            out.append(f"unknown difficulty {self.difficulty!r}: use {', '.join(DIFFICULTY_NAMES)}")
         return out
 
 
@@ -85,7 +98,7 @@ class GameResult:
     game: int
     seed: int
     outcome: str
-    """`won`, `lost` or `timeout` (still running at the round cap)."""
+    """`won`, `lost`, `timeout` (still running at the round cap) or `error` (the game raised: see `error`)."""
     rounds: int
     """The round in which the game ended (or the cap)."""
     deaths: dict[str, int] = field(default_factory=dict)
@@ -97,62 +110,20 @@ class GameResult:
     decisions: int = 0
     think_seconds: float = 0.0
     """Total time the bot spent choosing."""
-
-
-# ----- belts -----
-def resolve_belt(spec: str) -> Callable[[int], Belt]:
-    """A function seed → belt for `spec`: a generator preset, a belt file, or a shipped belt's name.
-
-    A file is read (and validated) once, here; raises SimulationError for an unknown name and BeltError for a
-    file that is not a valid belt.
-    """
-    from ..maps.generator import PRESETS as BELT_PRESETS
-
-    path = Path(spec)
-    if path.suffix == ".json" or path.exists():
-        return _Fixed(load_belt(path))
-    if spec in BELT_PRESETS:
-        return _Generated(spec)
-    if spec in shipped_names():
-        return _Fixed(load_shipped(spec))
-    raise SimulationError(
-        f"unknown belt {spec!r}: use a preset ({', '.join(BELT_PRESETS)}), a belt file, "
-        f"or a shipped belt ({', '.join(shipped_names())})"
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Fixed:
-    belt: Belt
-
-    def __call__(self, seed: int) -> Belt:
-        return self.belt
-
-
-@dataclass(frozen=True, slots=True)
-class _Generated:
-    preset: str
-
-    def __call__(self, seed: int) -> Belt:
-        from ..maps.generator import generate_belt
-
-        return generate_belt(self.preset, seed=seed)
+    error: str | None = None
+    """What a game that raised raised (`TypeError: ...`); None for a game played to its end."""
 
 
 # ----- one game -----
-def game_options(belt: Belt, rules: str) -> Options:
-    """The options of preset `rules`, with the storm interval the belt is made for (if it says)."""
-    options = RULE_PRESETS[rules]
-    if belt.storm_interval is not None:
-        options = replace(options, storm_interval=belt.storm_interval)
-    return options
-
-
-def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 3, max_rounds: int = 300,
+def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settlers: int = 3, max_rounds: int = 300,
               game_index: int = 0) -> GameResult:
-    """One game of `bot_name` playing every settler, until it is won, lost or reaches the round cap."""
-    bot = make_bot(bot_name, seed)
-    game = Game.new(belt, game_options(belt, rules), seed=seed, settlers=settlers)
+    """One game of `bot_name` playing every settler, until it is won, lost or reaches the round cap.
+
+    A bare `Belt` is played with the options it recommends (as `maps.resolve` gives them).
+    """
+    resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
+    bot = make_bot(bot_name, seed, files=True)
+    game = Game.new(resolved.belt, resolved.options_for(rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
@@ -180,61 +151,129 @@ def play_game(bot_name: str, belt: Belt, rules: str, seed: int, settlers: int = 
 
 
 # ----- many games -----
-_Task = tuple[str, int, SimConfig]
-"""(bot, game number, configuration)."""
-_worker_belts: Callable[[int], Belt] | None = None
-"""Seed → belt, in a worker process (a belt file is read once per worker)."""
+BATCH_GAMES = 8
+"""Games per task at most (a task's cost, a process round trip or a Ray task, is shared by its games)."""
+RETRIES = 3
+"""How many times the games of a worker that died are given to another worker."""
 
 
-def _init_worker(belts: Callable[[int], Belt]) -> None:
-    global _worker_belts
-    _worker_belts = belts
+@dataclass(frozen=True, slots=True)
+class Work:
+    """What every worker needs, sent to it once: the configuration and the checked belt source."""
+
+    config: SimConfig
+    source: BeltSource
+
+    def play(self, bot: str, game: int) -> GameResult:
+        """Game number `game` of `bot`; a game that raises is an `error` result with the exception, not a raise."""
+        seed = self.config.seed + game
+        try:
+            resolved = self.source(seed)
+            return play_game(bot, resolved, self.config.rules, seed, self.config.settlers, self.config.max_rounds,
+                             game)
+        except Exception as failed:  # a bot's or the engine's bug: reported with its seed, the run goes on
+            return GameResult(bot, game, seed, "error", 0, error=f"{type(failed).__name__}: {failed}")
+
+    def play_batch(self, batch: Batch) -> list[GameResult]:
+        """Every game of a batch, in order."""
+        return [self.play(bot, game) for bot, game in batch]
 
 
-def _run_task(task: _Task) -> GameResult:
-    bot, i, config = task
-    assert _worker_belts is not None, "_init_worker first"
-    seed = config.seed + i
-    return play_game(bot, _worker_belts(seed), config.rules, seed, config.settlers, config.max_rounds, i)
+Batch = tuple[tuple[str, int], ...]
+"""(bot, game number) pairs played by one task."""
 
 
-def iter_results(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
-    """Play every game of `config`, yielding results as they finish (in any order when `jobs` > 1).
+def batches(config: SimConfig, workers: int) -> list[Batch]:
+    """The games cut into tasks: small enough to share out evenly (about 16 per worker), at most BATCH_GAMES."""
+    tasks = [(bot, i) for bot in config.bots for i in range(config.games)]
+    size = max(1, min(BATCH_GAMES, len(tasks) // (workers * 16)))
+    return [tuple(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
-    Checks everything first, before any game: raises SimulationError (bad configuration) or BeltError (a belt
-    file that is not valid) at the call, not at the first result.
+
+def iter_results(config: SimConfig, jobs: int = 1, ray: str | None = None) -> Iterator[GameResult]:
+    """Play every game of `config`, yielding results as they finish (in any order when `jobs` > 1 or on Ray).
+
+    `ray`: play on a Ray cluster, at this address (`local`: a cluster started for the run with `jobs` CPUs).
+    Checks everything first, before any game: raises SimulationError (bad configuration, Ray missing) or
+    BeltError (a belt file that is not valid) at the call, not at the first result.
     """
     problems = config.problems()
     if problems:
         raise SimulationError("; ".join(problems))
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
-    belts = resolve_belt(config.belt)  # validates the belt once, in this process
-    return _play_all(config, jobs, belts)
+    try:
+        source = belt_source(config.belt, config.difficulty, files=True)  # validates the belt once, here
+    except ResolveError as unknown:
+        raise SimulationError(str(unknown)) from None
+    work = Work(config, source)
+    if ray is not None:
+        from .cluster import ray_results
+
+        return ray_results(work, ray, jobs)
+    return _play_all(work, jobs)
 
 
-def _play_all(config: SimConfig, jobs: int, belts: Callable[[int], Belt]) -> Iterator[GameResult]:
-    tasks = [(bot, i, config) for bot in config.bots for i in range(config.games)]
-    if jobs == 1 or len(tasks) == 1:
-        _init_worker(belts)
-        yield from map(_run_task, tasks)
+def _play_all(work: Work, jobs: int) -> Iterator[GameResult]:
+    config = work.config
+    if jobs == 1 or config.games * len(config.bots) == 1:
+        for batch in batches(config, 1):
+            yield from work.play_batch(batch)
         return
+    yield from _pool_results(work, jobs)
+
+
+_worker_work: Work | None = None
+"""The work, in a worker process (a belt file is read once, in the parent)."""
+
+
+def _init_worker(work: Work) -> None:
+    global _worker_work
+    _worker_work = work
+
+
+def _run_batch(batch: Batch) -> list[GameResult]:
+    assert _worker_work is not None, "_init_worker first"
+    return _worker_work.play_batch(batch)
+
+
+def _pool_results(work: Work, jobs: int) -> Iterator[GameResult]:
     # Forked workers where the platform has fork: they start at once with everything already imported (spawned
     # ones spend ~0.5 s importing, which cost --jobs 2 a tenth of its speed-up). Workers only play games and
-    # never touch the console, so a progress bar's refresh thread in this process is no concern. Each worker is
-    # given the belt source once (a file's belt, or the generator preset's name).
+    # never touch the console, so a progress bar's refresh thread in this process is no concern. When a worker
+    # dies (killed, out of memory), the pool breaks: the batches not yet done go to a new pool, RETRIES times at
+    # most.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
-    workers = min(jobs, len(tasks))
-    chunk = max(1, min(4, len(tasks) // (workers * 16)))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(belts,)) as pool:
-        yield from pool.imap_unordered(_run_task, tasks, chunksize=chunk)
+    pending = batches(work.config, jobs)
+    deaths = 0
+    while pending:
+        workers = min(jobs, len(pending))
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(work,))
+        try:
+            futures = {pool.submit(_run_batch, batch): batch for batch in pending}
+            pending = []
+            for future in as_completed(futures):
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    pending.append(futures[future])
+                    continue
+                yield from results
+        finally:  # on an interrupt or an early stop too: cancel what has not started, wait for nothing
+            pool.shutdown(wait=False, cancel_futures=True)
+        if pending:
+            deaths += 1
+            if deaths > RETRIES:
+                games = sum(len(batch) for batch in pending)
+                raise SimulationError(f"worker processes died {deaths} times; {games} games were not played")
+            pending.sort(key=lambda batch: batch[0])
 
 
-def run(config: SimConfig, jobs: int = 1) -> list[GameResult]:
+def run(config: SimConfig, jobs: int = 1, ray: str | None = None) -> list[GameResult]:
     """Every game of `config`, ordered by bot (as given) then game number."""
     order = {b: n for n, b in enumerate(config.bots)}
-    return sorted(iter_results(config, jobs), key=lambda r: (order[r.bot], r.game))
+    return sorted(iter_results(config, jobs, ray), key=lambda r: (order[r.bot], r.game))
 
 
 # ----- statistics -----
@@ -265,6 +304,7 @@ class BotSummary:
 
     bot: str
     games: int
+    """Games played to their end (won, lost or timed out); games that raised are counted in `errors`."""
     wins: int
     losses: int
     timeouts: int
@@ -279,6 +319,8 @@ class BotSummary:
     refused: int
     decision_ms: float
     """Mean time per decision, in milliseconds."""
+    errors: int = 0
+    """Games that raised (left out of every other figure)."""
 
 
 def summarize(results: list[GameResult]) -> list[BotSummary]:
@@ -287,7 +329,8 @@ def summarize(results: list[GameResult]) -> list[BotSummary]:
     for r in results:
         by_bot.setdefault(r.bot, []).append(r)
     out = []
-    for bot, games in by_bot.items():
+    for bot, every in by_bot.items():
+        games = [g for g in every if g.outcome != "error"]
         wins = [g.rounds for g in games if g.outcome == "won"]
         deaths: Counter[str] = Counter()
         for g in games:
@@ -299,7 +342,7 @@ def summarize(results: list[GameResult]) -> list[BotSummary]:
             wins=len(wins),
             losses=sum(1 for g in games if g.outcome == "lost"),
             timeouts=sum(1 for g in games if g.outcome == "timeout"),
-            win_rate=len(wins) / len(games),
+            win_rate=len(wins) / len(games) if games else 0.0,
             ci=wilson(len(wins), len(games)),
             rounds_median=statistics.median(wins) if wins else None,
             rounds_p90=percentile(wins, 90),
@@ -307,13 +350,14 @@ def summarize(results: list[GameResult]) -> list[BotSummary]:
             units_lost=sum(g.units_lost for g in games),
             refused=sum(g.refused for g in games),
             decision_ms=1000 * sum(g.think_seconds for g in games) / decisions if decisions else 0.0,
+            errors=len(every) - len(games),
         ))
     return out
 
 
 # ----- files -----
 CSV_FIELDS = ("bot", "game", "seed", "outcome", "rounds", "deaths_storm", "deaths_explosion", "units_lost",
-              "refused", "decisions")
+              "refused", "decisions", "error")
 """The columns of a results CSV file, one row per game."""
 
 
@@ -326,7 +370,7 @@ def write_results(path: Path, config: SimConfig, results: list[GameResult]) -> N
             writer.writerow(CSV_FIELDS)
             for r in results:
                 writer.writerow([r.bot, r.game, r.seed, r.outcome, r.rounds, r.deaths.get("storm", 0),
-                                 r.deaths.get("explosion", 0), r.units_lost, r.refused, r.decisions])
+                                 r.deaths.get("explosion", 0), r.units_lost, r.refused, r.decisions, r.error or ""])
     elif suffix == ".json":
         doc: dict[str, Any] = {
             "config": asdict(config),
@@ -345,9 +389,9 @@ __all__ = [
     "GameResult",
     "SimConfig",
     "SimulationError",
+    "Work",
     "iter_results",
     "play_game",
-    "resolve_belt",
     "run",
     "summarize",
     "wilson",

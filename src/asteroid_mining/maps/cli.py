@@ -2,7 +2,8 @@
 
 Mounted by the main command line as `app.add_typer(maps.cli.app, name="map")`; it also runs on its own
 (`python -m asteroid_mining.maps.cli`). Bad input is never a traceback: a clear message and exit status 2.
-A FILE argument may also name a shipped belt (`tutorial`, `puzzle-storm`, …) when no such file exists.
+A FILE argument may also name a shipped belt (`tutorial`, `puzzle-storm`, …) or a generator preset (its belt
+of seed 0) when no such file exists: `maps.resolve`, as for games.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import typer
 from ..rules.belt import Belt
 from .format import load_belt
 from .problems import BeltError, MapError
-from .shipped import load_shipped, shipped_names
+from .resolve import ResolveError, belt_catalog, belt_source
 
 app = typer.Typer(
     name="map",
@@ -48,11 +49,14 @@ def _fail(message: str) -> NoReturn:
 
 
 def _load(file: str) -> Belt | None:
-    """A belt from a file, or a shipped belt's name; None after printing every problem, one a line."""
+    """A belt from a file, or a shipped belt's or preset's name; None after printing every problem, one a line."""
     try:
-        if not Path(file).exists() and file in shipped_names():
-            return load_shipped(file)
-        return load_belt(Path(file))
+        if Path(file).exists():
+            return load_belt(Path(file))
+        return belt_source(file, files=True)(0).belt
+    except ResolveError as unknown:
+        typer.echo(f"{file}: {unknown}", err=True)
+        return None
     except BeltError as wrong:
         for line in wrong.lines(prefix=file):
             typer.echo(line)
@@ -90,11 +94,21 @@ def generate(
     richness: Annotated[float | None, typer.Option(help="Share of cores holding a material, 1 = normal.")] = None,
     storms: Annotated[float | None, typer.Option(help="Storm frequency, 1 = normal, 0 = none.")] = None,
     name: Annotated[str | None, typer.Option(help="The belt's name.")] = None,
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", "-d", help="easy, normal, hard or brutal: its generator "
+                                 "parameters (explicit options above still win) and recommended options.")
+    ] = None,
 ) -> None:
     """Generate a belt from a preset (default standard) or a size, and write it as JSON."""
+    from .difficulty import difficulty_named
     from .format import save_belt
     from .generator import PRESETS, GeneratorError, generate_belt
     from .storms import recommended_storm_interval
+
+    try:
+        level = None if difficulty is None else difficulty_named(difficulty)
+    except ResolveError as unknown:
+        _fail(str(unknown))
 
     if output.suffix.lower() != ".json":
         _fail(f"{output}: a belt file must end in .json")
@@ -105,7 +119,8 @@ def generate(
             base = fitting[-1] if fitting else "tutorial"
     else:
         base = preset.value
-    overrides: dict[str, object] = {
+    overrides: dict[str, object] = dict(level.generator) if level else {}
+    overrides |= {
         key: value
         for key, value in (
             ("size", size),
@@ -124,9 +139,11 @@ def generate(
         _fail(str(wrong))
     except OSError as wrong:
         _fail(f"{output}: cannot write it: {wrong.strerror or wrong}")
-    interval = recommended_storm_interval(belt.storm_sector, PRESETS[base].storms if storms is None else storms)
+    frequency = overrides.get("storms", PRESETS[base].storms)
+    interval = recommended_storm_interval(belt.storm_sector, float(frequency))  # type: ignore[arg-type]
     typer.echo(f"{output}: {_summary(belt)}")
-    typer.echo(f"suggested options: storm_interval={interval} (storm sector {belt.storm_sector:g}°)")
+    extra = "".join(f", {k}={v}" for k, v in (level.options_for(belt, generated=True) if level else {}).items())
+    typer.echo(f"suggested options: storm_interval={interval}{extra} (storm sector {belt.storm_sector:g}°)")
 
 
 @app.command()
@@ -174,10 +191,12 @@ def show(
 
 @app.command(name="list")
 def list_shipped() -> None:
-    """List the belts shipped with the game."""
-    for name in shipped_names():
-        belt = load_shipped(name)
-        typer.echo(f"{name:<16} {belt.name} ({len(belt.asteroids)} asteroids)")
+    """List the belts a game can be played on by name: the shipped ones, then the generator presets."""
+    from .shipped import load_shipped
+
+    for info in belt_catalog():
+        title = load_shipped(info.name).name if info.kind == "shipped" else "generated from the seed"
+        typer.echo(f"{info.name:<16} {title} ({info.asteroids:,} asteroids)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ai.observation import Observation
-from ..ai.simulate import game_options, resolve_belt
+from ..maps.resolve import BeltSource, belt_source
 from ..rules import KINDS, Belt, Game, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import WIN_TARGET
@@ -61,11 +61,12 @@ class Outcome:
 
 
 class Episode:
-    """A game on a belt (a preset name, a file, a shipped belt's name, or a `Belt`) with its rules."""
+    """A game on a belt (a shipped belt's name, a preset, a file, or a `Belt`) with its rules (`maps.resolve`)."""
 
     def __init__(self, belt: str | Belt = "small", rules: str = "classic", settlers: int = 3,
-                 max_rounds: int = 300, slots: int = 16) -> None:
-        self.belts = (lambda seed: belt) if isinstance(belt, Belt) else resolve_belt(belt)
+                 max_rounds: int = 300, slots: int = 16, difficulty: str | None = None) -> None:
+        self.belts = (BeltSource(belt.name, fixed=belt) if isinstance(belt, Belt)
+                      else belt_source(belt, difficulty, files=True))
         self.rules = rules
         self.settlers = settlers
         self.max_rounds = max_rounds
@@ -78,8 +79,8 @@ class Episode:
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed`."""
-        belt = self.belts(seed)
-        self.game = Game.new(belt, game_options(belt, self.rules), seed=seed, settlers=self.settlers)
+        resolved = self.belts(seed)
+        self.game = Game.new(resolved.belt, resolved.options_for(self.rules), seed=seed, settlers=self.settlers)
         self.table = BeltTable(self.game, Observation(self.game))
         self._potential = potential(self.game)
         return self.game

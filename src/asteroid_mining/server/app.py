@@ -11,7 +11,7 @@ from fastapi.telemetry import TelemetryConfig
 
 from .. import __version__
 from ..storage import GameStore, SqliteStore
-from . import errors, history, lessons, lobby, play, replay
+from . import catalog, errors, history, lessons, lobby, play, replay
 from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.replays = ReplayCache(settings.replay_cache)
     errors.install(app)
     app.include_router(lobby.router)
+    app.include_router(catalog.router)
     app.include_router(play.router)
     app.include_router(replay.router)
     app.include_router(history.router)

@@ -1,52 +1,48 @@
-"""The belt of a new game: a shipped belt, a generated one, or a belt document sent by the client."""
+"""The belt of a new game, through `maps.resolve` (the one set-up path): the server's size limits, and the
+resolver's errors as 422 answers naming the field."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ..maps import BeltError, belt_to_json, load_shipped, parse_belt, shipped_names
-from ..rules import Belt
+from ..maps import BeltError, belt_to_json
+from ..maps.difficulty import difficulty_named
+from ..maps.resolve import Resolved, ResolveError, belt_source
 from .config import Settings
 from .errors import ServerError
 
-GENERATED = ("tutorial", "small", "standard", "large", "huge")
-"""The generator's presets; a shipped belt of the same name (`tutorial`) wins."""
 
+def checked_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
+                 difficulty: str | None = None) -> tuple[Resolved, dict[str, Any]]:
+    """The belt a game is created on (with its recommended options) and its canonical JSON.
 
-def resolve_belt(spec: str | dict[str, Any], seed: int, settings: Settings) -> tuple[Belt, dict[str, Any]]:
-    """The belt a game is created on and its canonical JSON; ServerError 422 (field `belt`) when unusable.
-
-    Runs the generator for presets (CPU work: call it off the event loop).
+    ServerError 422 (field `belt` or `difficulty`) when unusable. A name is never taken for a file. Runs the
+    generator for presets (CPU work: call it off the event loop).
     """
-    if isinstance(spec, str):
-        belt = _named(spec, seed, settings)
-    else:
+    if isinstance(spec, Mapping):  # counted before parsing: a huge document is refused without reading it
         _check_size(_count(spec.get("asteroids")), _count(spec.get("links")), settings)
-        try:
-            belt = parse_belt(spec, source="belt")
-        except BeltError as bad:
-            first = bad.problems[0] if bad.problems else None
-            where = f"belt.{first.path}" if first and first.path else "belt"
-            more = f" (and {len(bad.problems) - 1} more problems)" if len(bad.problems) > 1 else ""
-            raise ServerError(422, "invalid", f"{where}: {first.message if first else 'invalid'}{more}",
-                              "belt") from None
-    _check_size(len(belt.asteroids), len(belt.links), settings)
-    return belt, belt_to_json(belt)
-
-
-def _named(name: str, seed: int, settings: Settings) -> Belt:
-    if name in shipped_names():
-        return load_shipped(name)
-    if name in GENERATED:
-        from ..maps.generator import PRESETS, GeneratorError, generate_belt  # numpy and scipy: only when needed
-
-        _check_size(PRESETS[name].size, 0, settings)
-        try:
-            return generate_belt(name, seed=seed)
-        except GeneratorError as bad:
-            raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
-    known = ", ".join(sorted({*shipped_names(), *GENERATED}))
-    raise ServerError(422, "invalid", f"belt: no belt or preset is called {name!r} (known: {known})", "belt")
+    try:
+        level = None if difficulty is None else difficulty_named(difficulty)
+    except ResolveError as unknown:
+        raise ServerError(422, "invalid", f"difficulty: {unknown}", "difficulty") from None
+    try:
+        source = belt_source(spec, level)
+    except ResolveError as unknown:
+        raise ServerError(422, "invalid", f"belt: {unknown}", "belt") from None
+    except BeltError as bad:
+        first = bad.problems[0] if bad.problems else None
+        where = f"belt.{first.path}" if first and first.path else "belt"
+        more = f" (and {len(bad.problems) - 1} more problems)" if len(bad.problems) > 1 else ""
+        raise ServerError(422, "invalid", f"{where}: {first.message if first else 'invalid'}{more}",
+                          "belt") from None
+    _check_size(source.size, 0, settings)  # a preset's size, before generating it
+    try:
+        resolved = source(seed)
+    except ValueError as bad:  # GeneratorError: parameters the generator cannot honour
+        raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
+    _check_size(len(resolved.belt.asteroids), len(resolved.belt.links), settings)
+    return resolved, belt_to_json(resolved.belt)
 
 
 def _count(section: object) -> int:

@@ -30,9 +30,24 @@ def _ai() -> Any:
         raise BotUnavailable(f"bots are not available on this server ({missing})") from None
 
 
+def available_bots() -> tuple[str, ...]:
+    """The names of the bots this server can seat (none when the ai package is missing)."""
+    try:
+        names: tuple[str, ...] = _ai().bot_names()
+    except BotUnavailable:
+        return ()
+    return names
+
+
 def make_player(name: str, seed: int) -> BotPlayer:
-    """A player for bot `name`; raises BotUnavailable (with a sentence) when it cannot be made."""
+    """A player for bot `name`; raises BotUnavailable (with a sentence) when it cannot be made.
+
+    The name is looked up in the bot registry only (built-in and installed bots); a file or module named in a
+    request is never imported.
+    """
     ai = _ai()
+    if name not in ai.bot_names():
+        raise BotUnavailable(f"unknown bot {name!r}: this server has {', '.join(ai.bot_names())}")
     try:
         bot = ai.make_bot(name, seed)
     except (ValueError, KeyError) as unknown:

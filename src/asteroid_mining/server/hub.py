@@ -19,7 +19,7 @@ from typing import Any
 
 from ..rules import Game, SetupError
 from ..storage import GameRecord, GameStore, StorageError, StoredGame
-from .belts import resolve_belt
+from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
@@ -186,9 +186,12 @@ class GameHub:
             raise ServerError(422, "invalid", f"turn_seconds: at least {self.settings.min_turn_seconds:g} on this "
                               "server", "turn_seconds")
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
-        options = game_options(request.rules, request.options)
+        game_options(request.rules, request.options)  # bad options are refused before a belt is generated
         players = await asyncio.to_thread(_bot_players, request, seed)
-        belt, belt_json = await asyncio.to_thread(resolve_belt, request.belt, seed, self.settings)
+        resolved, belt_json = await asyncio.to_thread(checked_belt, request.belt, seed, self.settings,
+                                                      request.difficulty)
+        belt = resolved.belt
+        options = game_options(request.rules, request.options, resolved.options_for(request.rules))
         total = request.seats * request.settlers_per_seat
         try:
             game = await asyncio.to_thread(Game.new, belt, options, seed, total)
@@ -201,7 +204,7 @@ class GameHub:
             seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
-        name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
+        name = resolved.name
         meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats))
         record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta.to_json())
         try:

@@ -9,12 +9,13 @@ LIMITS = {"uranium_fuse": 100, "ufos": 100, "storm_warning": 100, "storm_interva
 """The largest value the server takes for each numeric option (more would only cost it memory or time)."""
 
 
-def game_options(rules: str, overrides: dict[str, int | bool]) -> Options:
-    """The preset `rules` with `overrides`; ServerError 422 naming `options.KEY` for one it cannot take.
+def game_options(rules: str, overrides: dict[str, int | bool], recommended: Options | None = None) -> Options:
+    """The preset `rules` (or the `recommended` options of the belt, `maps.resolve`) with `overrides`;
+    ServerError 422 naming `options.KEY` for one it cannot take.
 
     Turns are always strict on the server (R9a): the server needs to know whose step it is.
     """
-    options = preset(rules)
+    options = recommended or preset(rules)
     for key, value in overrides.items():
         field = f"options.{key}"
         if key == "turns":

@@ -21,6 +21,7 @@ from ..rules import CARGO_LIMIT, KINDS, MATERIALS, WIN_TARGET
 from ..rules.materials import GATES_COST, ROBOT_COST
 from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson, Choices, Ref
 from .action_schemas import Refusal as Refusal
+from .catalog import Belts, Bots
 from .schemas import (
     By,
     CreatedGame,
@@ -121,7 +122,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, Err
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
-    CreateGame, CreatedGame, Lobby, GameDetail, GameLog, Health, ErrorBody,
+    CreateGame, CreatedGame, Lobby, GameDetail, GameLog, Health, ErrorBody, Belts, Bots,
 )
 """Every model of the protocol, in the order the generated file lists them."""
 

@@ -30,8 +30,13 @@ class CreateGame(_Strict):
     settlers_per_seat: StrictInt = Field(3, ge=1, le=6, description="How many settlers each seat plays.")
     belt: Annotated[str, Field(max_length=64)] | dict[str, Any] = Field(
         "tutorial",
-        description="A shipped belt's name (`tutorial`, `puzzle-gates`, `puzzle-storm`), a generator preset "
-        "(`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.",
+        description="A belt's name from `GET /api/belts` (a shipped belt, or a generator preset generated from the "
+        "game's seed; a shipped belt wins over a preset of the same name), or a whole belt document. The belt's "
+        "recommended options (its storm interval) are set over the rules preset, under `options`.",
+    )
+    difficulty: Annotated[str, Field(max_length=16)] | None = Field(
+        None, description="A difficulty level (`easy`, `normal`, `hard`, `brutal`; `GET /api/belts` lists them): "
+        "its belt-generator parameters and recommended options. Null: the belt as it is made.",
     )
     rules: Literal["classic", "extended"] = Field("classic", description="The rules preset.")
     options: dict[Annotated[str, Field(max_length=32)],

@@ -3,14 +3,12 @@
 // watch or replay.
 
 import { has, t } from "../i18n";
-import { ApiError, type CreateBody, type CreatedSeat, type GameSummary, api } from "../net";
+import { ApiError, type BeltCatalog, type CreateBody, type CreatedSeat, type GameSummary, api } from "../net";
 import { forgetGame, inviteLink, myGames, saveToken, setHandover, tokensFor } from "../session";
 import { botName, seatName, settlerName } from "../words";
 import { ICONS, fill, h, icon } from "./dom";
 import { langSwitch } from "./topbar";
 
-const BELTS = ["tutorial", "puzzle-gates", "puzzle-storm", "small", "standard", "large"];
-const BOTS = ["planner", "greedy", "random"];
 const TIMERS = [0, 30, 60, 120, 300];
 
 /** The quick game of `make play` and the big button: standard belt, classic rules, two players hot-seat. */
@@ -89,9 +87,22 @@ export class Lobby {
   private buildForm(): HTMLFormElement {
     const num = (name: string, value: number, min: number, max: number): HTMLInputElement =>
       h("input", { type: "number", name, value: String(value), min: String(min), max: String(max), required: true });
-    const beltSelect = h("select", { name: "belt" },
-      ...BELTS.map((b) => h("option", { value: b, selected: b === "standard" }, t(`belt.${b}`))),
-      h("option", { value: "__file" }, t("belt.file")));
+    // The belts, difficulty levels and bots are the server's (GET /api/belts, GET /api/bots).
+    const fileOption = h("option", { value: "__file" }, t("belt.file"));
+    const beltSelect = h("select", { name: "belt" }, fileOption);
+    const difficultySelect = h("select", { name: "difficulty" }, h("option", { value: "" }, t("difficulty.none")));
+    let botNames: string[] = [];
+    void api.belts().then((catalog: BeltCatalog) => {
+      for (const b of catalog.belts) {
+        beltSelect.insertBefore(h("option", { value: b.name, selected: b.name === "standard", title: b.description },
+          has(`belt.${b.name}`) ? t(`belt.${b.name}`) : `${b.name} (${b.asteroids})`), fileOption);
+      }
+      if (beltSelect.value === "__file") beltSelect.value = catalog.belts[0]?.name ?? "__file";
+      for (const d of catalog.difficulties) {
+        difficultySelect.append(h("option", { value: d.name, title: d.description },
+          has(`difficulty.${d.name}`) ? t(`difficulty.${d.name}`) : d.name));
+      }
+    }).catch((e: unknown) => this.showError(e));
     const fileInput = h("input", { type: "file", name: "belt_file", accept: ".json,application/json", hidden: true });
     const fileNote = h("span", { class: "hint file-note" });
     beltSelect.addEventListener("change", () => {
@@ -132,16 +143,21 @@ export class Lobby {
       fill(bots, ...Array.from({ length: n }, (_, i) => h("label", { class: "bot-seat" },
         h("span", {}, seatName(i + 1)),
         h("select", { name: `seat_${i + 1}` }, h("option", { value: "" }, t("seat.human")),
-          ...BOTS.map((b) => h("option", { value: b }, botName(b)))))));
+          ...botNames.map((b) => h("option", { value: b }, botName(b)))))));
     };
     seatsInput.addEventListener("input", drawBots);
     drawBots();
+    void api.bots().then((found) => {
+      botNames = found.bots;
+      drawBots();
+    }).catch((e: unknown) => this.showError(e));
     const form = h("form", { class: "form", onsubmit: (e: Event) => { e.preventDefault(); void this.create(); } },
       h("div", { class: "grid2" },
         this.field(t("lobby.seats"), seatsInput, t("lobby.seats_hint")),
         this.field(t("lobby.settlers"), num("settlers_per_seat", 2, 1, 6))),
       h("div", { class: "field" }, h("span", { class: "flabel" }, t("lobby.players")), bots),
       this.field(t("lobby.belt"), beltSelect), fileInput, fileNote,
+      this.field(t("lobby.difficulty"), difficultySelect),
       h("div", { class: "field" }, h("span", { class: "flabel" }, t("lobby.rules")), rules),
       options,
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "handover", id: "opt-handover" }), h("span", {}, t("lobby.handover"))),
@@ -165,6 +181,7 @@ export class Lobby {
       belt,
       rules: get("rules") === "extended" ? "extended" : "classic",
     };
+    if (get("difficulty")) body.difficulty = get("difficulty");
     if (get("seed")) body.seed = Number(get("seed"));
     const timer = Number(get("timer"));
     if (timer > 0) body.turn_seconds = timer;
