@@ -91,11 +91,15 @@ class GameHub:
         if stored is None:
             return None
         game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-        live = LiveGame(stored.record, game, seq, self.settings, self.store, _players(stored.record))
+        live = self.make_live(stored.record, game, seq, _players(stored.record))
         self.games[game_id] = live
         live.start()
         _age_young_objects()
         return live
+
+    def make_live(self, record: GameRecord, game: Game, seq: int, players: dict[int, BotPlayer]) -> LiveGame:
+        """The live game of a record, at command `seq` (a cluster node makes its own kind)."""
+        return LiveGame(record, game, seq, self.settings, self.store, players)
 
     def release(self, live: LiveGame) -> None:
         """Let a finished game go once nobody is connected (it is loaded again when asked for)."""
@@ -117,6 +121,10 @@ class GameHub:
         self._connected[client] -= 1
         if self._connected[client] <= 0:
             del self._connected[client]
+
+    async def lobby_games(self) -> list[dict[str, Any]]:
+        """What the lobby lists (a cluster node reads every node's games from the shared store)."""
+        return self.lobby()
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running games, newest first (no tokens)."""
@@ -163,7 +171,7 @@ class GameHub:
                 "seats": [seat.to_meta() for seat in seats]}
         record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
         await self.store.create(record, progress_of(game, 0, record.created))
-        live = LiveGame(record, game, 0, self.settings, self.store, players)
+        live = self.make_live(record, game, 0, players)
         self.games[record.id] = live
         live.start()
         _age_young_objects()

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..maps import parse_belt
 from ..rules import Action, Event, Game, Options, Refused, Wait, action_from_json
-from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
 from .bots import BotPlayer
 from .config import Settings
 from .diff import ViewTracker
@@ -79,6 +79,8 @@ class LiveGame:
         self.tracker = ViewTracker(game)
         self.connections: set[Connection] = set()
         self.broken = False
+        self.moved = False
+        """True once another server has taken the game over: its clients are told to reconnect."""
         self._settings = settings
         self._store = store
         self._players = players
@@ -225,6 +227,12 @@ class LiveGame:
         snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
         try:
             await self._store.append(self.id, command, progress_of(game, seq, command.at), snapshot)
+        except Fenced:
+            log.warning("game %s: another server owns it now; command %d was not played", self.id, seq)
+            if sender is not None:
+                sender.outbox.put(error("not_owner", "another server plays this game now: reconnect", ref=ref))
+            await self.lost()
+            return
         except StorageError:
             log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
             await self._reload()
@@ -254,6 +262,11 @@ class LiveGame:
         message = frame(dumps(update))
         self._recent.append((seq, message))
         return message
+
+    async def lost(self) -> None:
+        """The store no longer takes this server's commands of the game (another server claimed it, see
+        `GameStore.claim`): go back to what the store holds. A cluster node lets the game go instead."""
+        await self._reload()
 
     async def _reload(self) -> None:
         """Go back to what the store holds (after a failed write); if even that fails, the game is broken.
@@ -322,6 +335,10 @@ class LiveGame:
             conn.outbox.put(error("not_your_settler", f"{action.actor} is not one of your settlers ({mine})",
                                   "settler", ref))
             return
+        self.enqueue(conn, action, ref)
+
+    def enqueue(self, conn: Connection, action: Action, ref: str | int | None) -> None:
+        """Queue a checked command for the owner task (or refuse it as `busy`)."""
         if len(self._inbox) >= self._settings.inbox:
             conn.outbox.put(error("busy", "too many commands are waiting for this game; try again", ref=ref))
             return

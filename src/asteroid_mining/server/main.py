@@ -17,9 +17,10 @@ from typing import Any
 
 import uvicorn
 
-from ..storage import SqliteStore, StorageError
+from ..storage import StorageError
 from .app import create_app
 from .config import Settings, SettingsError
+from .stores import describe, make_store
 
 log = logging.getLogger("asteroid_mining.server")
 
@@ -81,7 +82,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
         print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
         return 2
     log.info("Asteroid Mining server on http://%s:%d (games kept in %s)", settings.host, settings.port,
-             settings.data_dir)
+             describe(settings))
     gc.set_threshold(*GC_THRESHOLDS)
     server = uvicorn.Server(uvicorn_config(settings))
     server.run()
@@ -91,7 +92,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
 async def _check_store(settings: Settings) -> None:
     """Open the games' store once and close it: creates or brings up to date its schema; StorageError when the
     server could not use it."""
-    store = SqliteStore(settings.data_dir, settings.synchronous)
+    store = make_store(settings)
     await store.open()
     await store.close()
 

@@ -4,7 +4,7 @@ On connect the client receives the `state`; then one `update` per accepted comma
 malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
 token, 4403 an origin that may not connect, 4404 no such game, 4408 the client could not keep up (reconnect and
 sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
-failure.
+failure, 1012 the game moved to another node of a cluster (reconnect).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_FULL = 4409
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
+CLOSE_MOVED = 1012
 
 
 @router.websocket("/api/games/{game_id}/ws")
@@ -142,6 +143,8 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
         await conn.outbox.run()
         if conn.outbox.overflowed:
             await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
+        elif conn.live is not None and conn.live.moved:
+            await websocket.close(CLOSE_MOVED, "the game moved to another server: reconnect")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client has gone; the receiving side notices and cleans up
     finally:
