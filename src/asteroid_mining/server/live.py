@@ -177,7 +177,7 @@ class LiveGame:
 
     def _delay(self) -> float | None:
         """How long the current turn may last before the server plays it (bot or timer); None: no limit."""
-        if not self.connections or not self.running or self.broken:
+        if not self.watched() or not self.running or self.broken:
             return None
         turn = self.game.turn
         seat = self._owner_of.get(turn) if turn else None
@@ -186,6 +186,10 @@ class LiveGame:
         if seat.kind == "bot":
             return self._settings.bot_delay
         return self.turn_seconds
+
+    def watched(self) -> bool:
+        """Somebody is connected to the game: its clock runs."""
+        return bool(self.connections)
 
     def _due(self) -> float | None:
         delay = self._delay()

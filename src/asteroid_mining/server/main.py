@@ -95,6 +95,16 @@ async def _check_store(settings: Settings) -> None:
     store = make_store(settings)
     await store.open()
     await store.close()
+    if settings.redis:
+        from .cluster.node import connect_redis
+
+        redis = connect_redis(settings.redis)
+        try:
+            await redis.ping()
+        except Exception as failure:
+            raise StorageError(f"cannot reach Redis at {settings.redis}: {failure}") from None
+        finally:
+            await redis.aclose()
 
 
 def main(argv: list[str] | None = None) -> int:

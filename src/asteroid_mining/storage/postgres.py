@@ -212,6 +212,24 @@ class PostgresStore(GameStore):
         """Forget the epoch of a game this store no longer writes."""
         self._epochs.pop(game_id, None)
 
+    async def epoch_of(self, game_id: str) -> int | None:
+        """The epoch the game was last claimed with (0: never), or None when there is no such game."""
+        async def work(conn: Any) -> int | None:
+            row = await (await conn.execute("SELECT epoch FROM games WHERE id = %s", (game_id,))).fetchone()
+            return None if row is None else int(row[0])
+
+        return await self._run(work)
+
+    async def last_seq(self, game_id: str) -> int | None:
+        """The seq of the game's last stored command (0 before any), or None when there is no such game."""
+        async def work(conn: Any) -> int | None:
+            row = await (await conn.execute(
+                "SELECT (SELECT max(seq) FROM commands WHERE game = g.id) FROM games AS g WHERE g.id = %s",
+                (game_id,))).fetchone()
+            return None if row is None else int(row[0] or 0)
+
+        return await self._run(work)
+
     # ----- writes -----
     def _submit(self, write: _Write) -> asyncio.Future[None]:
         if self._queue is None:
