@@ -17,6 +17,7 @@ from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
+from ..storage import StorageError
 from .config import Settings
 from .direct import SCOPE_KEY
 from .errors import error_body
@@ -64,6 +65,11 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
+    except StorageError as failure:  # the store is away (a cluster's database restarting): the client retries
+        log.warning("game %s could not be loaded: %s", game_id, failure)
+        await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
+                     CLOSE_INTERNAL)
+        return
     except Exception:
         log.exception("game %s could not be loaded", game_id)
         await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)

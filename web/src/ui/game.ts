@@ -163,6 +163,11 @@ export class GameScreen implements Controller {
   }
 
   private onMessage(m: ServerMessage): void {
+    if (m.type === "ack") {
+      if (this.pending && m.ref === this.pending.ref) this.pending = null;
+      this.refresh();
+      return;
+    }
     if (m.type === "state") {
       this.seats = m.seats;
       this.deadline = m.deadline;

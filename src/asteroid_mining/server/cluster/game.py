@@ -154,6 +154,12 @@ class ClusterGame(LiveGame):
                                       "by": command.by, "at": command.at, "ref": ref, "deadline": self.deadline})
         return message
 
+    async def _reload(self) -> None:
+        await super()._reload()
+        if self.broken:  # the store cannot be read now: let the game go; clients reconnect and load it again
+            self.broken = False
+            await self.hub.drop(self, "the store cannot be read")
+
     async def lost(self) -> None:
         """The store has fenced this node off: another node owns the game. Let it go; clients reconnect."""
         await self.hub.drop(self, "the store refused this node's command")
