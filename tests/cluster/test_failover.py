@@ -223,6 +223,9 @@ def test_play_resumes_after_redis_restarts_and_postgres_stops_and_starts() -> No
 
         asyncio.run(scenario())
         check_logs(running, games)
+        errors = [code for game in games for record in game.records() for code in record.errors]
+        closes = [code for game in games for record in game.records() for code in record.closes]
+        print(f"errors told to clients: {sorted(errors)}; connections closed with {sorted(closes)}")
         for game in games:
             for record in game.records():
                 assert set(record.errors) <= RETRIABLE, record.errors

@@ -351,17 +351,24 @@ class PostgresStore(GameStore):
 
     # ----- reads -----
     async def _run(self, work: Callable[[Any], Awaitable[T]], repeatable: bool = False) -> T:
-        try:
-            async with self._pool.connection() as conn:
-                if not repeatable:
-                    return await work(conn)
-                async with conn.transaction():
-                    await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    return await work(conn)
-        except StorageError:
-            raise
-        except Exception as failure:
-            raise _storage_error(failure) from None
+        """Run `work` on a pooled connection. A connection that broke while idle (the database restarted) fails on
+        its first use and leaves the pool; the work is then tried once more on another."""
+        for attempt in (1, 2):
+            try:
+                async with self._pool.connection() as conn:
+                    if not repeatable:
+                        return await work(conn)
+                    async with conn.transaction():
+                        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                        return await work(conn)
+            except StorageError:
+                raise
+            except psycopg.OperationalError as failure:
+                if attempt == 2:
+                    raise _storage_error(failure) from None
+            except Exception as failure:
+                raise _storage_error(failure) from None
+        raise AssertionError("unreachable")
 
     async def load(self, game_id: str) -> StoredGame | None:
         """The record, progress, latest snapshot and the commands after it."""
