@@ -20,14 +20,14 @@ from tests.services import HAProxy, Postgres, Redis
 class Cluster:
     """PostgreSQL, Redis, `nodes` server nodes and a round-robin balancer; `close()` stops them all."""
 
-    def __init__(self, nodes: int = 3, lease: float = 1.5, balancer: bool = True) -> None:
+    def __init__(self, nodes: int = 3, lease: float = 1.5, balancer: bool = True, extra: tuple[str, ...] = ()) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="am-cluster-"))
         self.postgres = Postgres().start()
         self.database = self.postgres.create_database("games")
         self.redis = Redis().start()
         self.lease = lease
         self.nodes = [ServerProcess(self.dir / f"node{i + 1}", "--database", self.database, "--redis",
-                                    self.redis.url, "--node-id", f"node{i + 1}", "--lease-seconds", str(lease))
+                                    self.redis.url, "--node-id", f"node{i + 1}", "--lease-seconds", str(lease), *extra)
                       for i in range(nodes)]
         for node in self.nodes:
             node.start()
@@ -61,6 +61,18 @@ class Cluster:
         self.redis.close()
         self.postgres.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def owner_of(cluster: Cluster, game: str) -> str | None:
+    """The node holding the game's lease."""
+    import redis
+
+    client = redis.Redis.from_url(cluster.redis.url)
+    try:
+        value = client.get(f"am:lease:{game}")
+        return None if value is None else value.decode().rpartition(" ")[0]
+    finally:
+        client.close()
 
 
 def open_ws(url: str) -> ClientConnection:
