@@ -2,6 +2,8 @@
 #
 #   make play    set up (if needed), build the browser client and play: the server starts and the browser
 #                opens on a new hot-seat game (PORT=8000 by default; the address is printed without a browser)
+#   make cluster the same on a throwaway cluster: PostgreSQL, Redis, three server nodes and HAProxy on PORT
+#                (Debian's postgresql, redis-server and haproxy; docs/deploy.md)
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
 #   make test    set up (if needed), build the browser client and run every test
 #   make lint    ruff check + mypy
@@ -33,10 +35,11 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: help setup web test lint bench play clean distclean
+.PHONY: help setup web test lint bench play cluster clean distclean
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
+	@echo "make cluster - the same on a throwaway cluster: PostgreSQL, Redis, 3 nodes, HAProxy on PORT"
 	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
 	@echo "make lint    - ruff check and mypy"
@@ -95,6 +98,9 @@ bench: setup
 
 play: setup web
 	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
+
+cluster: setup web
+	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)

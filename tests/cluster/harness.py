@@ -1,37 +1,26 @@
-"""A cluster for tests: a throwaway PostgreSQL and Redis, nodes on free ports, HAProxy in front of them."""
+"""A cluster for tests: `make cluster`'s throwaway PostgreSQL, Redis, nodes and HAProxy, on free ports."""
 
 from __future__ import annotations
 
 import contextlib
 import json
-import shutil
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.helpers import ServerProcess
-from tests.services import HAProxy, Postgres, Redis
+from tests.services import LocalCluster
 
 
-class Cluster:
-    """PostgreSQL, Redis, `nodes` server nodes and a round-robin balancer; `close()` stops them all."""
+class Cluster(LocalCluster):
+    """PostgreSQL (fsync off: the tests kill nodes, not the machine), Redis, `nodes` nodes (bots without delay,
+    short leases) and a round-robin balancer on a free port."""
 
     def __init__(self, nodes: int = 3, lease: float = 1.5, balancer: bool = True, extra: tuple[str, ...] = ()) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="am-cluster-"))
-        self.postgres = Postgres().start()
-        self.database = self.postgres.create_database("games")
-        self.redis = Redis().start()
+        super().__init__(nodes, port=None, fsync=False, balancer=balancer,
+                         extra=("--bot-delay", "0", "--lease-seconds", str(lease), *extra))
         self.lease = lease
-        self.nodes = [ServerProcess(self.dir / f"node{i + 1}", "--database", self.database, "--redis",
-                                    self.redis.url, "--node-id", f"node{i + 1}", "--lease-seconds", str(lease), *extra)
-                      for i in range(nodes)]
-        for node in self.nodes:
-            node.start()
-        self.balancer = HAProxy([n.port for n in self.nodes]).start() if balancer else None
 
     @property
     def url(self) -> str:
@@ -53,20 +42,12 @@ class Cluster:
             time.sleep(0.1)
         raise AssertionError("no node created the game")
 
-    def close(self) -> None:
-        if self.balancer is not None:
-            self.balancer.close()
-        for node in self.nodes:
-            node.stop()
-        self.redis.close()
-        self.postgres.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
 
 def owner_of(cluster: Cluster, game: str) -> str | None:
     """The node holding the game's lease."""
     import redis
 
+    assert cluster.redis is not None
     client = redis.Redis.from_url(cluster.redis.url)
     try:
         value = client.get(f"am:lease:{game}")

@@ -69,6 +69,7 @@ class Game:
 
 
 def owners(cluster: Cluster, games: list[Game]) -> dict[str, str]:
+    assert cluster.redis is not None
     client = redis.Redis.from_url(cluster.redis.url)
     try:
         out = {}
