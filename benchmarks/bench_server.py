@@ -255,8 +255,9 @@ class Client:
         if run.status != "running" or run.round > run.rounds:
             run.done.set()
             return
-        if run.turn == self.settler and self.seq == run.seq:  # what it knows itself: clients of a cluster's
-            if self.think:                                     # nodes hear of an update at different moments  # people are not in step: between half and one and a half times the think time
+        # on what it knows itself: clients on a cluster's nodes hear of an update at different moments
+        if run.turn == self.settler and self.seq == run.seq:
+            if self.think:  # people are not in step: between half and one and a half times the think time
                 asyncio.get_running_loop().call_later(self.think * (0.5 + self.rng.random()), self.act)
             else:
                 self.act()
