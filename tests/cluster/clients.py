@@ -185,7 +185,7 @@ class PlayerBot:
 
     async def _answer(self, ref: int) -> dict[str, Any] | None:
         client = self.client
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + 3
         while time.monotonic() < deadline:
             conn = client.conn
             try:

@@ -19,7 +19,8 @@ class Cluster(LocalCluster):
 
     def __init__(self, nodes: int = 3, lease: float = 1.5, balancer: bool = True, extra: tuple[str, ...] = ()) -> None:
         super().__init__(nodes, port=None, fsync=False, balancer=balancer,
-                         extra=("--bot-delay", "0", "--lease-seconds", str(lease), *extra))
+                         extra=("--bot-delay", "0", "--lease-seconds", str(lease), "--max-games-per-client", "100",
+                                *extra))
         self.lease = lease
 
     @property

@@ -68,11 +68,13 @@ def test_a_command_sent_again_on_another_node_is_answered_not_played_twice(pair:
 
 
 def test_a_node_that_lost_its_game_while_paused_is_fenced_off(pair: Cluster) -> None:
-    game, tokens = two_seats(pair, node=0)
-    assert owner_of(pair, game) == "node1"
-    with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as old, \
-            open_ws(pair.ws_url(game, tokens["s2"], node=1)) as new:
-        assert receive(old, 20)["type"] == "state" and receive(new, 20)["type"] == "state"
+    game, tokens = two_seats(pair, node=1)
+    assert owner_of(pair, game) is None  # created, not owned: the node of its first client will own it
+    with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as old:
+        assert receive(old, 20)["type"] == "state"
+        assert owner_of(pair, game) == "node1"
+        new = open_ws(pair.ws_url(game, tokens["s2"], node=1))
+        assert receive(new, 20)["type"] == "state"
         node1 = pair.nodes[0].proc
         assert node1 is not None
         os.kill(node1.pid, signal.SIGSTOP)  # frozen: its lease runs out while it believes it owns the game
@@ -87,6 +89,7 @@ def test_a_node_that_lost_its_game_while_paused_is_fenced_off(pair: Cluster) -> 
             while True:
                 old.recv(timeout=20)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        new.close()
     with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as back:  # now a follower of node2
         assert receive(back, 20)["seq"] == 0
         back.send(json.dumps({"type": "act", **PLANS["s1"][0], "ref": "after-the-fence"}))
@@ -98,11 +101,14 @@ def test_bots_go_on_after_their_node_dies(pair: Cluster) -> None:
     created = pair.create({"seats": 2, "settlers_per_seat": 2, "bots": {"1": "random", "2": "greedy"},
                            "belt": "small", "seed": 3}, node=0)
     game = created["id"]
+    owner = open_ws(pair.ws_url(game, None, node=0))  # node1 owns the game: it has its first client
+    assert receive(owner, 20)["type"] == "state"
     with open_ws(pair.ws_url(game, None, node=1)) as watcher:  # a spectator on the follower
         seq = receive(watcher, 20)["seq"]
         while seq < 3:
             seq = next_of(watcher, "update")["seq"]
         pair.nodes[0].kill9()
+        owner.close()
         # nobody sends a command: node2's watchdog takes the game over, and its bots play on
         status = "running"
         while status == "running" and seq < 12:
@@ -110,3 +116,33 @@ def test_bots_go_on_after_their_node_dies(pair: Cluster) -> None:
             assert update["seq"] == seq + 1 and update["by"]["auto"] == "bot"
             seq, status = update["seq"], update["diff"]["status"]
     assert owner_of(pair, game) in ("node2", None)
+
+
+def test_a_stopped_node_gives_its_games_up_at_once() -> None:
+    """Draining: SIGTERM, and the node's leases are released on the way out — with leases far longer than the
+    test, the game is taken over at the next command without waiting for them to run out."""
+    running = Cluster(nodes=2, lease=60.0, balancer=False)
+    try:
+        game, tokens = two_seats(running, node=0)
+        with open_ws(running.ws_url(game, None, node=0)) as spectator, \
+                open_ws(running.ws_url(game, tokens["s1"], node=1)) as player:
+            assert receive(spectator, 20)["type"] == "state" and receive(player, 20)["type"] == "state"
+            assert owner_of(running, game) == "node1"
+            running.nodes[0].stop()
+            assert owner_of(running, game) is None
+            player.send(json.dumps({"type": "act", **PLANS["s1"][0], "ref": "after-the-drain"}))
+            assert next_of(player, "update")["ref"] == "after-the-drain"
+        assert owner_of(running, game) == "node2"
+    finally:
+        running.close()
+
+
+def test_the_games_per_address_limit_holds_across_the_nodes() -> None:
+    running = Cluster(nodes=2, balancer=False, extra=("--max-games-per-client", "2"))
+    try:
+        two_seats(running, node=0)
+        two_seats(running, node=1)
+        answer = httpx.post(f"{running.nodes[0].url}/api/games", json={"seats": 2}, timeout=10)
+        assert answer.status_code == 429 and answer.json()["error"]["code"] == "too_many_games"
+    finally:
+        running.close()

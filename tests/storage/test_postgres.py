@@ -63,7 +63,7 @@ def test_a_version_1_database_is_brought_up_to_date(postgres: Postgres) -> None:
 
     asyncio.run(scenario())
     assert postgres.sql(database, "SELECT version FROM schema_version") == str(SCHEMA_VERSION)
-    assert postgres.sql(database, "SELECT epoch FROM games") == "5"
+    assert postgres.sql(database, "SELECT epoch, asteroids FROM games") == "5|0"
 
 
 def test_a_newer_database_is_refused(postgres: Postgres) -> None:

@@ -40,7 +40,8 @@ except ImportError:  # the cluster extra is not installed: the store says so whe
 
 SCHEMA_VERSION = 2
 """The layout this code writes, kept in the `schema_version` table. Version 1 had no fence (no `epoch` in the
-games' rows) and an index of every game by status; version 2 has the epoch and indexes only running games."""
+games' rows) and an index of every game by status; version 2 has the epoch, the number of asteroids of each
+game's belt (so that the lobby need not read belt documents) and indexes only running games."""
 
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -84,6 +85,9 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     2: (
         "ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN asteroids INTEGER",
+        "UPDATE games SET asteroids = coalesce(json_array_length(belt::json -> 'asteroids'), 0)",
+        "ALTER TABLE games ALTER COLUMN asteroids SET NOT NULL",
         "DROP INDEX games_by_status",
         "CREATE INDEX games_running ON games (created, id) WHERE status = 'running'",
     ),
@@ -239,9 +243,10 @@ class PostgresStore(GameStore):
 
     async def create(self, record: GameRecord, progress: Progress) -> None:
         """Insert a new game; durable on return."""
+        asteroids = record.belt.get("asteroids")
         row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
                record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
-               progress.updated)
+               progress.updated, len(asteroids) if isinstance(asteroids, list) else 0)
         future = asyncio.get_running_loop().create_future()
         await self._submit(_Write(record.id, future, record=row))
 
@@ -294,10 +299,10 @@ class PostgresStore(GameStore):
             if creates:
                 cur = await conn.execute(
                     "INSERT INTO games (id, created, belt, options, seed, settlers, meta, seq, status, round, turn, "
-                    "updated) SELECT * FROM unnest(%s::text[], %s::float8[], %s::text[], %s::text[], %s::int8[], "
-                    "%s::int4[], %s::text[], %s::int4[], %s::text[], %s::int4[], %s::text[], %s::float8[]) "
-                    "ON CONFLICT (id) DO NOTHING RETURNING id",
-                    _columns([w.record for w in creates], 12))  # type: ignore[misc]
+                    "updated, asteroids) SELECT * FROM unnest(%s::text[], %s::float8[], %s::text[], %s::text[], "
+                    "%s::int8[], %s::int4[], %s::text[], %s::int4[], %s::text[], %s::int4[], %s::text[], "
+                    "%s::float8[], %s::int4[]) ON CONFLICT (id) DO NOTHING RETURNING id",
+                    _columns([w.record for w in creates], 13))  # type: ignore[misc]
                 made = {row[0] for row in await cur.fetchall()}
                 for write in creates:
                     if write.game not in made:
@@ -403,6 +408,15 @@ class PostgresStore(GameStore):
 
         return await self._run(work)
 
+    async def running_games_of(self, client: str) -> int:
+        """How many running games `client` (an address) has created, on every node."""
+        async def work(conn: Any) -> int:
+            row = await (await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
+                                            "meta::json ->> 'client' = %s", (client,))).fetchone()
+            return int(row[0])
+
+        return await self._run(work)
+
     async def summaries(self, game_ids: list[str] | None = None) -> list[tuple[GameRecord, Progress]]:
         """The records (belts left out) and progress of running games (or of `game_ids`), newest first: what a
         node's lobby lists of the games other nodes own."""
@@ -410,8 +424,7 @@ class PostgresStore(GameStore):
             where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
             cur = await conn.execute(
                 "SELECT g.id, g.created, g.options, g.seed, g.settlers, g.meta, g.seq, g.status, g.round, g.turn, "
-                "g.updated, c.seq, c.status, c.round, c.turn, c.at, "
-                "coalesce(json_array_length(g.belt::json -> 'asteroids'), 0) FROM games AS g "
+                "g.updated, c.seq, c.status, c.round, c.turn, c.at, g.asteroids FROM games AS g "
                 "LEFT JOIN LATERAL (SELECT seq, status, round, turn, at FROM commands WHERE game = g.id "
                 f"ORDER BY seq DESC LIMIT 1) AS c ON true WHERE {where} ORDER BY g.created DESC, g.id",
                 () if game_ids is None else (game_ids,))

@@ -111,8 +111,12 @@ class Bus:
     async def _read(self) -> None:
         while True:
             try:
-                if not self._pubsub.subscribed:  # after Redis came back: subscribe again to everything
-                    await self._pubsub.subscribe(*self._channels)
+                # after Redis came back, subscribe again to everything: whatever a `follow` meanwhile subscribed
+                # to on the new connection, this node's own channel among the rest
+                current = {c.decode() if isinstance(c, bytes) else str(c) for c in self._pubsub.channels}
+                missing = self._channels - current
+                if missing:
+                    await self._pubsub.subscribe(*missing)
                 message = await self._pubsub.get_message(timeout=1.0)
                 if not self.healthy:
                     self.healthy = True

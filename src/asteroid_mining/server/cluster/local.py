@@ -218,9 +218,10 @@ class Redis:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def haproxy_config(port: int, nodes: list[int]) -> str:
+def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin") -> str:
     """Round robin over `nodes` (ports on 127.0.0.1) on `port`, WebSocket upgrades included, with health checks
-    so that a dead node is left out within a second or two."""
+    so that a dead node is left out within a second or two. `balance="uri"` sends every request of one game (its
+    WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`."""
     servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
                         for i, p in enumerate(nodes))
     return f"""global
@@ -240,7 +241,7 @@ frontend games
     default_backend nodes
 
 backend nodes
-    balance roundrobin
+    balance {"uri depth 3" if balance == "uri" else "roundrobin"}
     option httpchk GET /api/health
 {servers}
 """
@@ -249,14 +250,14 @@ backend nodes
 class HAProxy:
     """HAProxy in the foreground with a generated configuration."""
 
-    def __init__(self, nodes: list[int], port: int | None = None) -> None:
+    def __init__(self, nodes: list[int], port: int | None = None, balance: str = "roundrobin") -> None:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         if not Path(binary).exists():
             raise AssertionError("haproxy is not installed (apt-get install haproxy)")
         self.dir = Path(tempfile.mkdtemp(prefix="am-haproxy-"))
         self.port = port or free_port()
         self.config = self.dir / "haproxy.cfg"
-        self.config.write_text(haproxy_config(self.port, nodes))
+        self.config.write_text(haproxy_config(self.port, nodes, balance))
         self.process = Process([binary, "-db", "-f", str(self.config)], self.dir / "haproxy.log")
 
     @property
@@ -340,7 +341,7 @@ class LocalCluster:
     """PostgreSQL, Redis, `nodes` nodes and HAProxy on `port`; `close()` stops everything and removes it all."""
 
     def __init__(self, nodes: int = 3, port: int | None = 8000, fsync: bool = True, extra: tuple[str, ...] = (),
-                 balancer: bool = True) -> None:
+                 balancer: bool = True, balance: str = "roundrobin") -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="am-cluster-"))
         self.postgres: Postgres | None = None
         self.redis: Redis | None = None
@@ -355,7 +356,7 @@ class LocalCluster:
             for node in self.nodes:
                 node.start()
             if balancer:
-                self.balancer = HAProxy([n.port for n in self.nodes], port).start()
+                self.balancer = HAProxy([n.port for n in self.nodes], port, balance).start()
         except BaseException:
             self.close()
             raise

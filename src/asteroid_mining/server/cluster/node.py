@@ -28,6 +28,7 @@ from ...rules import Action, Game, action_from_json
 from ...storage import GameRecord, GameStore, StorageError
 from ..bots import BotPlayer
 from ..config import Settings
+from ..errors import ServerError
 from ..hub import GameHub
 from ..live import Connection, LiveGame
 from ..messages import error
@@ -113,13 +114,17 @@ class ClusterHub(GameHub):
         return live
 
     async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
-        """Create the game and own it."""
+        """Create the game in the store, and leave it there: the node its first client connects to will own it
+        (so that with a balancer that sends one game's clients to one node, that node owns the game and no other
+        node needs a copy of it)."""
+        count = getattr(self.store, "running_games_of", None)
+        if count is not None:  # the limit per address holds across the cluster, not per node
+            mine = await count(client)
+            if mine >= self.settings.max_games_per_client:
+                raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
+                                  f"(at most {self.settings.max_games_per_client})")
         live, seats = await super().create(request, client)
-        assert isinstance(live, ClusterGame)
-        try:
-            await self.take(live)
-        except Exception as failure:
-            log.warning("game %s: created, but its lease could not be taken (%s)", live.id, failure)
+        self.release(live)
         return live, seats
 
     async def take(self, live: ClusterGame) -> bool:
@@ -130,13 +135,21 @@ class ClusterHub(GameHub):
         epoch = await self.leases.acquire(live.id, floor)
         if epoch is None:
             return False
-        if not await self.store.claim(live.id, epoch):
-            await self.leases.release(live.id, epoch)
-            return False
+        self.held[live.id] = epoch  # from now on renewed, and not let go as a mere follower's game
         started = time.monotonic()
-        stored = await self.store.load(live.id)
-        self.held[live.id] = epoch
-        await live.become_owner(epoch, stored)
+        try:
+            if not await self.store.claim(live.id, epoch):
+                raise LookupError("a newer epoch holds the game")
+            stored = await self.store.load(live.id)
+            await live.become_owner(epoch, stored)
+        except BaseException as failure:
+            if self.held.get(live.id) == epoch:
+                del self.held[live.id]
+            with contextlib.suppress(Exception):
+                await self.leases.release(live.id, epoch)
+            if isinstance(failure, LookupError):
+                return False
+            raise
         await self.bus.unfollow(live.id)
         self.bus.publish(game_channel(live.id), {"t": "owner", "g": live.id, "node": self.node, "epoch": epoch})
         log.info("game %s: owned by %s (epoch %d, caught up in %.3f s)", live.id, self.node, epoch,
@@ -179,8 +192,8 @@ class ClusterHub(GameHub):
         """Let a game go once nobody here needs it: a finished one, or one this node only followed."""
         if live.connections or self.games.get(live.id) is not live:
             return
-        if isinstance(live, ClusterGame) and live.owner and live.running:
-            return  # the owner keeps it (other nodes' clients may be playing it)
+        if isinstance(live, ClusterGame) and (live.owner or live.id in self.held) and live.running:
+            return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
         del self.games[live.id]
         epoch = self.held.pop(live.id, None)
         self.store.release(live.id)
@@ -214,6 +227,7 @@ class ClusterHub(GameHub):
                     sender: Connection | None) -> None:
         """Hand a client's command to the game's owner; take the game over when it has none."""
         give_up = time.monotonic() + self.settings.lease_seconds * 3
+        holder: tuple[str, int] | None = None
         while True:
             try:
                 holder = await self.leases.owner(live.id)
@@ -238,6 +252,8 @@ class ClusterHub(GameHub):
                     return
                 raise
             if time.monotonic() > give_up:
+                log.warning("game %s: its owner (%s) cannot be reached from %s", live.id,
+                            holder[0] if holder else "none", self.node)
                 self._fail(sender, "owner_unreachable", "the server playing this game does not answer; try again",
                            ref)
                 return
