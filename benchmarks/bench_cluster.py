@@ -31,7 +31,7 @@ _refs = itertools.count(random.randrange(1, 2**40))
 def run_cluster(args: argparse.Namespace, limits: list[str], runner: Callable[..., Any], bench: Callable[..., Any],
                 report: Callable[[dict[str, Any]], None]) -> int:
     """Start the cluster, run the workload through the balancer, measure a takeover, stop everything."""
-    cluster = LocalCluster(args.cluster, port=None, fsync=True, extra=tuple(limits))
+    cluster = LocalCluster(args.cluster, port=None, fsync=True, extra=tuple(limits), balance=args.balance)
     try:
         assert cluster.balancer is not None and cluster.postgres is not None and cluster.redis is not None
         parts = {"server": [n.process.proc.pid for n in cluster.nodes if n.process.proc is not None],
@@ -40,6 +40,7 @@ def run_cluster(args: argparse.Namespace, limits: list[str], runner: Callable[..
                  "haproxy": [cluster.balancer.process.proc.pid]}  # type: ignore[union-attr]
         result = runner(bench(args, cluster.balancer.url, parts))
         result["nodes"] = args.cluster
+        result["balance"] = args.balance
         result["node_cpu_ms_per_action_each"] = round(result["cpu_ms_per_action"]["server"] / args.cluster, 3)
         if args.cluster > 1:
             result["takeover"] = runner(takeover(cluster, args.takeover_games))
@@ -49,7 +50,8 @@ def run_cluster(args: argparse.Namespace, limits: list[str], runner: Callable[..
         print(json.dumps(result, indent=2))
         return 0
     pace = f"acting {args.think:g} s after their turn comes" if args.think else "acting the instant their turn comes"
-    print(f"cluster benchmark: {args.cluster} nodes, PostgreSQL, Redis and HAProxy (round robin); "
+    balance = "round robin" if args.balance == "roundrobin" else "one node per game"
+    print(f"cluster benchmark: {args.cluster} nodes, PostgreSQL, Redis and HAProxy ({balance}); "
           f"{result['games']} games x {args.clients} clients on the {args.belt} belt, {args.rounds} rounds each, "
           f"{pace}")
     report(result)

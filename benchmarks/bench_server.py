@@ -17,6 +17,7 @@ before acting, as people and bots do, to show the latency at a given load instea
     python benchmarks/bench_server.py --database postgresql # one server on a throwaway PostgreSQL instead of SQLite
     python benchmarks/bench_server.py --cluster 3           # PostgreSQL, Redis, 3 nodes, clients through HAProxy;
                                                             # then a node killed: how long its games' takeover takes
+    python benchmarks/bench_server.py --cluster 3 --balance uri  # each game's clients sent to one node
 
 With `--cluster N` (Debian's postgresql, redis-server and haproxy) the clients connect through the round-robin
 balancer, so most of them reach a node that does not own their game; the CPU of each part (the nodes, PostgreSQL,
@@ -430,6 +431,8 @@ def main() -> int:
     parser.add_argument("--cluster", type=int, default=0, metavar="N",
                         help="N nodes on a throwaway PostgreSQL and Redis behind HAProxy (and a takeover measured)")
     parser.add_argument("--takeover-games", type=int, default=20, help="games of the killed node (with --cluster)")
+    parser.add_argument("--balance", default="roundrobin", choices=("roundrobin", "uri"),
+                        help="HAProxy's balancing with --cluster: round robin, or one game's requests to one node")
     args = parser.parse_args()
 
     try:

@@ -150,6 +150,12 @@ class PostgresStore(GameStore):
     # ----- life -----
     async def open(self) -> None:
         """Connect, create or bring the schema up to date, start the writer; StorageError when it cannot."""
+        try:  # one connection first: a database that cannot be reached is one clear sentence, not the pool's retries
+            first = await psycopg.AsyncConnection.connect(self.url, connect_timeout=max(1, round(self.timeout)))
+            await first.close()
+        except Exception as failure:
+            reason = str(failure).strip().splitlines()[0] if str(failure).strip() else type(failure).__name__
+            raise StorageError(f"cannot connect to PostgreSQL at {redact_url(self.url)}: {reason}") from None
         try:
             await self._pool.open(wait=True, timeout=self.timeout)
         except Exception as failure:
