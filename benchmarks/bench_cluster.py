@@ -1,10 +1,10 @@
 """The cluster runs of `bench_server.py --cluster N`: the same workload through HAProxy to N nodes on a throwaway
 PostgreSQL and Redis (all on this machine), then a takeover measured.
 
-The takeover: games created on node 1 (so owned there), played by clients connected to the other nodes, at a
-person's pace; node 1 is killed with SIGKILL; for each of its games, the time from the kill to the game's next
-accepted command as its clients see it. A client whose command got no answer within two seconds sends it again,
-with the same ref (the new owner acknowledges it if it had been played).
+The takeover: games owned by node 1 (a spectator connects there first, so node 1 takes them), played by clients
+connected to the other nodes, at a person's pace; node 1 is killed with SIGKILL; for each of its games, the time
+from the kill to the game's next accepted command as its clients see it. A client whose command got no answer
+within two seconds sends it again, with the same ref (the new owner acknowledges it if it had been played).
 """
 
 from __future__ import annotations
@@ -72,6 +72,10 @@ async def takeover(cluster: LocalCluster, count: int) -> dict[str, Any]:
                    for i in range(count)]
     games = [TakeoverGame(game, [others[i % len(others)], others[(i + 1) % len(others)]])
              for i, game in enumerate(created)]
+    watchers = [await connect(f"{owner.url.replace('http', 'ws')}/api/games/{g.id}/ws", open_timeout=30)
+                for g in games]  # the first client of each game is on node 1: node 1 owns it
+    for watcher in watchers:
+        await watcher.recv()
     tasks = [asyncio.create_task(g.play()) for g in games]
     try:
         await asyncio.sleep(3)
@@ -87,6 +91,8 @@ async def takeover(cluster: LocalCluster, count: int) -> dict[str, Any]:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for watcher in watchers:
+            watcher.transport.abort()
     went_on = [t - killed for t in times if t is not None]
     return {"games": len(playing), "lease_s": Settings.from_env().lease_seconds, "stuck": len(playing) - len(went_on),
             "median_s": round(statistics.median(went_on), 2) if went_on else None,

@@ -441,8 +441,9 @@ def main() -> int:
         runner = uvloop.run
     except ImportError:
         runner = asyncio.run
-    limits = ["--bot-delay", "0", "--max-games-per-client", str(args.games + 10), "--max-connections-per-client",
-              str(args.games * args.clients + 10), "--rate-per-second", str(args.rate)]
+    limits = ["--bot-delay", "0", "--max-games-per-client", str(args.games + args.takeover_games + 10),
+              "--max-connections-per-client", str((args.games + args.takeover_games) * args.clients + 10),
+              "--rate-per-second", str(args.rate)]
     if args.cluster:
         from bench_cluster import run_cluster  # beside this file
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ...rules import Action, action_from_json
 from ...storage import Command, StoredGame
 from ..live import Connection, LiveGame
-from ..messages import dumps, error
+from ..messages import dumps
 from ..outbox import Message, Outbox
 
 if TYPE_CHECKING:
@@ -230,11 +230,3 @@ class ClusterGame(LiveGame):
         """A connection standing for a client of another node (its answers go back over the bus)."""
         seat = next((s for s in self.seats if s.number == seat_number), None)
         return Connection(seat, RemoteOutbox(lambda text: self.hub.reply(node, conn_id, text)))
-
-    def state_for(self, conn: Connection) -> str:
-        """The `state` message for a connection (used after a takeover)."""
-        return self.state_message(conn)
-
-    def error_to(self, conn: Connection, code: str, message: str, ref: str | int | None) -> None:
-        """Tell one connection about a failure of its command."""
-        conn.outbox.put(error(code, message, ref=ref))
