@@ -5,8 +5,10 @@
 #   make cluster the same on a throwaway cluster: PostgreSQL, Redis, three server nodes and HAProxy on PORT
 #                (Debian's postgresql, redis-server and haproxy; docs/deploy.md)
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
-#   make test    set up (if needed), build the browser client and run every test
-#   make lint    ruff check + mypy
+#   make test    set up (if needed), build the browser client, run the checks (make lint), the TypeScript unit
+#                tests and every pytest
+#   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
+#   make protocol  write web/src/protocol.ts (the protocol's TypeScript types) from the server's schemas
 #   make bench   run every benchmarks/bench_*.py
 #   make clean   remove caches and build output (make distclean also removes .venv)
 #
@@ -35,14 +37,15 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: help setup web test lint bench play cluster clean distclean
+.PHONY: help setup web test lint protocol bench play cluster clean distclean
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
 	@echo "make cluster - the same on a throwaway cluster: PostgreSQL, Redis, 3 nodes, HAProxy on PORT"
 	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
-	@echo "make lint    - ruff check and mypy"
+	@echo "make lint    - ruff check, mypy (strict) and tsc --noEmit"
+	@echo "make protocol - write web/src/protocol.ts from the server's schemas"
 	@echo "make bench   - run the benchmarks"
 	@echo "make clean   - remove caches and build output (distclean: also .venv)"
 
@@ -84,12 +87,19 @@ $(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
 	@cd $(WEB) && npm run --silent typecheck && npm run --silent build
 	@touch $@
 
-test: setup web
+test: setup web lint
+	cd $(WEB) && npm run --silent test
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
-lint: setup
+lint: setup $(NPM_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	cd $(WEB) && npm run --silent typecheck
+
+# The protocol's TypeScript types, generated from the server's pydantic models (tests/server/test_protocol.py
+# fails when the committed file is stale).
+protocol: setup $(NPM_STAMP)
+	$(PY) -m asteroid_mining.server.protocol | (cd $(WEB) && node protocol.mjs)
 
 bench: setup
 	@shopt -s nullglob; files=(benchmarks/bench_*.py); \

@@ -1,4 +1,4 @@
-"""Engine benchmark: applied actions, legal actions on a hub, the end-of-round phase, JSON.
+"""Engine benchmark: applied actions, legal actions and choices on a hub, the end-of-round phase, JSON.
 
 Workload (issue "Rules engine"): a belt of 10,000 asteroids with ~150,000 links and a few hubs of 500
 neighbours, 100 settlers and 300 robots; the same at 100,000 asteroids for the scaling checks.
@@ -100,6 +100,33 @@ def time_hub_legal(game: Game) -> tuple[int, float]:
     return len(hub.neighbours), statistics.median(runs)
 
 
+def time_hub_choices(game: Game) -> tuple[float, float]:
+    """`Game.choices` of a settler on the biggest hub, and the same with its JSON form (medians, µs).
+
+    The hub gets what makes choices cost: exposed reactive cores among the neighbours, a gate pair, a forecast.
+    """
+    hub = max((a for a in game.asteroids.values() if a.exists), key=lambda a: len(a.neighbours))
+    sid = next(s.id for s in game.settlers.values() if s.alive and s.at == hub.id)
+    for n, aid in enumerate(list(hub.neighbours)[::10]):
+        neighbour = game.asteroids[aid]
+        if neighbour.mantle == 0 or n % 2:
+            continue
+        neighbour.mantle = 0
+        neighbour.core = "uranium" if n % 4 else "ice"
+    game.add_gates("bench_g1", hub.id, "bench_g2", next(iter(hub.neighbours)))
+    game.forecast(game.round + 1, [hub.id])
+    plain, with_json = [], []
+    for _ in range(200):
+        t0 = time.perf_counter_ns()
+        choices = game.choices(sid)
+        t1 = time.perf_counter_ns()
+        choices.to_json()
+        t2 = time.perf_counter_ns()
+        plain.append((t1 - t0) / 1000)
+        with_json.append((t2 - t0) / 1000)
+    return statistics.median(plain), statistics.median(with_json)
+
+
 def time_end_round(size: int, rounds: int = 300) -> float:
     """End-of-round phases of a game without robots, with storms forecast and hitting, after some mining."""
     game = make_game(size, robots=0)
@@ -149,6 +176,8 @@ def main() -> None:
         row: dict[str, Any] = {"links": links, "build_s": built}
         row["actions_us"] = time_actions(game, 20_000)
         row["hub_degree"], row["hub_legal_us"] = time_hub_legal(game)
+        if hasattr(game, "choices"):
+            row["hub_choices_us"], row["hub_choices_json_us"] = time_hub_choices(game)
         row["end_round_us"] = time_end_round(size)
         row["to_json_s"], row["from_json_s"], row["json_bytes"] = time_json(game)
         results[size] = row
@@ -158,6 +187,9 @@ def main() -> None:
         print("    by kind: " + ", ".join(f"{k} {v:.1f} µs" for k, v in acts.items() if k != "all"))
         print(f"  legal actions on a {row['hub_degree']}-neighbour hub, median: {row['hub_legal_us']:.0f} µs"
               "  (target ≤ 1,000 µs)")
+        if "hub_choices_us" in row:
+            print(f"  choices on a {row['hub_degree']}-neighbour hub, median: {row['hub_choices_us']:.0f} µs, with its"
+                  f" JSON: {row['hub_choices_json_us']:.0f} µs  (target ≤ 1,000 µs)")
         print(f"  end-of-round phase without robots, median: {row['end_round_us']:.0f} µs  (target ≤ 2,000 µs)")
         print(f"  to_json + dumps: {row['to_json_s']:.2f} s, loads + from_json: {row['from_json_s']:.2f} s"
               f"  ({row['json_bytes'] / 1e6:.1f} MB; target ≤ 1 s each)")

@@ -445,7 +445,7 @@ def main() -> int:
               "--max-connections-per-client", str((args.games + args.takeover_games) * args.clients + 10),
               "--rate-per-second", str(args.rate)]
     if args.cluster:
-        from bench_cluster import run_cluster  # beside this file
+        from cluster_runs import run_cluster  # beside this file
 
         return run_cluster(args, limits, runner, bench, report)
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))

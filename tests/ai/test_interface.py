@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from asteroid_mining.ai import BOT_NAMES, Observation, SettlerBot, make_bot
+from asteroid_mining.rules import Wait
 
 from .conftest import play, small_game
 
@@ -38,7 +39,12 @@ def test_seeded_bots_are_reproducible(name: str) -> None:
     assert first.history == second.history
 
 
-def test_choose_for_a_dead_settler_waits() -> None:
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_choose_for_a_dead_settler_waits(name: str) -> None:
     game = small_game(1, preset="tutorial")
-    obs = Observation(game)
-    assert make_bot("planner").choose(obs, "s1") in game.legal_actions("s1")
+    exposed = next(a for a in game.asteroids.values() if a.exists and not a.shelter and not a.settlers)
+    game.add_settler("doomed", exposed.id)
+    game.storm([exposed.id])  # the others, on the start, live on: the game goes on
+    assert not game.settlers["doomed"].alive and game.status == "running"
+    assert game.legal_actions("doomed") == []
+    assert make_bot(name).choose(Observation(game), "doomed") == Wait("doomed")

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test  # type: ignore[import-untyped]
 
 from asteroid_mining.ai import Observation, make_bot
 from asteroid_mining.rl import Encoder, SettlersEnv, TeamEnv
@@ -40,7 +40,7 @@ def test_gymnasium_make() -> None:
 
     env = gymnasium.make("AsteroidMining/Team-v0", belt="tutorial")
     obs, info = env.reset(seed=1)
-    assert obs["observation"].shape == env.observation_space["observation"].shape
+    assert obs["observation"].shape == env.observation_space["observation"].shape  # type: ignore[index]
     assert info["settler"] == "s1"
 
 

@@ -29,7 +29,7 @@ def test_leaves_a_core_the_team_has_enough_of() -> None:
     game.add_settler("s1", "B", cargo={"iron": 3})
     game.add_robot("r1", "A")
     action = robot_action(game.state, game.robots["r1"])
-    assert action.name == "move" and action.target == "B"  # type: ignore[union-attr]
+    assert action.name == "move" and action.target == "B"  # type: ignore[attr-defined]
 
 
 def test_opens_hollow_asteroids() -> None:
@@ -73,7 +73,7 @@ def test_drawn_towards_the_settlers_on_a_laid_out_belt() -> None:
     # P2 is hollow (a shelter to be), so it drills first; once open it heads for the settler
     game.state.asteroids["P2"].mantle = 0
     action = robot_action(game.state, game.robots["r1"])
-    assert action.name == "move" and action.target == "P3"  # type: ignore[union-attr]
+    assert action.name == "move" and action.target == "P3"  # type: ignore[attr-defined]
 
 
 def test_a_step_on_a_500_neighbour_hub_moves_to_useful_work() -> None:

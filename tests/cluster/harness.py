@@ -52,7 +52,9 @@ def owner_of(cluster: Cluster, game: str) -> str | None:
     client = redis.Redis.from_url(cluster.redis.url)
     try:
         value = client.get(f"am:lease:{game}")
-        return None if value is None else value.decode().rpartition(" ")[0]
+        if value is None:
+            return None
+        return (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
     finally:
         client.close()
 

@@ -76,7 +76,7 @@ def owners(cluster: Cluster, games: list[Game]) -> dict[str, str]:
         for game in games:
             value = client.get(f"am:lease:{game.id}")
             if value is not None:
-                out[game.id] = value.decode().rpartition(" ")[0]
+                out[game.id] = (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
         return out
     finally:
         client.close()
@@ -154,7 +154,7 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
         tasks = await play_all(games, give_up)
         try:
             for victim, restart in ((0, False), (1, True)):
-                await wait_for(lambda victim=victim: progress(games) >= 3 + 7 * victim, 240,  # type: ignore[misc]
+                await wait_for(lambda victim=victim: progress(games) >= 3 + 7 * victim, 240,
                                "play before a kill", tasks)
                 owned = owners(cluster, games)
                 mine = {g.id: max(c.seq for c in g.clients()) for g in games
@@ -163,7 +163,7 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
                 killed_at = time.monotonic()
                 cluster.nodes[victim].kill9()
                 taken = [g for g in games if g.id in mine]
-                await wait_for(lambda taken=taken, mine=mine: all(  # type: ignore[misc]
+                await wait_for(lambda taken=taken, mine=mine: all(
                     max(c.seq for c in g.clients()) > mine[g.id] or g.spectator.done for g in taken), 240,
                     f"the games of node{victim + 1} going on", tasks)
                 measured.extend(takeover_times(games, killed_at, mine))
@@ -201,6 +201,7 @@ def test_play_resumes_after_redis_restarts_and_postgres_stops_and_starts() -> No
             tasks = await play_all(games, give_up)
             try:
                 await wait_for(lambda: progress(games) >= 4, 240, "play before Redis restarts", tasks)
+                assert running.redis is not None and running.postgres is not None
                 running.redis.stop()
                 await asyncio.sleep(0.5)  # clients keep playing meanwhile; errors must be clean
                 running.redis.start()

@@ -66,13 +66,13 @@ class TestRefusals:
     @pytest.mark.parametrize(
         ("action", "code", "message"),
         [
-            (Move("s1", "C"), "not_neighbour", "C is not a neighbour of A"),
-            (Move("s1", "A"), "not_neighbour", "s1 is already on A"),
+            (Move("s1", "C"), "not_neighbour", "s1 cannot move to C: it is not a neighbour of A"),
+            (Move("s1", "A"), "not_neighbour", "s1 cannot move to A: it is not a neighbour of A"),
             (Move("s1", "nowhere"), "no_such_target", "nowhere is neither an asteroid nor a gate"),
             (Deposit("s1", "ice"), "mantle_left",
-             "s1 cannot deposit into A: it is not drilled through (2 of mantle left)"),
+             "s1 cannot deposit ice into A: it is not drilled through (2 of mantle left)"),
             (BuildRobot("s1"), "missing_materials",
-             "s1 cannot build a robot: needs 1 iron and 1 carbon and 1 uranium more"),
+             "s1 cannot build a robot: needs 1 iron, 1 carbon, 1 uranium more"),
             (Place("s1", "g1"), "gate_not_carried", "s1 does not carry g1"),
             (Drill("ghost"), "unknown_actor", "there is no ghost in this game"),
             (Drill("A"), "not_an_actor", "A is an asteroid: only settlers, robots and UFOs act"),
@@ -156,7 +156,7 @@ class TestGames:
         events = game.end_round()
         forecast = next(e for e in events if e.type == "storm_forecast")
         assert forecast.round == 1 + 2  # type: ignore[union-attr]
-        start, width = forecast.sector  # type: ignore[union-attr]
+        start, width = forecast.sector  # type: ignore[union-attr, misc]
         assert width == 50.0
         for aid in forecast.asteroids:  # type: ignore[union-attr]
             x, y = game.asteroids[aid].position  # type: ignore[misc]

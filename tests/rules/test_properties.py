@@ -203,7 +203,7 @@ class RichPlay(RandomPlay):
 
     @initialize(belt=belts(min_size=3), seed=st.integers(0, 2**32), settlers=st.integers(1, 3),
                 cargo=st.lists(st.integers(0, 2), min_size=4, max_size=4), haywire=st.booleans())
-    def start(self, belt: Belt, seed: int, settlers: int, cargo: list[int], haywire: bool) -> None:  # type: ignore[override]
+    def start(self, belt: Belt, seed: int, settlers: int, cargo: list[int], haywire: bool) -> None:
         game = Game.empty(Options(turns="strict", haywire_gates=haywire, uranium_fuse=2), seed)
         for spec in belt.asteroids:
             game.add_asteroid(spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun, spec.orbit)

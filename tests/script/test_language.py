@@ -175,8 +175,8 @@ ERRORS = [
     ("set turns strict\nasteroid A\nsettler s1 at=A\nsettler s2 at=A\ndo s2 wait\n", 5, "it is s1's turn, not s2's"),
     # refused do without reject
     ("asteroid A\nsettler s1 at=A\ndo s1 mine\n", 3, "s1 cannot mine A: 3 layers of mantle left"),
-    ("asteroid A\nrobot r1 at=A\ndo r1 mine\n", 3, "robots cannot mine"),
-    ("asteroid A\nasteroid B\nsettler s1 at=A\ndo s1 move B\n", 4, "B is not a neighbour of A"),
+    ("asteroid A\nrobot r1 at=A\ndo r1 mine\n", 3, "r1 cannot mine: robots never do"),
+    ("asteroid A\nasteroid B\nsettler s1 at=A\ndo s1 move B\n", 4, "s1 cannot move to B: it is not a neighbour of A"),
     ("asteroid A\nsettler s1 at=A\ndo A drill\n", 3, "A is an asteroid: only settlers, robots and UFOs act"),
     # expect on a destroyed thing's path
     (
@@ -366,7 +366,7 @@ def test_reject_that_changes_the_state_fails(tmp_path: Path, monkeypatch: pytest
 
     def sloppy_apply(self: Game, action: object) -> list[object]:
         self.state.round += 1
-        raise Refused(Refusal("mantle_left", "no"))
+        raise Refused(Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 3}))
 
     monkeypatch.setattr(Game, "apply", sloppy_apply)
     code, lines, name = run_text(tmp_path, "asteroid A\nsettler s1 at=A\nreject do s1 mine\n")
@@ -594,3 +594,38 @@ def test_after_the_end_link_and_forces_change_nothing(tmp_path: Path) -> None:
         f"{name}:17: error: the game has ended (lost): no new things can be added",
         "6 passed, 0 failed",
     ]
+
+
+def test_reject_with_the_code_the_rules_give_passes(tmp_path: Path) -> None:
+    code, lines, _ = run_text(tmp_path, "asteroid A mantle=2\nsettler s1 at=A\nreject=mantle_left do s1 mine\n")
+    assert (code, lines) == (0, ["1 passed, 0 failed"])
+
+
+def test_reject_refused_with_another_code_fails(tmp_path: Path) -> None:
+    code, lines, name = run_text(tmp_path, "asteroid A mantle=2\nsettler s1 at=A\nreject=core_hollow do s1 mine\n"
+                                           "expect A.mantle == 2\n")
+    assert code == 1
+    assert lines == [f"{name}:3: check failed: reject=core_hollow do s1 mine (was refused: mantle_left)",
+                     "1 passed, 1 failed"]
+
+
+def test_reject_with_a_code_that_is_accepted_fails_and_stays_applied(tmp_path: Path) -> None:
+    code, lines, name = run_text(tmp_path, "asteroid A\nsettler s1 at=A\nreject=mantle_left do s1 drill\n"
+                                           "expect A.mantle == 2\n")
+    assert code == 1
+    assert lines == [f"{name}:3: check failed: reject=mantle_left do s1 drill (was accepted)", "1 passed, 1 failed"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "reason"),
+    [
+        ("reject=no_such_code do s1 mine", "unknown refusal code 'no_such_code' (known: game_over, "),
+        ("reject= do s1 mine", "reject= needs a refusal code (known: game_over, "),
+        ("reject=mantle_left s1 mine", "expected: reject=CODE do ACTOR ACTION [ARGS]"),
+        ("reject=mantle_left do s1 fly", "unknown action 'fly'"),
+    ],
+)
+def test_reject_with_a_bad_code_is_a_script_error(tmp_path: Path, statement: str, reason: str) -> None:
+    code, lines, name = run_text(tmp_path, f"asteroid A\nsettler s1 at=A\n{statement}\n")
+    assert code == 2
+    assert lines[0].startswith(f"{name}:3: error: {reason}"), lines

@@ -40,3 +40,10 @@ def test_every_rule_has_a_scenario() -> None:
         first = path.read_text(encoding="utf-8").splitlines()[0]
         cited.update(re.findall(r"\b(R\d+[ab]?|E\d)\b", first.split(":")[0]))
     assert sorted(set(RULE_IDS) - cited) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_reject_names_its_refusal(path: Path) -> None:
+    bare = [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if re.match(r"\s*reject\s+do\b", line)]
+    assert not bare, f"{path.name}: reject without its code on lines {bare}"

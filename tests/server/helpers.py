@@ -144,7 +144,8 @@ def in_process(session: WebSocketTestSession) -> Player:
 
         message = session.portal.call(get)
         session._raise_on_close(message)
-        return json.loads(message["text"])
+        decoded: dict[str, Any] = json.loads(message["text"])
+        return decoded
 
     player = Player(receive, session.send_json)
     player.session = session

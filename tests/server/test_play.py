@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
@@ -186,7 +187,43 @@ def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient) ->
     assert client.get(f"/api/games/{game['id']}").json()["seq"] == 0
 
 
-def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any, connect: Sessions) -> None:
+class FakeClock:
+    """A monotonic clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def frozen_buckets(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """Every connection's rate limit runs on one fake clock, which stands still unless a test moves it."""
+    from asteroid_mining.server import play
+    from asteroid_mining.server.security import TokenBucket
+
+    clock = FakeClock()
+    monkeypatch.setattr(play, "TokenBucket", functools.partial(TokenBucket, clock=clock))
+    return clock
+
+
+def test_the_token_bucket_refills_with_its_clock() -> None:
+    from asteroid_mining.server.security import TokenBucket
+
+    clock = FakeClock()
+    bucket = TokenBucket(rate=4.0, burst=3, clock=clock)
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    clock.now += 0.2  # 0.8 of a token
+    assert not bucket.take()
+    clock.now += 0.05  # one token
+    assert bucket.take() and not bucket.take()
+    clock.now += 60  # never more than the burst
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any, connect: Sessions,
+                    frozen_buckets: FakeClock) -> None:
     one = connect(two_seats, 1)
     for _ in range(settings.rate_burst + 10):
         one.send({"type": "sync", "after": 0})
@@ -194,7 +231,7 @@ def test_rate_limit(client: TestClient, two_seats: dict[str, Any], settings: Any
     assert codes == ["rate_limited"] * 10
 
 
-def test_flooding_closes_the_connection(tmp_path: Any) -> None:
+def test_flooding_closes_the_connection(tmp_path: Any, frozen_buckets: FakeClock) -> None:
     from fastapi.testclient import TestClient
 
     from asteroid_mining.server import Settings, create_app

@@ -1,127 +1,46 @@
-// The JSON the server sends: the public view of a game (rules/view.py), its events (rules/events.py)
-// and the messages of the play protocol (server/). Kept as plain data: the client never mutates a view.
+// The JSON the server sends, as the client keeps it. The records, messages and the rules' constants are the
+// generated protocol (protocol.ts, from the server's schemas); this file adds what the client derives itself:
+// each asteroid's `near` and `next_change` (the server leaves them out: `withSun` in net.ts) and the client's
+// own shape of an `act`.
 
-export type Kind = "ice" | "iron" | "carbon" | "uranium";
-export type Core = Kind | "hollow" | "unknown";
-export const KINDS: readonly Kind[] = ["ice", "iron", "carbon", "uranium"];
+import type {
+  Asteroid,
+  Cargo as ProtocolCargo,
+  GameView as ProtocolView,
+  ForecastRecord,
+  GateRecord,
+  Options as ProtocolOptions,
+  RobotRecord,
+  SettlerRecord,
+  UfoRecord,
+} from "./protocol";
 
-/** Named constants of the rules (materials.py). */
-export const CARGO_LIMIT = 10;
-export const GATE_LIMIT = 2;
-export const WIN_TARGET = 3;
-export const ROBOT_COST: Readonly<Partial<Record<Kind, number>>> = { iron: 1, carbon: 1, uranium: 1 };
-export const GATES_COST: Readonly<Partial<Record<Kind, number>>> = { iron: 2, ice: 1, uranium: 1 };
-/** Materials that react when exposed near the Sun (R6). */
-export const REACTIVE: ReadonlySet<string> = new Set(["ice", "uranium"]);
+export type { GameEvent, Kind } from "./protocol";
+export { CARGO_LIMIT, GATES_COST, KINDS, REACTIVE, ROBOT_COST, WIN_TARGET } from "./protocol";
 
-export type Cargo = Record<Kind, number>;
+export type Core = Asteroid["core"];
+export type Cargo = ProtocolCargo;
 
-export interface AsteroidView {
+/** An asteroid of the view, destroyed or not, with the sun state the client derives from its orbit (R5). */
+export type AsteroidView = Partial<Omit<Asteroid, "id" | "exists">> & {
   id: string;
   exists: boolean;
-  mantle?: number;
-  core?: Core;
-  surveyed?: boolean;
   near?: boolean;
   next_change?: number | null;
-  orbit?: string | null;
-  pinned?: string | null;
-  position?: [number, number] | null;
-  shelter?: boolean;
-  exposures?: number;
-  neighbours?: string[];
-  gates?: string[];
-  settlers?: string[];
-  robots?: string[];
-  ufos?: string[];
-}
+};
 
-export interface SettlerView {
-  id: string;
-  at: string | null;
-  alive: boolean;
-  cargo: Cargo;
-  gates: string[];
-}
+export type SettlerView = SettlerRecord;
+export type RobotView = RobotRecord;
+export type UfoView = UfoRecord;
+export type GateView = GateRecord;
+export type ForecastView = ForecastRecord;
+export type Options = ProtocolOptions;
+export type Status = ProtocolView["status"];
 
-export interface RobotView {
-  id: string;
-  at: string | null;
-  alive: boolean;
-}
+/** The public view (R17) of a game, its asteroids with their derived sun state. */
+export type GameView = Omit<ProtocolView, "asteroids"> & { asteroids: AsteroidView[] };
 
-export interface UfoView extends RobotView {
-  cargo: Partial<Cargo>;
-}
-
-export interface GateView {
-  id: string;
-  partner: string;
-  at: string | null;
-  carrier: string | null;
-  exists: boolean;
-  haywire: boolean;
-  active: boolean;
-}
-
-export interface ForecastView {
-  round: number;
-  asteroids: string[];
-  sector: [number, number] | null;
-}
-
-export interface Options {
-  uranium_fuse: number;
-  ufos: number;
-  haywire_gates: boolean;
-  storm_warning: number;
-  storm_interval: number;
-  turns: "strict" | "free";
-}
-
-export type Status = "running" | "won" | "lost";
-
-/** The public view (R17) of a game. */
-export interface GameView {
-  round: number;
-  status: Status;
-  turn: string | null;
-  winnable: boolean;
-  options: Options;
-  asteroids: AsteroidView[];
-  settlers: SettlerView[];
-  robots: RobotView[];
-  ufos: UfoView[];
-  gates: GateView[];
-  forecasts: ForecastView[];
-}
-
-/** An event as rules/events.py writes it: `type` plus its fields. */
-export interface GameEvent {
-  type: string;
-  [field: string]: unknown;
-}
-
-export interface SeatInfo {
-  seat: number;
-  token?: string;
-  settlers: string[];
-  name?: string;
-  connected?: boolean;
-}
-
-/** One legal or refused action of the current settler, as the server (or the client's mirror) says. */
-export interface LegalEntry {
-  action: string;
-  target?: string;
-  kind?: string;
-  gate?: string;
-  ok: boolean;
-  code?: string;
-  message?: string;
-}
-
-/** What a client sends to act. */
+/** What the client sends to act (the protocol's `ActMessage` narrows each action's fields). */
 export interface ActMessage {
   type: "act";
   settler: string;

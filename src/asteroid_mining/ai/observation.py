@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, KeysView, Mapping
 from types import MappingProxyType
 
-from ..rules import UNKNOWN, Action, Game, Options, Orbit, Refusal
-from ..rules.state import Asteroid, Forecast, Gate, Settler
+from ..rules import UNKNOWN, Action, Asteroid, Forecast, Game, Gate, Options, Orbit, Refusal, Settler
 
 __all__ = ["UNKNOWN", "AsteroidView", "GateView", "Observation", "SettlerView"]
 
@@ -256,7 +255,7 @@ class Observation:
     @property
     def key(self) -> tuple[int, int]:
         """(identity of the game, round): a key for caches valid during one round of one game."""
-        return (id(self._game.state), self._game.round)
+        return (id(self._game), self._game.round)
 
     def same_game(self, other: Observation) -> bool:
         """True when both observe the very same game."""
@@ -360,7 +359,11 @@ class Observation:
 
     def storm_round(self, aid: str) -> int | None:
         """The first round at whose end a forecast storm hits `aid`, or None (R7)."""
-        return self._game.state.storm_at.get(aid)
+        return self._game.storm_round(aid)
+
+    def reacts_at(self, aid: str) -> int | None:
+        """The round at whose end the exposed reactive core of `aid` reacts, or None (R6, E1)."""
+        return self._game.reacts_at(aid)
 
     @property
     def forecasts(self) -> list[Forecast]:

@@ -136,10 +136,8 @@ class _Decision:
         here = self.here
         if here.mantle > 0 or here.core not in MATERIALS or not MATERIALS[here.core].radioactive:
             return None
-        if not self.obs.near(here.id, self.round + 1):
-            return None
-        if here.exposures + 1 < self.obs.options.uranium_fuse:
-            return None
+        if self.obs.reacts_at(here.id) != self.round:
+            return None  # it does not explode at this round's end
         if self.me.carry_total < CARGO_LIMIT:
             return Mine(self.sid)
         for target, dest in self.obs.exits(here.id):
@@ -362,7 +360,8 @@ class _Decision:
             return None
         if a.mantle == 0:
             finish = self.round + d
-            if is_reactive(core) and d > 0 and not far_through(self.obs, a.id, self.round + 1, finish):
+            due = self.obs.reacts_at(a.id)
+            if d > 0 and due is not None and due < finish:
                 return None  # it will have reacted before we get there
         else:
             last = first_safe_round(self.obs, a.id, self.round + d + a.mantle - 1)

@@ -8,6 +8,8 @@ there, later in the same round, mines it at once).
 
 from __future__ import annotations
 
+from ..rules import far_through as _far_through
+from ..rules import rounds_until_near
 from ..rules.materials import is_reactive
 from .observation import Observation
 
@@ -17,7 +19,8 @@ HORIZON = 48
 
 def far_through(obs: Observation, aid: str, first: int, last: int) -> bool:
     """The asteroid is far from the Sun in every round from `first` to `last` (inclusive)."""
-    return not any(obs.near(aid, r) for r in range(first, last + 1))
+    a = obs.asteroid(aid)
+    return _far_through(a.orbit, a.pinned, first, last)
 
 
 def safe_to_expose(obs: Observation, aid: str, round_no: int, hold: int = 1) -> bool:
@@ -32,17 +35,16 @@ def first_safe_round(obs: Observation, aid: str, earliest: int, hold: int = 1) -
     """The first round ≥ `earliest` in which the last layer of `aid` may go, or None within the horizon."""
     if not is_reactive(obs.core(aid)):
         return earliest
-    run = 0
-    for r in range(earliest, earliest + HORIZON + hold + 1):
-        run = 0 if obs.near(aid, r) else run + 1
-        if run > hold:
-            return r - hold
-    return None
-
-
-def reacts_by(obs: Observation, aid: str, round_no: int) -> bool:
-    """An exposed reactive core on `aid` will have reacted by the start of `round_no` (it is near before)."""
     a = obs.asteroid(aid)
-    if a.mantle > 0 or not is_reactive(a.core):
-        return False
-    return not far_through(obs, aid, obs.round + 1, round_no)
+    orbit = a.orbit
+    r = earliest
+    while r <= earliest + HORIZON:
+        wait = rounds_until_near(orbit, a.pinned, r)
+        if wait is None or wait > hold:
+            return r
+        # near in round r + wait: the next chance is the first far round after that
+        after = orbit.next_change(r + wait) if orbit is not None else None
+        if after is None:
+            return None
+        r = after
+    return None

@@ -38,10 +38,6 @@ class Orbits:
         """Asteroids that are always near the Sun."""
         return np.asarray(self.window == self.period)
 
-    def near_at(self, round_no: int) -> BoolArray:
-        """Which asteroids are near the Sun in round `round_no`."""
-        return np.asarray((round_no - 1 + self.phase) % self.period < self.window)
-
 
 def make_orbits(radial: FloatArray, angles: FloatArray, rng: np.random.Generator) -> Orbits:
     """Orbits for asteroids at these radial fractions (0 inner edge … 1 outer) and angles (degrees)."""

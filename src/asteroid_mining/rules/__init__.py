@@ -1,12 +1,19 @@
-"""The rules of Asteroid Mining (RULES.md): a pure, deterministic engine. No I/O, clock or global state."""
+"""The rules of Asteroid Mining (RULES.md): a pure, deterministic engine. No I/O, clock or global state.
+
+Everything other layers need is exported here; the records (`Asteroid`, `Settler`, `Robot`, `Ufo`, `Gate`,
+`Forecast`) are the engine's own and are for reading only.
+"""
 
 from .actions import (
+    ACTION_SPECS,
     ACTION_TYPES,
     Action,
+    ActionSpec,
     BuildGates,
     BuildRobot,
     Deposit,
     Drill,
+    FieldSpec,
     Mine,
     Move,
     Place,
@@ -14,6 +21,8 @@ from .actions import (
     action_from_json,
 )
 from .belt import AsteroidSpec, Belt, GatePairSpec
+from .choices import Choice, Choices, StormOutlook
+from .dangers import Danger, Reaction, far_through, near_round, rounds_until_near
 from .errors import GameFormatError, Refusal, Refused, RulesError, SetupError
 from .events import Event
 from .game import Game
@@ -21,13 +30,16 @@ from .ids import id_problem
 from .materials import CARGO_LIMIT, CORES, GATE_LIMIT, HOLLOW, KINDS, MATERIALS, WIN_TARGET, Material
 from .options import CLASSIC, EXTENDED, OPTION_KEYS, PRESETS, OptionError, Options, preset
 from .orbit import Orbit
-from .refusals import REFUSAL_CODES
-from .view import UNKNOWN
+from .refusals import REFUSAL_CODES, REFUSAL_KINDS, RefusalKind
+from .state import Asteroid, Forecast, Gate, Robot, Settler, Ufo
+from .view import UNKNOWN, sun_state
 
 __all__ = [
-    "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "EXTENDED", "GATE_LIMIT", "HOLLOW", "KINDS", "MATERIALS",
-    "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "UNKNOWN", "WIN_TARGET", "Action", "AsteroidSpec", "Belt",
-    "BuildGates", "BuildRobot", "Deposit", "Drill", "Event", "Game", "GameFormatError", "GatePairSpec", "Material",
-    "Mine", "Move", "OptionError", "Options", "Orbit", "Place", "Refusal", "Refused", "RulesError", "SetupError",
-    "Wait", "action_from_json", "id_problem", "preset",
+    "ACTION_SPECS", "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "EXTENDED", "GATE_LIMIT", "HOLLOW", "KINDS",
+    "MATERIALS", "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "REFUSAL_KINDS", "UNKNOWN", "WIN_TARGET", "Action",
+    "ActionSpec", "Asteroid", "AsteroidSpec", "Belt", "BuildGates", "BuildRobot", "Choice", "Choices", "Danger",
+    "Deposit", "Drill", "Event", "FieldSpec", "Forecast", "Game", "GameFormatError", "Gate", "GatePairSpec",
+    "Material", "Mine", "Move", "OptionError", "Options", "Orbit", "Place", "Reaction", "Refusal", "RefusalKind",
+    "Refused", "Robot", "RulesError", "Settler", "SetupError", "StormOutlook", "Ufo", "Wait", "action_from_json",
+    "far_through", "id_problem", "near_round", "preset", "rounds_until_near", "sun_state",
 ]

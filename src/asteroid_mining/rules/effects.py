@@ -26,6 +26,11 @@ from .materials import HOLLOW, KINDS, MATERIALS, WIN_TARGET
 from .state import Asteroid, GameState, Gate, Robot, Settler, Ufo
 
 
+def touch(state: GameState, tid: str) -> None:
+    """Note that the view entry of `tid` may have changed (see `Game.take_touched`)."""
+    state.touched.add(tid)
+
+
 def reactive_exposed(asteroid: Asteroid) -> bool:
     """The asteroid exists, is drilled through, and its core would react near the Sun (R6)."""
     if not asteroid.exists or asteroid.mantle != 0:
@@ -69,6 +74,7 @@ def count_exposure(state: GameState, asteroid: Asteroid, events: list[Event]) ->
     """Count one exposure of a radioactive core near the Sun; explode at the fuse (R6b)."""
     state.hot[asteroid.id] = None
     asteroid.exposures += 1
+    state.touched.add(asteroid.id)
     fuse = state.options.uranium_fuse
     events.append(Exposure(asteroid.id, asteroid.exposures, fuse))
     if asteroid.exposures >= fuse:
@@ -83,6 +89,7 @@ def lose_core(state: GameState, asteroid: Asteroid) -> str:
     asteroid.core = HOLLOW
     asteroid.exposures = 0
     state.hot.pop(asteroid.id, None)
+    state.touched.add(asteroid.id)
     return kind
 
 
@@ -90,6 +97,7 @@ def fill_core(state: GameState, asteroid: Asteroid, kind: str) -> None:
     """A unit becomes the (hollow) core of an asteroid."""
     asteroid.core = kind
     asteroid.exposures = 0
+    state.touched.add(asteroid.id)
     if kind != HOLLOW:
         state.core_units[kind] += 1
 
@@ -101,9 +109,13 @@ def survey(asteroid: Asteroid) -> None:
 
 def place_actor(state: GameState, actor: Settler | Robot | Ufo, target: Asteroid) -> None:
     """Put an actor on an asteroid, taking it off its former one; settlers and robots survey it (R17)."""
+    touched = state.touched
     if actor.at is not None:
         origin = state.asteroids[actor.at]
         _occupants(origin, actor).pop(actor.id, None)
+        touched.add(origin.id)
+    touched.add(actor.id)
+    touched.add(target.id)
     actor.at = target.id
     _occupants(target, actor)[actor.id] = None
     if not isinstance(actor, Ufo):
@@ -122,6 +134,7 @@ def attach_gate(state: GameState, gate: Gate, asteroid: Asteroid) -> None:
     """Put a gate into orbit around an asteroid, keeping the asteroid's gates in creation order."""
     gate.at = asteroid.id
     asteroid.gates[gate.id] = None
+    state.touched.update((gate.id, gate.partner, asteroid.id))
     if len(asteroid.gates) > 1:
         ordered = sorted(asteroid.gates, key=lambda gid: state.gates[gid].index)
         asteroid.gates = dict.fromkeys(ordered)
@@ -133,6 +146,8 @@ def explode(state: GameState, asteroid: Asteroid, events: list[Event]) -> None:
     lose_core(state, asteroid)
     asteroid.exists = False
     former = list(asteroid.neighbours)
+    state.touched.add(asteroid.id)
+    state.touched.update(former)
     for other in former:
         del state.asteroids[other].neighbours[asteroid.id]
     asteroid.neighbours.clear()
@@ -165,8 +180,10 @@ def kill_settler(state: GameState, settler: Settler, cause: str, events: list[Ev
     """A settler dies for good: cargo lost, carried gates destroyed with their partners (R10)."""
     where = settler.at or ""
     settler.alive = False
+    state.touched.add(settler.id)
     if settler.at is not None:
         state.asteroids[settler.at].settlers.pop(settler.id, None)
+        state.touched.add(settler.at)
     settler.at = None
     for kind in KINDS:
         state.cargo_units[kind] -= settler.cargo[kind]
@@ -180,8 +197,10 @@ def destroy_actor(state: GameState, actor: Robot | Ufo, cause: str, events: list
     """A robot or UFO is destroyed (R7, R8, E2)."""
     where = actor.at or ""
     actor.alive = False
+    state.touched.add(actor.id)
     if actor.at is not None:
         _occupants(state.asteroids[actor.at], actor).pop(actor.id, None)
+        state.touched.add(actor.at)
     actor.at = None
     events.append(Destroyed(actor.id, where, cause))
 
@@ -194,10 +213,13 @@ def destroy_gate_pair(state: GameState, gate_id: str, events: list[Event]) -> No
         if not g.exists:
             continue
         g.exists = False
+        state.touched.add(gid)
         if g.at is not None:
             state.asteroids[g.at].gates.pop(gid, None)
+            state.touched.add(g.at)
         if g.carrier is not None:
             state.settlers[g.carrier].gates.remove(gid)
+            state.touched.add(g.carrier)
         g.at = None
         g.carrier = None
         events.append(GateDestroyed(gid))
@@ -213,6 +235,7 @@ def storm_hit(state: GameState, asteroid_ids: list[str], events: list[Event]) ->
                 gate = state.gates[gid]
                 if not gate.haywire:
                     gate.haywire = True
+                    state.touched.add(gid)
                     events.append(WentHaywire(gid))
         if asteroid.shelter:
             continue

@@ -2,19 +2,43 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .refusals import ParamValue, render
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why the rules refuse an action: a stable machine `code` and a `message` a player understands."""
+    """Why the rules refuse an action: a stable machine `code` and the values its sentence needs (`params`).
+
+    The codes and their parameters are listed in `REFUSAL_KINDS` (and docs/engine.md); `message` is the
+    English sentence rendered from them, for people.
+    """
 
     code: str
-    message: str
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, str]:
-        """The refusal as a JSON object."""
-        return {"code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        """The refusal as an English sentence a player understands."""
+        return _sentence(self.code, tuple(self.params.items()))
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as a JSON object: `{"code", "params", "message"}`."""
+        return {"code": self.code, "params": dict(self.params), "message": self.message}
+
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.params.items()))))
+
+
+@lru_cache(maxsize=4096)
+def _sentence(code: str, params: tuple[tuple[str, ParamValue], ...]) -> str:
+    """`render`, remembered: `Game.choices` offers the same few refusals over and over (every entry of a settler
+    whose turn it is not has the same one), and rendering a template is most of the cost of its JSON."""
+    return render(code, dict(params))
 
 
 class RulesError(Exception):

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from . import setup
-from .actions import Action, action_from_json
+from .actions import Action, action_from_json, check, legal_actions, perform
 from .belt import Belt
+from .choices import Choices, choices
+from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
 from .errors import GameFormatError, Refusal, Refused, SetupError
 from .events import Event
-from .legal import legal_actions
 from .options import CLASSIC, OptionError, Options
 from .orbit import Orbit
-from .perform import perform
-from .refusals import check
 from .round import finish_round, first_turn, next_living
 from .serialize import state_from_json, state_to_json
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
 from .storms import index_angles
-from .view import player_view
+from .view import forecast_view, player_view, thing_view
 
 END_ROUND = {"type": "end_round"}
 """The history entry of a round ended by `Game.end_round` (free turns)."""
@@ -72,26 +71,68 @@ class Game:
         return cls(state_from_json(doc))
 
     @classmethod
-    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: list[Any]) -> Game:
-        """Rebuild a game from its belt, options, seed and the history of accepted inputs."""
+    def replay(cls, belt: Belt, options: Options, seed: int, settlers: int, history: Iterable[Any]) -> Game:
+        """Rebuild a game from its belt, options, seed and the history of accepted inputs (`play_history`)."""
         game = cls.new(belt, options, seed, settlers)
-        for i, entry in enumerate(history):
+        for _ in game.play_history(history):
+            pass
+        return game
+
+    def play_history(self, history: Iterable[Any], where: str = "history", first: int = 0) -> Iterator[list[Event]]:
+        """Play a history (`Game.history`'s entries: actions as JSON and round ends) on this game, one entry at
+        a time, yielding each entry's events.
+
+        The one walk over a history that every rebuild goes through (`Game.replay`, the server's stored games
+        and its replays). A history holds only inputs the game accepted, so an entry that cannot be read or
+        that the rules refuse means it is not this game's history (a damaged log, or rules that have changed):
+        GameFormatError naming the entry (`{where}[{first + i}]`), the game left as the entries before it made
+        it. Nothing is skipped: a game rebuilt past a refused entry would be another game.
+        """
+        for i, entry in enumerate(history, start=first):
+            path = f"{where}[{i}]"
             try:
                 if entry == END_ROUND:
-                    game.end_round()
+                    yield self.end_round()
                 else:
-                    game.apply(action_from_json(entry, f"history[{i}]"))
+                    yield self.apply(action_from_json(entry, path))
             except Refused as exc:
-                raise GameFormatError(f"history[{i}]", f"refused on replay: {exc.refusal.message}") from None
-        return game
+                raise GameFormatError(path, f"refused on replay: {exc.refusal.message}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as a versioned JSON document; `Game.from_json` restores it exactly."""
         return state_to_json(self._state)
 
-    def view(self) -> dict[str, Any]:
-        """The players' view (R17): unsurveyed cores are `unknown`."""
-        return player_view(self._state)
+    def view(self, include_asteroids: bool = True) -> dict[str, Any]:
+        """The players' view (R17): unsurveyed cores are `unknown`.
+
+        `include_asteroids=False` leaves out the one part that grows with the belt (see `thing_view`).
+        """
+        return player_view(self._state, include_asteroids)
+
+    def thing_view(self, tid: str, sun: bool = True, frozen: bool = False) -> dict[str, Any]:
+        """The view entry of one asteroid, settler, robot, UFO or gate, as `view()` gives it (KeyError if none).
+
+        For an asteroid, `sun=False` leaves out `near` and `next_change` (they follow from `orbit`, `pinned` and
+        the round: `rules.sun_state`), and `frozen=True` gives tuples for lists (the same JSON).
+        """
+        return thing_view(self._state, tid, sun, frozen)
+
+    def forecast_views(self) -> list[dict[str, Any]]:
+        """The view's `forecasts`: each storm forecast and not yet hit (R7), as `view()` gives them."""
+        return [forecast_view(f) for f in self._state.forecasts]
+
+    def take_touched(self) -> set[str]:
+        """The ids of the things whose view entry may have changed since the last call (or since the game was
+        made or loaded), and forget them.
+
+        Every change counts: actions, robots and UFOs, the end of a round, reactions and explosions, storms,
+        drifting gates and the set-up calls. `near` and `next_change` are not followed: they change with the
+        round alone (`rules.sun_state`). The top of the view (`round`, `status`, `turn`, `winnable`,
+        `forecasts`) is not a thing: read it from `view(include_asteroids=False)` or the properties.
+        """
+        touched = self._state.touched
+        self._state.touched = set()
+        return touched
 
     # ----- set-up (scripts) -----
     def set_option(self, key: str, value: str) -> list[Event]:
@@ -173,6 +214,13 @@ class Game:
         """Every action `actor` may take now (empty when it cannot act)."""
         return legal_actions(self._state, actor)
 
+    def choices(self, settler: str) -> Choices:
+        """Every action `settler` could take now, legal or refused with its `Refusal`, and the hints a player
+        needs: a drill's danger, the reactions to come here and one move away, the storms ahead (see
+        `rules.choices`). A settler that cannot act now gets every entry refused with that reason. KeyError
+        when `settler` is not a settler, robot or UFO of this game. O(degree)."""
+        return choices(self._state, settler)
+
     def apply(self, action: Action) -> list[Event]:
         """Carry out an action and return its events; raises Refused (changing nothing) when refused.
 
@@ -196,7 +244,7 @@ class Game:
         """Free turns: robots and UFOs step, then the end-of-round phase (R9, R12). Nothing once ended."""
         state = self._state
         if state.options.turns == "strict":
-            raise Refused(Refusal("turns_strict", "in strict turns the round ends by itself after the last step"))
+            raise Refused(Refusal("turns_strict", {}))
         if not state.running:
             return []
         state.history.append(dict(END_ROUND))
@@ -285,13 +333,26 @@ class Game:
 
     @property
     def state(self) -> GameState:
-        """The underlying state, for read-only use by other layers."""
+        """The engine's own state, for the engine's tests and benchmarks. Other layers read the game through
+        the properties and views above (`thing_view`, `take_touched`, `choices`, …)."""
         return self._state
 
     def kind_of(self, tid: str) -> str | None:
         """`asteroid`, `settler`, `robot`, `ufo` or `gate` for a known id, else None."""
         thing = self._state.things.get(tid)
         return thing.kind if thing else None
+
+    def storm_round(self, aid: str) -> int | None:
+        """The first round at whose end a forecast storm hits asteroid `aid`, or None (R7)."""
+        return self._state.storm_at.get(aid)
+
+    def reacts_at(self, aid: str) -> int | None:
+        """The round at whose end the exposed reactive core of `aid` reacts, or None (R6, E1; `rules.dangers`)."""
+        return reacts_at(self._state, self._state.asteroids[aid])
+
+    def reaction(self, aid: str) -> Reaction | None:
+        """What the exposed reactive core of `aid` will do and in how many rounds, or None (R6, E1)."""
+        return reaction(self._state, self._state.asteroids[aid])
 
     def is_near(self, aid: str) -> bool:
         """True when the asteroid is near the Sun this round (R5)."""

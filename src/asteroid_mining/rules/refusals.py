@@ -1,198 +1,171 @@
-"""What the rules refuse (R9a, R11, R13, R16a, E2): one check per action, each with a stable code.
+"""Every refusal the rules can give (R9a, R11, R13, R16a, E2): its stable code, what it means, the names of the
+values its sentence needs, and the English sentence as a template.
 
-`check` never changes the state. Codes are part of the public interface (clients and bots match on them).
+Codes and parameter names are part of the public interface: clients, bots and scenario files match on codes,
+and a client translates a refusal from its code and parameters alone. The English sentence (`Refusal.message`)
+is rendered from the template here, for the command line, scripts and logs.
+
+A template is plain text with these marks:
+
+- `{name}` — the value of parameter `name`;
+- `{name=value}` — a guard: the template applies only when parameter `name` equals `value` (renders nothing);
+- `{name?}` — a guard: the template applies only when parameter `name` is given (renders nothing);
+- `[...]` — an optional part, rendered only when every parameter it names is given; a `, ` opening the first
+  optional part rendered in a row is dropped, so that lists read naturally.
+
+A code may have several templates: the first whose plain `{name}`s and guards outside optional parts are all
+satisfied is used.
 """
 
 from __future__ import annotations
 
-from .actions import Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
-from .errors import Refusal
-from .ids import id_problem
-from .materials import CARGO_LIMIT, GATES_COST, MATERIALS, ROBOT_COST
-from .state import Asteroid, GameState, Robot, Settler, Ufo
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-REFUSAL_CODES: dict[str, str] = {
-    "game_over": "the game has been won or lost (R16a)",
-    "unknown_actor": "no such settler, robot or UFO",
-    "not_an_actor": "asteroids and gates do not act",
-    "dead": "the actor is dead or destroyed",
-    "not_your_turn": "strict turns: another settler's step (R9a)",
-    "cannot_do": "this kind of actor cannot do this action (R11, R13, E2)",
-    "no_such_target": "the target is neither an asteroid nor a gate",
-    "exploded": "the target asteroid has exploded",
-    "not_neighbour": "the target asteroid is not a neighbour",
-    "gate_destroyed": "the gate has been destroyed",
-    "gate_elsewhere": "the gate does not orbit the actor's asteroid",
-    "gate_inactive": "the gate's partner is not placed",
-    "drilled_through": "the mantle is already 0",
-    "mantle_left": "the mantle is not drilled through",
-    "core_hollow": "the core is hollow",
-    "cargo_full": "the cargo hold is full",
-    "no_such_material": "not a material kind",
-    "core_not_hollow": "the core is not hollow",
-    "not_carried": "the settler carries no unit of that kind",
-    "missing_materials": "not enough materials in the cargo",
-    "carries_gates": "the settler already carries gates",
-    "bad_id": "the new id is not a valid id or is taken",
-    "gate_not_carried": "the settler does not carry that gate",
-    "partner_here": "the gate's partner already orbits this asteroid",
-    "turns_strict": "rounds end by themselves in strict turns",
+from .materials import KINDS
+
+ParamValue = str | int
+"""The value of a refusal's parameter."""
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalKind:
+    """One refusal code: what it means, its parameters (required, then optional) and its English templates."""
+
+    code: str
+    meaning: str
+    params: tuple[str, ...]
+    optional: tuple[str, ...]
+    templates: tuple[str, ...]
+
+
+_MISSING = "".join(f"[, {{{k}}} {k}]" for k in KINDS)
+
+REFUSAL_KINDS: dict[str, RefusalKind] = {
+    k.code: k
+    for k in (
+        RefusalKind("game_over", "the game has been won or lost (R16a)", ("status",), (),
+                    ("the game is over: it was {status}",)),
+        RefusalKind("unknown_actor", "no such settler, robot or UFO", ("actor",), (),
+                    ("there is no {actor} in this game",)),
+        RefusalKind("not_an_actor", "asteroids and gates do not act", ("actor", "kind"), (),
+                    ("{kind=asteroid}{actor} is an asteroid: only settlers, robots and UFOs act",
+                     "{actor} is a {kind}: only settlers, robots and UFOs act")),
+        RefusalKind("dead", "the actor is dead or destroyed", ("actor", "kind"), (),
+                    ("{kind=settler}{actor} is dead", "{actor} is destroyed")),
+        RefusalKind("not_your_turn", "strict turns: another settler's step (R9a)", ("actor", "turn"), (),
+                    ("it is {turn}'s turn, not {actor}'s",)),
+        RefusalKind("cannot_do", "this kind of actor cannot do this action (R11, R13, E2)",
+                    ("actor", "kind", "action"), ("gate",),
+                    ("{gate?}{actor} cannot travel through gate {gate}: UFOs never travel through gates",
+                     "{kind=ufo}{actor} cannot {action}: UFOs never do",
+                     "{kind=robot}{actor} cannot {action}: robots never do",
+                     "{actor} cannot {action}")),
+        RefusalKind("no_such_target", "the target is neither an asteroid nor a gate", ("actor", "target"), (),
+                    ("{target} is neither an asteroid nor a gate",)),
+        RefusalKind("exploded", "the target asteroid has exploded", ("actor", "target"), (),
+                    ("{target} has exploded",)),
+        RefusalKind("not_neighbour", "the target asteroid is not a neighbour", ("actor", "target", "asteroid"), (),
+                    ("{actor} cannot move to {target}: it is not a neighbour of {asteroid}",)),
+        RefusalKind("gate_destroyed", "the gate has been destroyed", ("actor", "gate"), (),
+                    ("gate {gate} has been destroyed",)),
+        RefusalKind("gate_elsewhere", "the gate does not orbit the actor's asteroid", ("actor", "gate", "asteroid"),
+                    (), ("gate {gate} does not orbit {asteroid}",)),
+        RefusalKind("gate_inactive", "the gate's partner is not placed", ("actor", "gate", "partner"), (),
+                    ("gate {gate} is not active: its partner {partner} is not placed",)),
+        RefusalKind("drilled_through", "the mantle is already 0", ("actor", "asteroid"), (),
+                    ("{actor} cannot drill {asteroid}: it is already drilled through",)),
+        RefusalKind("mantle_left", "the mantle is not drilled through", ("actor", "asteroid", "mantle"), ("kind",),
+                    ("{kind?}{actor} cannot deposit {kind} into {asteroid}: it is not drilled through "
+                     "({mantle} of mantle left)",
+                     "{mantle=1}{actor} cannot mine {asteroid}: 1 layer of mantle left",
+                     "{actor} cannot mine {asteroid}: {mantle} layers of mantle left")),
+        RefusalKind("core_hollow", "the core is hollow", ("actor", "asteroid"), (),
+                    ("{actor} cannot mine {asteroid}: its core is hollow",)),
+        RefusalKind("cargo_full", "the cargo hold is full", ("actor", "limit"), (),
+                    ("{actor} cannot mine: the cargo hold is full ({limit} units)",)),
+        RefusalKind("no_such_material", "not a material kind", ("actor", "kind"), (),
+                    ("{kind} is not a material (ice, iron, carbon, uranium)",)),
+        RefusalKind("core_not_hollow", "the core is not hollow", ("actor", "asteroid", "core"), (),
+                    ("{actor} cannot deposit into {asteroid}: its core holds {core}",)),
+        RefusalKind("not_carried", "the settler carries no unit of that kind", ("actor", "kind"), (),
+                    ("{actor} carries no {kind}",)),
+        RefusalKind("missing_materials", "not enough materials in the cargo: the units lacking, by kind",
+                    ("actor", "build"), KINDS,
+                    ("{build=robot}{actor} cannot build a robot: needs " + _MISSING + " more",
+                     "{actor} cannot build a gate pair: needs " + _MISSING + " more")),
+        RefusalKind("carries_gates", "the settler already carries gates", ("actor", "gates"), (),
+                    ("{actor} cannot build gates while carrying {gates} of them",)),
+        RefusalKind("bad_id", "a new id is not a valid id, is reserved or taken, or the pair's ids are wrong "
+                    "(`problem`: invalid, reserved, taken, unpaired, same)", ("actor", "problem"), ("id",),
+                    ("{problem=invalid}{id!r} is not a valid id (a letter, then letters, digits, '_' or '-')",
+                     "{problem=reserved}{id!r} is reserved and cannot be an id",
+                     "{problem=taken}{id} is already taken",
+                     "{problem=unpaired}name both gates of the pair, or neither",
+                     "the two gates of a pair need two different ids")),
+        RefusalKind("gate_not_carried", "the settler does not carry that gate", ("actor", "gate"), (),
+                    ("{actor} does not carry {gate}",)),
+        RefusalKind("partner_here", "the gate's partner already orbits this asteroid",
+                    ("actor", "gate", "partner", "asteroid"), (),
+                    ("{gate}'s partner {partner} already orbits {asteroid}",)),
+        RefusalKind("turns_strict", "rounds end by themselves in strict turns", (), (),
+                    ("in strict turns the round ends by itself after the last step",)),
+    )
 }
+"""Every refusal code, in the order the rules check them."""
+
+REFUSAL_CODES: dict[str, str] = {code: kind.meaning for code, kind in REFUSAL_KINDS.items()}
 """Every refusal code with what it means."""
 
-_ACTOR_NOUN = {"settler": "settlers", "robot": "robots", "ufo": "UFOs"}
-_ALLOWED: dict[str, frozenset[str]] = {
-    "settler": frozenset(("move", "drill", "mine", "deposit", "build_robot", "build_gates", "place", "wait")),
-    "robot": frozenset(("move", "drill", "wait")),
-    "ufo": frozenset(("move", "mine", "wait")),
-}
-_VERB = {
-    "move": "move",
-    "drill": "drill",
-    "mine": "mine",
-    "deposit": "deposit materials",
-    "build_robot": "build robots",
-    "build_gates": "build gates",
-    "place": "place gates",
-    "wait": "wait",
-}
+_MARK = re.compile(r"\{(\w+)(!r)?(?:(=)(\w*)|(\?))?\}")
+_PART = re.compile(r"\[([^\]]*)\]")
 
 
-def check(state: GameState, action: Action) -> Refusal | None:
-    """The refusal of `action` in this state, or None when the rules accept it."""
-    if not state.running:
-        return Refusal("game_over", f"the game is over: it was {state.status}")
-    actor = state.things.get(action.actor)
-    if actor is None:
-        return Refusal("unknown_actor", f"there is no {action.actor} in this game")
-    if not isinstance(actor, Settler | Robot | Ufo):
-        return Refusal("not_an_actor", f"{action.actor} is {'an' if actor.kind == 'asteroid' else 'a'} "
-                       f"{actor.kind}: only settlers, robots and UFOs act")
-    if not actor.alive:
-        word = "dead" if isinstance(actor, Settler) else "destroyed"
-        return Refusal("dead", f"{actor.id} is {word}")
-    if action.name not in _ALLOWED[actor.kind]:
-        return Refusal("cannot_do", f"{_ACTOR_NOUN[actor.kind]} cannot {_VERB[action.name]}")
-    if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
-        return Refusal("not_your_turn", f"it is {state.turn}'s turn, not {actor.id}'s")
-    assert actor.at is not None
-    here = state.asteroids[actor.at]
-    return _CHECKS[action.name](state, actor, here, action)
+def _fits(text: str, params: Mapping[str, ParamValue]) -> bool:
+    """Every parameter and guard of `text` (optional parts aside) is satisfied by `params`."""
+    for m in _MARK.finditer(_PART.sub("", text)):
+        name, eq, value = m.group(1), m.group(3), m.group(4)
+        if name not in params or (eq and str(params[name]) != value):
+            return False
+    return True
 
 
-def _move(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, Move)
-    target = state.things.get(action.target)
-    if target is None or target.kind not in ("asteroid", "gate"):
-        return Refusal("no_such_target", f"{action.target} is neither an asteroid nor a gate")
-    if target.kind == "asteroid":
-        if not state.asteroids[target.id].exists:
-            return Refusal("exploded", f"{target.id} has exploded")
-        if target.id == here.id:
-            return Refusal("not_neighbour", f"{actor.id} is already on {here.id}")
-        if target.id not in here.neighbours:
-            return Refusal("not_neighbour", f"{target.id} is not a neighbour of {here.id}")
-        return None
-    if isinstance(actor, Ufo):
-        return Refusal("cannot_do", "UFOs never travel through gates")
-    gate = state.gates[target.id]
-    if not gate.exists:
-        return Refusal("gate_destroyed", f"gate {gate.id} has been destroyed")
-    if gate.at != here.id:
-        return Refusal("gate_elsewhere", f"gate {gate.id} does not orbit {here.id}")
-    if not state.gate_active(gate):
-        return Refusal("gate_inactive", f"gate {gate.id} is not active: its partner {gate.partner} is not placed")
-    return None
+def _fill(text: str, params: Mapping[str, ParamValue]) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) or m.group(5):
+            return ""
+        value = params[m.group(1)]
+        return repr(value) if m.group(2) else str(value)
+
+    return _MARK.sub(one, text)
 
 
-def _drill(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    if here.mantle == 0:
-        return Refusal("drilled_through", f"{actor.id} cannot drill {here.id}: it is already drilled through")
-    return None
+def render(code: str, params: Mapping[str, ParamValue]) -> str:
+    """The English sentence of a refusal (see the module's notes on templates)."""
+    kind = REFUSAL_KINDS.get(code)
+    if kind is None:
+        return code
+    template = next((t for t in kind.templates if _fits(t, params)), kind.templates[-1])
+    try:
+        return _render(template, params)
+    except KeyError:  # a refusal made by hand without all its parameters: say at least what it is
+        return f"{code}: {kind.meaning}"
 
 
-def _mine(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    if here.mantle > 0:
-        layers = "1 layer" if here.mantle == 1 else f"{here.mantle} layers"
-        return Refusal("mantle_left", f"{actor.id} cannot mine {here.id}: {layers} of mantle left")
-    if here.core == "hollow":
-        return Refusal("core_hollow", f"{actor.id} cannot mine {here.id}: its core is hollow")
-    if isinstance(actor, Settler) and actor.carry_total >= CARGO_LIMIT:
-        return Refusal("cargo_full", f"{actor.id} cannot mine: the cargo hold is full ({CARGO_LIMIT} units)")
-    return None
-
-
-def _deposit(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, Deposit) and isinstance(actor, Settler)
-    if action.kind not in MATERIALS:
-        return Refusal("no_such_material", f"{action.kind} is not a material (ice, iron, carbon, uranium)")
-    if here.mantle > 0:
-        return Refusal("mantle_left", f"{actor.id} cannot deposit into {here.id}: it is not drilled through "
-                       f"({here.mantle} of mantle left)")
-    if here.core != "hollow":
-        return Refusal("core_not_hollow", f"{actor.id} cannot deposit into {here.id}: its core holds {here.core}")
-    if actor.cargo[action.kind] == 0:
-        return Refusal("not_carried", f"{actor.id} carries no {action.kind}")
-    return None
-
-
-def _missing(settler: Settler, cost: dict[str, int], what: str) -> Refusal | None:
-    lacking = [f"{n - settler.cargo[k]} {k}" for k, n in cost.items() if settler.cargo[k] < n]
-    if lacking:
-        return Refusal("missing_materials", f"{settler.id} cannot build {what}: needs {' and '.join(lacking)} more")
-    return None
-
-
-def _new_id(state: GameState, new_id: str | None) -> Refusal | None:
-    if new_id is None:
-        return None
-    problem = id_problem(new_id)
-    if problem is None and new_id in state.things:
-        problem = f"{new_id} is already taken"
-    return Refusal("bad_id", problem) if problem else None
-
-
-def _build_robot(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, BuildRobot) and isinstance(actor, Settler)
-    return _missing(actor, ROBOT_COST, "a robot") or _new_id(state, action.new_id)
-
-
-def _build_gates(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, BuildGates) and isinstance(actor, Settler)
-    if actor.gates:
-        return Refusal("carries_gates", f"{actor.id} cannot build gates while carrying {', '.join(actor.gates)}")
-    refusal = _missing(actor, GATES_COST, "a gate pair")
-    if refusal:
-        return refusal
-    if (action.first is None) != (action.second is None):
-        return Refusal("bad_id", "name both gates of the pair, or neither")
-    if action.first is not None and action.first == action.second:
-        return Refusal("bad_id", "the two gates of a pair need two different ids")
-    return _new_id(state, action.first) or _new_id(state, action.second)
-
-
-def _place(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, Place) and isinstance(actor, Settler)
-    if action.gate not in actor.gates:
-        return Refusal("gate_not_carried", f"{actor.id} does not carry {action.gate}")
-    partner = state.gates[state.gates[action.gate].partner]
-    if partner.at == here.id:
-        return Refusal("partner_here", f"{action.gate}'s partner {partner.id} already orbits {here.id}")
-    return None
-
-
-def _wait(state: GameState, actor: Settler | Robot | Ufo, here: Asteroid, action: Action) -> Refusal | None:
-    assert isinstance(action, Wait)
-    return None
-
-
-_CHECKS = {
-    Move.name: _move,
-    Drill.name: _drill,
-    Mine.name: _mine,
-    Deposit.name: _deposit,
-    BuildRobot.name: _build_robot,
-    BuildGates.name: _build_gates,
-    Place.name: _place,
-    Wait.name: _wait,
-}
+def _render(template: str, params: Mapping[str, ParamValue]) -> str:
+    out: list[str] = []
+    pos = 0
+    in_row = False
+    for m in _PART.finditer(template):
+        if m.start() > pos:
+            out.append(_fill(template[pos:m.start()], params))
+            in_row = False
+        part = m.group(1)
+        if _fits(part, params):
+            filled = _fill(part, params)
+            out.append(filled[2:] if not in_row and filled.startswith(", ") else filled)
+            in_row = True
+        pos = m.end()
+    out.append(_fill(template[pos:], params))
+    return "".join(out)

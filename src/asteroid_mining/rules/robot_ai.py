@@ -19,6 +19,7 @@ O(degree) at most (a sample of neighbours, not the whole hub), and draws only fr
 from __future__ import annotations
 
 from .actions import Action, Drill, Mine, Move, Wait
+from .dangers import drill_danger
 from .materials import HOLLOW, KINDS, WIN_TARGET, is_reactive
 from .state import Asteroid, GameState, Robot, Ufo
 
@@ -102,9 +103,10 @@ def _worth_drilling(state: GameState, here: Asteroid) -> bool:
     if core is None:
         return True
     if is_reactive(core) and here.mantle == 1:
-        far_now = not state.is_near(here)
-        far_next = not here.orbit.is_near(state.round + 1) if here.orbit else here.pinned != "near"
-        return far_now and far_next and bool(here.settlers) and _needed(state, core)
+        # the unit is mined at a settler's next step: the core must stay far this round and the next
+        danger = drill_danger(state, here)
+        safe = danger is None or danger.in_rounds >= 2
+        return safe and bool(here.settlers) and _needed(state, core)
     return core == HOLLOW or _needed(state, core)
 
 

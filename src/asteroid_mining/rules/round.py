@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from .actions import Action, Wait
+from .actions import Action, Wait, check, perform
 from .effects import attach_gate, count_exposure, lose_core, reactive_exposed, schedule_watch
 from .events import Drifted, Event, RoundStarted, Sublimated
 from .materials import MATERIALS
-from .perform import perform
-from .refusals import check
 from .robot_ai import robot_action, ufo_action
 from .state import GameState, Robot, Ufo
 from .storms import generate_forecast, hit_due_storms
@@ -87,6 +85,7 @@ def _drift(state: GameState, events: list[Event]) -> None:
             continue
         target = state.asteroids[state.rng.choice(list(here.neighbours))]
         del here.gates[gate.id]
+        state.touched.add(here.id)
         attach_gate(state, gate, target)
         events.append(Drifted(gate.id, here.id, target.id))
 

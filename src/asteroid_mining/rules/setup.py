@@ -43,6 +43,7 @@ def existing_asteroid(state: GameState, aid: str) -> Asteroid:
 
 def _register(state: GameState, thing: Thing) -> None:
     state.things[thing.id] = thing
+    state.touched.add(thing.id)
 
 
 def add_asteroid(
@@ -90,6 +91,8 @@ def link(state: GameState, first: str, others: Iterable[str]) -> None:
     for b in targets:
         a.neighbours[b.id] = None
         b.neighbours[a.id] = None
+        state.touched.add(b.id)
+    state.touched.add(a.id)
 
 
 def _cargo(cargo: Mapping[str, int] | None, who: str) -> dict[str, int]:
@@ -181,6 +184,7 @@ def add_gates(state: GameState, first: str, first_where: str, second: str, secon
         if isinstance(place, Settler):
             gate.carrier = place.id
             place.gates.append(gid)
+            state.touched.add(place.id)
         else:
             attach_gate(state, gate, place)
 
@@ -192,6 +196,7 @@ def pin_sun(state: GameState, aid: str, near: bool) -> list[Event]:
         return []
     asteroid.orbit = None
     asteroid.pinned = "near" if near else "far"
+    state.touched.add(aid)
     events: list[Event] = [SunChanged(aid, near)]
     react(state, asteroid, events)
     return events

@@ -169,6 +169,8 @@ class GameState:
     angle_ids: list[str] = field(default_factory=list)
     """Asteroids of a laid-out belt sorted by their angle seen from the Sun, for storm sectors (R7)."""
     next_name: dict[str, int] = field(default_factory=dict)
+    touched: set[str] = field(default_factory=set)
+    """Ids of the things whose view entry may have changed since `Game.take_touched` last took them."""
 
     def is_near(self, asteroid: Asteroid) -> bool:
         """True when the asteroid is near the Sun in the current round (R5)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .dangers import reacts_at
 from .effects import winnable
 from .orbit import Orbit
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
@@ -21,6 +22,9 @@ def _sorted_ids(state: GameState, ids: dict[str, None]) -> list[str]:
 
 def asteroid_view(state: GameState, a: Asteroid, sun: bool = True, frozen: bool = False) -> dict[str, Any]:
     """One asteroid as the players see it, with its sun state and the round it next changes (R5).
+
+    `reacts_at` is the round at whose end its exposed reactive core reacts (R6, E1), or None: no such core, or
+    the orbit never brings it near (`rules.dangers.reacts_at`).
 
     `sun=False` leaves out `near` and `next_change`, which follow from `orbit`, `pinned` and the round alone
     (see `sun_state`), for callers that send records and let their readers derive them. `frozen=True` gives
@@ -46,6 +50,7 @@ def asteroid_view(state: GameState, a: Asteroid, sun: bool = True, frozen: bool 
         position=seq(a.position) if a.position else None,
         shelter=a.shelter,
         exposures=a.exposures,
+        reacts_at=reacts_at(state, a) if a.mantle == 0 else None,
         neighbours=seq(a.neighbours),
         gates=seq(a.gates),
         settlers=seq(_sorted_ids(state, a.settlers)),
@@ -91,6 +96,23 @@ def gate_view(state: GameState, g: Gate) -> dict[str, Any]:
 def forecast_view(f: Forecast) -> dict[str, Any]:
     """One storm forecast (R7)."""
     return {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
+
+
+def thing_view(state: GameState, tid: str, sun: bool = True, frozen: bool = False) -> dict[str, Any]:
+    """The view entry of one thing, as `player_view` gives it; KeyError for an unknown id.
+
+    `sun` and `frozen` apply to asteroids (see `asteroid_view`).
+    """
+    thing = state.things[tid]
+    if isinstance(thing, Asteroid):
+        return asteroid_view(state, thing, sun, frozen)
+    if isinstance(thing, Settler):
+        return settler_view(thing)
+    if isinstance(thing, Robot):
+        return robot_view(thing)
+    if isinstance(thing, Ufo):
+        return ufo_view(thing)
+    return gate_view(state, thing)
 
 
 def player_view(state: GameState, include_asteroids: bool = True) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..rules import (
+    Action,
     BuildGates,
     BuildRobot,
     Deposit,
@@ -13,14 +14,13 @@ from ..rules import (
     Game,
     Mine,
     Move,
+    OptionError,
     Options,
     Place,
     Refused,
     SetupError,
     Wait,
 )
-from ..rules.actions import Action
-from ..rules.options import OptionError
 from . import parser as p
 from .checks import evaluate
 from .lexer import Line, ScriptError, a_kind, tokenize
@@ -225,6 +225,8 @@ class Interpreter:
         except Refused as exc:
             if self.game.to_json() != before:
                 self.reporter.check_failed(self.name, s.line, s.text, "refused, but the state changed")
+            elif s.code is not None and exc.code != s.code:
+                self.reporter.check_failed(self.name, s.line, s.text, f"was refused: {exc.code}")
             else:
                 self.reporter.check_passed()
                 self.reporter.event(f"refused as expected: {exc.refusal.message}")

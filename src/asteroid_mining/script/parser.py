@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..rules import REFUSAL_CODES
 from ..rules.materials import CARGO_LIMIT, CORES, KINDS
 from ..rules.options import OptionError, parse_option
 from ..rules.orbit import Orbit
@@ -113,12 +114,14 @@ class NewGates(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Do(Statement):
-    """`[reject] do ACTOR ACTION [ARGS]`; `args` are the words after the action name."""
+    """`[reject[=CODE]] do ACTOR ACTION [ARGS]`; `args` are the words after the action name."""
 
     actor: str
     action: str
     args: tuple[str, ...]
     reject: bool = False
+    code: str | None = None
+    """With `reject=CODE`: the refusal code the rules must give."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +177,8 @@ def parse(source: str) -> Iterator[Statement]:
 def parse_line(line: Line) -> Statement:
     """The statement written on `line`; raises ScriptError naming the problem."""
     head, *rest = line.words
+    if head.startswith("reject="):
+        return _reject(line, rest, head.removeprefix("reject="))
     handler = _HANDLERS.get(head)
     if handler is None:
         raise ScriptError(f"unknown statement {head!r}", line.number)
@@ -326,7 +331,7 @@ def _gates(line: Line, words: list[str]) -> Statement:
     return NewGates(line.number, line.text, pairs[0][0], pairs[0][1], pairs[1][0], pairs[1][1])
 
 
-def _do(line: Line, words: list[str], reject: bool = False) -> Statement:
+def _do(line: Line, words: list[str], reject: bool = False, code: str | None = None) -> Statement:
     usage = "do ACTOR ACTION [ARGS]"
     if len(words) < 2:
         raise _error(line, f"expected: {usage}")
@@ -354,13 +359,17 @@ def _do(line: Line, words: list[str], reject: bool = False) -> Statement:
             raise _error(line, f"deposit needs a material kind ({', '.join(KINDS)}), not {args[0]!r}")
     for word in ids:
         check_id(word, line.number)
-    return Do(line.number, line.text, actor, action, tuple(args), reject)
+    return Do(line.number, line.text, actor, action, tuple(args), reject, code)
 
 
-def _reject(line: Line, words: list[str]) -> Statement:
+def _reject(line: Line, words: list[str], code: str | None = None) -> Statement:
+    usage = "reject do ACTOR ACTION [ARGS]" if code is None else "reject=CODE do ACTOR ACTION [ARGS]"
+    if code is not None and code not in REFUSAL_CODES:
+        what = f"unknown refusal code {code!r}" if code else "reject= needs a refusal code"
+        raise _error(line, f"{what} (known: {', '.join(REFUSAL_CODES)})")
     if not words or words[0] != "do":
-        raise _error(line, "expected: reject do ACTOR ACTION [ARGS]")
-    return _do(line, words[1:], reject=True)
+        raise _error(line, f"expected: {usage}")
+    return _do(line, words[1:], reject=True, code=code)
 
 
 def _end_round(line: Line, words: list[str]) -> Statement:

@@ -24,7 +24,7 @@ HELP = """\
 set-up: rules classic|extended, set KEY VALUE, seed N, asteroid ID [mantle=N] [core=CORE] [sun=near|far]
         [orbit=P/K/F], link A B..., settler ID at=A [carry=KIND:N,...], robot|ufo ID at=A [ai=on|off],
         ai ID on|off, gates G1=WHERE G2=WHERE
-play:   do ACTOR ACTION [ARGS], reject do ..., end-round, sun A near|far, storm A..., forecast ROUND A...
+play:   do ACTOR ACTION [ARGS], reject[=CODE] do ..., end-round, sun A near|far, storm A..., forecast ROUND A...
 checks: expect PATH OP VALUE, show [ID]
 prompt: help, reset, quit"""
 

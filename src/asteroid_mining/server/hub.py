@@ -20,8 +20,10 @@ from .belts import resolve_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError
-from .live import LiveGame, progress_of, rebuild
+from .live import LiveGame, progress_of
+from .meta import GameMeta
 from .options import game_options
+from .rebuild import DamagedGame, read_meta, rebuild
 from .schemas import CreatedSeat, CreateGame
 from .seats import Seat, deal_settlers
 from .security import new_token, token_digest
@@ -90,16 +92,22 @@ class GameHub:
         stored = await self.store.load(game_id)
         if stored is None:
             return None
-        game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-        live = self.make_live(stored.record, game, seq, _players(stored.record))
+        try:
+            meta = read_meta(stored.record)
+            game, seq = await asyncio.to_thread(_rebuild_checked, stored)
+        except DamagedGame as damaged:
+            log.error("%s", damaged)
+            raise ServerError(500, damaged.code, str(damaged)) from None
+        live = self.make_live(stored.record, meta, game, seq, _players(stored.record, meta))
         self.games[game_id] = live
         live.start()
         _age_young_objects()
         return live
 
-    def make_live(self, record: GameRecord, game: Game, seq: int, players: dict[int, BotPlayer]) -> LiveGame:
+    def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
+                  players: dict[int, BotPlayer]) -> LiveGame:
         """The live game of a record, at command `seq` (a cluster node makes its own kind)."""
-        return LiveGame(record, game, seq, self.settings, self.store, players)
+        return LiveGame(record, meta, game, seq, self.settings, self.store, players)
 
     def release(self, live: LiveGame) -> None:
         """Let a finished game go once nobody is connected (it is loaded again when asked for)."""
@@ -167,11 +175,10 @@ class GameHub:
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
         name = request.belt if isinstance(request.belt, str) else (belt.name or "custom")
-        meta = {"rules": request.rules, "belt_name": name, "turn_seconds": request.turn_seconds, "client": client,
-                "seats": [seat.to_meta() for seat in seats]}
-        record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta)
+        meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats))
+        record = GameRecord(new_game_id(), time.time(), belt_json, options.to_json(), seed, total, meta.to_json())
         await self.store.create(record, progress_of(game, 0, record.created))
-        live = self.make_live(record, game, 0, players)
+        live = self.make_live(record, meta, game, 0, players)
         self.games[record.id] = live
         live.start()
         _age_young_objects()
@@ -192,7 +199,7 @@ def _age_young_objects() -> None:
 
 def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
     """The game and its seq: the log is the truth (the progress row is written with it, so they agree)."""
-    game = rebuild(stored)
+    game = rebuild(stored.record, stored.commands, stored.snapshot)
     seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
     if seq != stored.progress.seq:
         log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
@@ -214,12 +221,12 @@ def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:
     return players
 
 
-def _players(record: GameRecord) -> dict[int, BotPlayer]:
+def _players(record: GameRecord, meta: GameMeta) -> dict[int, BotPlayer]:
     players = {}
-    for seat in record.meta.get("seats", ()):
-        if seat.get("kind") == "bot":
+    for seat in meta.seats:
+        if seat.kind == "bot" and seat.bot is not None:
             try:
-                players[int(seat["seat"])] = make_player(seat["bot"], record.seed + int(seat["seat"]))
+                players[seat.number] = make_player(seat.bot, record.seed + seat.number)
             except BotUnavailable as missing:
-                log.warning("game %s seat %s: %s; its settlers wait", record.id, seat["seat"], missing)
+                log.warning("game %s seat %d: %s; its settlers wait", record.id, seat.number, missing)
     return players

@@ -19,15 +19,19 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..maps import parse_belt
-from ..rules import Action, Event, Game, Options, Refused, Wait, action_from_json
-from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+import orjson
+
+from ..rules import Action, Event, Game, Refused, Wait
+from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
+from .action_schemas import ActBase
 from .bots import BotPlayer
+from .choices import ChoiceTracker, choices_json
 from .config import Settings
 from .diff import ViewTracker
-from .messages import MessageError, dumps, error, frame, to_action
+from .messages import MessageError, dumps, error, frame, refused, to_action
+from .meta import GameMeta
 from .outbox import Message, Outbox
-from .schemas import ActMessage
+from .rebuild import rebuild
 from .seats import Seat, seat_for_token
 
 log = logging.getLogger(__name__)
@@ -42,19 +46,6 @@ class Connection:
     live: LiveGame | None = field(default=None)
 
 
-def rebuild(stored: StoredGame) -> Game:
-    """The game from its store: the latest snapshot (or the belt, options and seed) and the commands after it."""
-    record = stored.record
-    if stored.snapshot is not None:
-        game = Game.from_json(stored.snapshot.state)
-    else:
-        belt = parse_belt(record.belt, source=f"game {record.id}")
-        game = Game.new(belt, Options.from_json(record.options), record.seed, record.settlers)
-    for command in stored.commands:
-        game.apply(action_from_json(command.action, f"commands[{command.seq}]"))
-    return game
-
-
 def progress_of(game: Game, seq: int, at: float) -> Progress:
     """Where `game` is after command `seq`, played at `at` (seconds since the epoch)."""
     return Progress(seq, game.status, game.round, game.turn, at)
@@ -63,20 +54,21 @@ def progress_of(game: Game, seq: int, at: float) -> Progress:
 class LiveGame:
     """A game being played: its engine, seats, connections, recent updates and owner task."""
 
-    def __init__(self, record: GameRecord, game: Game, seq: int, settings: Settings, store: GameStore,
-                 players: dict[int, BotPlayer]) -> None:
+    def __init__(self, record: GameRecord, meta: GameMeta, game: Game, seq: int, settings: Settings,
+                 store: GameStore, players: dict[int, BotPlayer]) -> None:
         self.id = record.id
         self.created = record.created  # the record itself is not kept: its belt document is big and unused here
-        meta = record.meta
-        self.seats = [Seat.from_meta(s) for s in meta["seats"]]
-        self.turn_seconds: float | None = meta.get("turn_seconds")
-        self.rules: str = meta.get("rules", "classic")
-        self.belt_name: str = meta.get("belt_name", "")
-        self.client: str = meta.get("client", "")
+        self.meta = meta
+        self.seats = list(meta.seats)
+        self.turn_seconds = meta.turn_seconds
+        self.rules = meta.rules
+        self.belt_name = meta.belt_name
+        self.client = meta.client
         self.asteroid_count = len(record.belt.get("asteroids", ()))
         self.game = game
         self.seq = seq
         self.tracker = ViewTracker(game)
+        self.choices = ChoiceTracker(game)
         self.connections: set[Connection] = set()
         self.broken = False
         self.moved = False
@@ -221,9 +213,9 @@ class LiveGame:
         game = self.game
         try:
             events = game.apply(action)
-        except Refused as refused:
+        except Refused as no:
             if sender is not None:
-                sender.outbox.put(error(refused.code, refused.refusal.message, ref=ref))
+                sender.outbox.put(refused(no.refusal, ref))
             return
         seq = self.seq + 1
         command = Command(seq, action.to_json(), by, time.time())
@@ -245,27 +237,38 @@ class LiveGame:
                                         "played", ref=ref))
             return
         try:
-            message = self._announce(seq, command, events, ref)
+            message, seated = self._announce(seq, command, events, ref)
         except Exception:  # stored but not announced: go by the store, and tell everyone the whole state
             log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
             await self._reload()
             return
         for conn in self.connections:
-            conn.outbox.put_message(message)
+            conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
 
-    def _announce(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Message:
-        """Take the command as acknowledged: the `update` message for every connection, kept for `sync`."""
+    def _announce(self, seq: int, command: Command, events: list[Event],
+                  ref: str | int | None) -> tuple[Message, dict[int, Message]]:
+        """Take the command as acknowledged: the `update` message for every connection (kept for `sync`), and
+        for each connected seat whose settlers' choices changed, the same with those choices."""
         happened = [event.to_json() for event in events]
-        diff = self.tracker.update(happened)
+        diff = self.tracker.update()
+        changed = self.choices.update(self.tracker.touched)
         self.seq = seq
         self._restart_clock()
         update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": command.by}
         if ref is not None:
             update["ref"] = ref
         update.update(events=happened, diff=diff, deadline=self.deadline)
-        message = frame(dumps(update))
+        text = dumps(update)
+        message = frame(text)
         self._recent.append((seq, message))
-        return message
+        seated: dict[int, Message] = {}
+        if changed:
+            for conn in self.connections:
+                seat = conn.seat
+                if seat is not None and seat.number not in seated:
+                    mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
+                    seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
+        return message, seated
 
     async def lost(self) -> None:
         """The store no longer takes this server's commands of the game (another server claimed it, see
@@ -282,7 +285,7 @@ class LiveGame:
             stored = await self._store.load(self.id)
             if stored is None:
                 raise StorageError(f"game {self.id} has vanished from the store")
-            game = await asyncio.to_thread(rebuild, stored)
+            game = await asyncio.to_thread(rebuild, stored.record, stored.commands, stored.snapshot)
         except Exception:
             log.exception("game %s: cannot be reloaded; it is stopped", self.id)
             self.broken = True
@@ -290,6 +293,7 @@ class LiveGame:
         seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
         self.game = game
         self.tracker.reset(game)
+        self.choices.reset(game)
         if seq != self.seq:
             self.seq = seq
             self._recent.clear()
@@ -303,27 +307,35 @@ class LiveGame:
             self._restart_clock()  # the clock stood still while nobody was here
         conn.live = self
         self.connections.add(conn)
+        if conn.seat is not None:
+            self.choices.watch(conn.seat.settlers)
         conn.outbox.put(self.state_message(conn))
         self._wake.set()
 
     def leave(self, conn: Connection) -> None:
         """Remove a connection."""
-        self.connections.discard(conn)
+        if conn in self.connections:
+            self.connections.discard(conn)
+            if conn.seat is not None:
+                self.choices.unwatch(conn.seat.settlers)
         conn.outbox.close()
         self._wake.set()
 
     def state_message(self, conn: Connection) -> str:
-        """The `state` message: who the client is, the seats, and the whole view after command `seq`."""
+        """The `state` message: who the client is, the seats, the whole view after command `seq`, and the choices
+        of the settlers the client may move (none for a spectator)."""
         you = None
+        choices: dict[str, str] = {}
         if conn.seat is not None:
             you = {"seat": conn.seat.number, "settlers": list(conn.seat.settlers)}
+            choices = self.choices.current(conn.seat.settlers)
         return dumps({
             "type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
             "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline,
-            "state": self.tracker.view(),
+            "state": self.tracker.view(), "choices": orjson.Fragment(choices_json(choices)),
         })
 
-    def submit(self, conn: Connection, msg: ActMessage) -> None:
+    def submit(self, conn: Connection, msg: ActBase) -> None:
         """Queue an `act` for the owner; what can be refused without the game is refused at once."""
         ref = msg.ref
         if conn.seat is None:
@@ -350,13 +362,26 @@ class LiveGame:
         self._wake.set()
 
     def sync(self, conn: Connection, after: int) -> None:
-        """Send the updates after `after` again; the whole state when they are no longer kept."""
+        """Send the updates after `after` again; the whole state when they are no longer kept.
+
+        The updates kept are those every connection got, without choices: the last one sent again carries the
+        current choices of the connection's settlers, all of them, so the client has them right once more.
+        """
         if after == self.seq:
             return
         oldest = self._recent[0][0] if self._recent else self.seq + 1
         if oldest <= after + 1 <= self.seq:
             for seq, message in self._recent:
-                if seq > after:
+                if seq == self.seq and conn.seat is not None:
+                    mine = self.choices.current(conn.seat.settlers)
+                    conn.outbox.put_message(frame(_with_choices(message["text"], mine)))
+                elif seq > after:
                     conn.outbox.put_message(message)
         else:
             conn.outbox.put(self.state_message(conn))
+
+
+def _with_choices(update: str, choices: dict[str, str]) -> str:
+    """An `update` message's text with `"choices"` added (the update is encoded once for every connection; each
+    seat's choices, kept as JSON text, are added to its text rather than encoding it all again)."""
+    return f'{update[:-1]},"choices":{choices_json(choices)}}}'

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from .errors import ServerError
 from .hub import GameHub
 from .live import LiveGame
+from .rebuild import DamagedGame, read_meta
 from .schemas import CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, Health, Lobby
 
 router = APIRouter(prefix="/api")
@@ -65,16 +66,19 @@ async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
     return detail
 
 
-@router.get("/games/{game_id}/log", response_model=GameLog, responses=_ERRORS)
+@router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses=_ERRORS)
 async def game_log(game_id: str, request: Request) -> dict[str, Any]:
     """The replay: belt, options, seed and every accepted command with its seq (from the store)."""
     found = await hub_of(request).store.log(game_id)
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
-    seats = [{k: v for k, v in seat.items() if k != "token"} for seat in record.meta.get("seats", ())]
+    try:
+        meta = read_meta(record)
+    except DamagedGame as damaged:
+        raise ServerError(500, damaged.code, str(damaged)) from None
     return {
         "id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
-        "settlers": record.settlers, "seats": seats, "status": progress.status, "seq": progress.seq,
+        "settlers": record.settlers, "seats": meta.seats_public(), "status": progress.status, "seq": progress.seq,
         "commands": [c.to_json() for c in commands],
     }

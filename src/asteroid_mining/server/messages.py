@@ -13,9 +13,10 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from ..rules import Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
-from .errors import validation_message
-from .schemas import ACTION_FIELDS, CLIENT_MESSAGE, ActMessage, SyncMessage
+from ..rules import Action, GameFormatError, Refusal, action_from_json
+from .action_schemas import ARGUMENTS, SPEC_OF, ActBase
+from .errors import first_problem
+from .schemas import CLIENT_MESSAGE, SyncMessage
 
 
 class MessageError(Exception):
@@ -38,9 +39,13 @@ def frame(text: str) -> dict[str, Any]:
     return {"type": "websocket.send", "text": text}
 
 
-def error(code: str, message: str, field: str | None = None, ref: str | int | None = None) -> str:
+def error(code: str, message: str, field: str | None = None, ref: str | int | None = None,
+          params: dict[str, Any] | None = None) -> str:
     """An `error` message for one client."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    out: dict[str, Any] = {"type": "error", "code": code}
+    if params is not None:
+        out["params"] = params
+    out["message"] = message
     if field is not None:
         out["field"] = field
     if ref is not None:
@@ -48,7 +53,13 @@ def error(code: str, message: str, field: str | None = None, ref: str | int | No
     return dumps(out)
 
 
-def parse(text: str, limit: int) -> ActMessage | SyncMessage:
+def refused(refusal: Refusal, ref: str | int | None = None) -> str:
+    """The `error` answering an `act` the rules refuse: the engine's refusal as it is, `{"code", "params",
+    "message"}`, so that a client translates it as it does the refusals of `choices`."""
+    return error(refusal.code, refusal.message, ref=ref, params=dict(refusal.params))
+
+
+def parse(text: str, limit: int) -> ActBase | SyncMessage:
     """A client's message from its text; raises MessageError (`too_large`, `invalid`, `unknown_type`)."""
     if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:
         raise MessageError("too_large", f"a message may be at most {limit} bytes")
@@ -65,42 +76,40 @@ def parse(text: str, limit: int) -> ActMessage | SyncMessage:
     try:
         return CLIENT_MESSAGE.validate_python(data)
     except ValidationError as bad:
-        errors = bad.errors(include_url=False)
-        if errors and errors[0]["type"] == "union_tag_invalid":
-            known = "act, sync"
-            raise MessageError("unknown_type", f"unknown message type {data.get('type')!r} (known: {known})",
-                               "type") from None
-        if errors and errors[0]["type"] == "union_tag_not_found":
-            raise MessageError("invalid", "a message needs a type (act or sync)", "type") from None
-        message, field = validation_message(bad, skip=1)  # the first location part is the message type
-        raise MessageError("invalid", message, field) from None
+        raise _problem(data, bad.errors(include_url=False)) from None
 
 
-def to_action(msg: ActMessage) -> Action:
-    """The engine's action for an `act` message; MessageError naming the field when an argument is missing
-    or is given to an action that takes none."""
-    wanted = ACTION_FIELDS[msg.action]
-    for name in ("target", "kind", "gate"):
-        given = getattr(msg, name) is not None
-        if name == wanted and not given:
-            raise MessageError("invalid", f"{msg.action} needs a {name}", name)
-        if name != wanted and given:
-            raise MessageError("invalid", f"{msg.action} takes no {name}", name)
-    actor = msg.settler
-    match msg.action:
-        case "move":
-            return Move(actor, str(msg.target))
-        case "drill":
-            return Drill(actor)
-        case "mine":
-            return Mine(actor)
-        case "deposit":
-            return Deposit(actor, str(msg.kind))
-        case "build_robot":
-            return BuildRobot(actor)
-        case "build_gates":
-            return BuildGates(actor)
-        case "place":
-            return Place(actor, str(msg.gate))
-        case _:
-            return Wait(actor)
+def _problem(data: dict[str, Any], errors: list[Any]) -> MessageError:
+    """The MessageError for the first of pydantic's errors about a client message."""
+    first = errors[0] if errors else {}
+    kind, loc = first.get("type", ""), tuple(first.get("loc", ()))
+    if kind == "union_tag_invalid" and not loc:
+        return MessageError("unknown_type", f"unknown message type {data.get('type')!r} (known: act, sync)", "type")
+    if kind == "union_tag_not_found" and not loc:
+        return MessageError("invalid", "a message needs a type (act or sync)", "type")
+    if loc[:1] != ("act",):
+        message, field = first_problem(errors, skip=1)  # the first location part is the message type
+        return MessageError("invalid", message, field)
+    # an act: the location is ("act", the action, the field)
+    if kind == "union_tag_invalid":
+        return MessageError("invalid", f"unknown action {data.get('action')!r} (known: {', '.join(SPEC_OF)})",
+                            "action")
+    if kind == "union_tag_not_found":
+        return MessageError("invalid", f"an act needs an action ({', '.join(SPEC_OF)})", "action")
+    action, field = str(loc[1]), str(loc[2]) if len(loc) > 2 else None
+    if kind == "missing" and field in ARGUMENTS:
+        return MessageError("invalid", f"{action} needs a {field}", field)
+    if kind == "extra_forbidden" and field in ARGUMENTS:
+        return MessageError("invalid", f"{action} takes no {field}", field)
+    message, field = first_problem(errors, skip=2)
+    return MessageError("invalid", message, field)
+
+
+def to_action(msg: ActBase) -> Action:
+    """The engine's action for an `act` message, read by the engine's one decoder of actions
+    (`action_from_json`); MessageError naming the field when the engine cannot read it."""
+    try:
+        return action_from_json({"type": msg.action, "actor": msg.settler, **msg.arguments()})
+    except GameFormatError as bad:
+        field = bad.path.rpartition(".")[2] or None
+        raise MessageError("invalid", f"{field}: {bad.reason}" if field else bad.reason, field) from None

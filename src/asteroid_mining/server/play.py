@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..storage import StorageError
 from .config import Settings
 from .direct import SCOPE_KEY
-from .errors import error_body
+from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
 from .messages import MessageError, error, parse
@@ -69,6 +69,9 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
         log.warning("game %s could not be loaded: %s", game_id, failure)
         await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
                      CLOSE_INTERNAL)
+        return
+    except ServerError as failed:  # a game that cannot be rebuilt (`game_damaged`): say so, as REST does
+        await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
         return
     except Exception:
         log.exception("game %s could not be loaded", game_id)

@@ -1,19 +1,18 @@
 """The server's messages, validated by pydantic: REST bodies and answers, and WebSocket client messages.
 
 Server→client WebSocket messages are built as plain JSON (they are sent many times a second); their shapes are
-documented in `docs/server.md`.
+the models of `protocol`, and documented in `docs/server.md`. The `act` message is derived from the engine's
+action specs (`action_schemas`).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-ActionName = Literal["move", "drill", "mine", "deposit", "build_robot", "build_gates", "place", "wait"]
-"""The actions a settler can take (R11)."""
-Ident = Annotated[StrictStr, Field(min_length=1, max_length=64)]
-Ref = Annotated[StrictStr, Field(max_length=64)] | StrictInt
+from .action_schemas import ActBase, ActionJson, ActMessage, Ref
+from .view_schemas import GameView, absent
 
 
 class _Strict(BaseModel):
@@ -98,15 +97,24 @@ class Lobby(BaseModel):
 class GameDetail(GameSummary):
     """The answer to `GET /api/games/{id}`: the summary and the public view (R17) after command `seq`."""
 
-    state: dict[str, Any]
+    state: GameView
+
+
+class By(BaseModel):
+    """Who played a command: a seat, or the server for it (`auto`: its timer ran out, or its bot played)."""
+
+    seat: int
+    auto: Literal["timer", "bot"] | None = absent("`timer`: the seat's time ran out; `bot`: its bot played")
+    ref: Ref | None = absent("on a cluster, the sender's `ref`, kept with the command so that the command sent "
+                             "again is answered with an `ack`, not played twice (docs/deploy.md)")
 
 
 class LoggedCommand(BaseModel):
     """One accepted command."""
 
     seq: int
-    action: dict[str, Any]
-    by: dict[str, Any]
+    action: ActionJson
+    by: By
     at: float
 
 
@@ -144,20 +152,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-# ----- WebSocket, client → server -----
-class ActMessage(_Strict):
-    """Play one action for one of the seat's settlers."""
-
-    type: Literal["act"]
-    settler: Ident
-    action: ActionName
-    target: Ident | None = None
-    kind: Ident | None = None
-    gate: Ident | None = None
-    ref: Ref | None = None
-    """Echoed in the answer (update or error), for the client's bookkeeping."""
-
-
+# ----- WebSocket, client → server (`act`: `action_schemas.ActMessage`) -----
 class SyncMessage(_Strict):
     """Resend what came after `after` (the seq of the last update the client has)."""
 
@@ -168,17 +163,5 @@ class SyncMessage(_Strict):
 
 ClientMessage = Annotated[ActMessage | SyncMessage, Field(discriminator="type")]
 """Any message a client may send."""
-CLIENT_MESSAGE: TypeAdapter[ActMessage | SyncMessage] = TypeAdapter(ClientMessage)
+CLIENT_MESSAGE: TypeAdapter[ActBase | SyncMessage] = TypeAdapter(ClientMessage)
 """Validates a decoded client message."""
-
-ACTION_FIELDS: dict[str, str | None] = {
-    "move": "target",
-    "drill": None,
-    "mine": None,
-    "deposit": "kind",
-    "build_robot": None,
-    "build_gates": None,
-    "place": "gate",
-    "wait": None,
-}
-"""The one argument each action takes, if any."""

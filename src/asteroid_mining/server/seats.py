@@ -28,11 +28,6 @@ class Seat:
         """The seat as stored with the game."""
         return {**self.public(), "token": self.token_digest}
 
-    @classmethod
-    def from_meta(cls, data: dict[str, Any]) -> Seat:
-        """A seat from `to_meta`."""
-        return cls(int(data["seat"]), data["kind"], tuple(data["settlers"]), data["token"], data.get("bot"))
-
 
 def deal_settlers(seats: int, per_seat: int) -> list[tuple[str, ...]]:
     """Settlers `s1…sN` dealt round-robin, so that seats take turns (seat 1: s1, s3…; seat 2: s2, s4…)."""

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 
@@ -44,19 +45,20 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 
 class TokenBucket:
-    """A token bucket: `burst` messages at once, refilled at `rate` per second."""
+    """A token bucket: `burst` messages at once, refilled at `rate` per second of `clock` (seconds, monotonic)."""
 
-    __slots__ = ("_last", "_level", "burst", "rate")
+    __slots__ = ("_clock", "_last", "_level", "burst", "rate")
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = float(burst)
+        self._clock = clock
         self._level = float(burst)
-        self._last = time.monotonic()
+        self._last = clock()
 
     def take(self) -> bool:
         """Use one token; False (and nothing used) when the bucket is empty."""
-        now = time.monotonic()
+        now = self._clock()
         self._level = min(self.burst, self._level + (now - self._last) * self.rate)
         self._last = now
         if self._level >= 1.0:

@@ -4,7 +4,7 @@
 
 import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
-import { ApiError, GameSocket, type SeatPublic, type ServerMessage, api, applyDiff } from "../net";
+import { GameSocket, type SeatPublic, type ServerMessage, api, applyDiff } from "../net";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, choices as choicesOf, destinations as destinationsOf } from "../rules";
 import type { GameEvent, GameView } from "../types";
@@ -624,8 +624,4 @@ export class GameScreen implements Controller {
 export function problemScreen(message: string): HTMLElement {
   return h("div", { class: "problem" }, h("div", { class: "card" }, h("h2", {}, t("problem.title")), h("p", {}, message),
     h("a", { class: "button primary", href: "#/" }, t("nav.lobby"))));
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
 }

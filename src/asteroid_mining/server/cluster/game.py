@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...rules import Action, action_from_json
+from ...rules import Action, Event, action_from_json
 from ...storage import Command, StoredGame
 from ..live import Connection, LiveGame
 from ..messages import dumps
@@ -145,14 +145,15 @@ class ClusterGame(LiveGame):
             by = {**by, "ref": ref}
         await super()._commit(action, by, ref, sender)
 
-    def _announce(self, seq: int, command: Command, events: list[Any], ref: str | int | None) -> Message:
-        message = super()._announce(seq, command, events, ref)
+    def _announce(self, seq: int, command: Command, events: list[Event],
+                  ref: str | int | None) -> tuple[Message, dict[int, Message]]:
+        message, seated = super()._announce(seq, command, events, ref)
         if self.owner:
             if ref is not None and "seat" in command.by and "auto" not in command.by:
                 self._remember(int(command.by["seat"]), ref, seq)
             self.hub.published(self, {"t": "update", "g": self.id, "seq": seq, "action": command.action,
                                       "by": command.by, "at": command.at, "ref": ref, "deadline": self.deadline})
-        return message
+        return message, seated
 
     async def _reload(self) -> None:
         await super()._reload()
@@ -188,9 +189,9 @@ class ClusterGame(LiveGame):
             return
         self.remote_deadline = update.get("deadline")
         command = Command(seq, update["action"], update["by"], update["at"])
-        message = self._announce(seq, command, events, update.get("ref"))
-        for conn in self.connections:
-            conn.outbox.put_message(message)
+        message, seated = self._announce(seq, command, events, update.get("ref"))
+        for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
+            conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
 
     def catch_up(self, pending: dict[str, Any] | None) -> None:
         """Reload from the store (in the background); updates arriving meanwhile are applied after it."""

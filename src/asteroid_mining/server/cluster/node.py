@@ -32,6 +32,7 @@ from ..errors import ServerError
 from ..hub import GameHub
 from ..live import Connection, LiveGame
 from ..messages import error
+from ..meta import GameMeta, MetaError
 from ..schemas import CreatedSeat, CreateGame
 from .bus import Bus, game_channel, node_channel
 from .game import ClusterGame
@@ -94,9 +95,10 @@ class ClusterHub(GameHub):
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    def make_live(self, record: GameRecord, game: Game, seq: int, players: dict[int, BotPlayer]) -> LiveGame:
+    def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
+                  players: dict[int, BotPlayer]) -> LiveGame:
         """A `ClusterGame`, a follower until it is owned."""
-        return ClusterGame(record, game, seq, self.settings, self.store, players, hub=self)
+        return ClusterGame(record, meta, game, seq, self.settings, self.store, players, hub=self)
 
     # ----- loading, owning, dropping -----
     async def _load(self, game_id: str) -> LiveGame | None:
@@ -212,13 +214,16 @@ class ClusterHub(GameHub):
             if live is not None:
                 out.append(live.summary())
                 continue
-            meta = record.meta
-            seats = [{"seat": s["seat"], "kind": s["kind"], "bot": s.get("bot"), "settlers": s["settlers"],
-                      "connected": 0} for s in meta.get("seats", ())]
+            try:
+                meta = GameMeta.from_json(record.meta)
+            except MetaError as damaged:  # listed by no node rather than breaking the lobby of all
+                log.error("game %s: %s", record.id, damaged)
+                continue
+            seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
             out.append({"id": record.id, "status": "open" if progress.seq == 0 else progress.status,
                         "seq": progress.seq, "round": progress.round, "turn": progress.turn,
-                        "rules": meta.get("rules", "classic"), "belt": meta.get("belt_name", ""),
-                        "asteroids": len(record.belt.get("asteroids", ())), "turn_seconds": meta.get("turn_seconds"),
+                        "rules": meta.rules, "belt": meta.belt_name,
+                        "asteroids": len(record.belt.get("asteroids", ())), "turn_seconds": meta.turn_seconds,
                         "created": record.created, "seats": seats})
         return out
 

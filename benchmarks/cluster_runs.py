@@ -1,5 +1,5 @@
-"""The cluster runs of `bench_server.py --cluster N`: the same workload through HAProxy to N nodes on a throwaway
-PostgreSQL and Redis (all on this machine), then a takeover measured.
+"""The cluster runs of `bench_server.py --cluster N` (not a benchmark of its own): the same workload through
+HAProxy to N nodes on a throwaway PostgreSQL and Redis (all on this machine), then a takeover measured.
 
 The takeover: games owned by node 1 (a spectator connects there first, so node 1 takes them), played by clients
 connected to the other nodes, at a person's pace; node 1 is killed with SIGKILL; for each of its games, the time

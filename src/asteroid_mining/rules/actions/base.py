@@ -1,0 +1,140 @@
+"""What every action shares: its record (the JSON shape), its spec, and the rule that judges and carries it out.
+
+An action is a module of this package holding, side by side, its frozen record class (a subclass of `Action`),
+and its `Rule`: which actors may do it, its check (why the rules refuse it), its effect, and the actions of its
+kind a settler could take now (for `Game.choices` and `legal_actions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import MISSING, dataclass
+from dataclasses import fields as dataclass_fields
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from ..dangers import Danger
+from ..errors import Refusal
+from ..events import Event
+from ..records import field_names
+from ..state import Asteroid, GameState, Robot, Settler, Ufo
+
+Actor = Settler | Robot | Ufo
+"""Anything that acts."""
+
+
+class Action:
+    """An action: a small frozen record with a stable JSON form `{"type": name, "actor": …, …}`.
+
+    Subclasses are frozen dataclasses whose first field is `actor`; the other fields are strings or None.
+    """
+
+    __slots__ = ()
+    name: ClassVar[str]
+    """The action's JSON `type`."""
+
+    actor: str
+    """The id of the settler, robot or UFO that acts (each subclass's first field)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as a JSON object."""
+        out: dict[str, Any] = {"type": self.name}
+        for name in field_names(type(self)):
+            out[name] = getattr(self, name)
+        return out
+
+    def args(self) -> dict[str, str]:
+        """The fields that say what the action is about (all but `actor`), leaving out those not given."""
+        out: dict[str, str] = {}
+        for name in field_names(type(self))[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+A = TypeVar("A", bound=Action)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One field of an action's JSON form besides `type` and `actor`: a string, required or optional."""
+
+    name: str
+    required: bool
+    meaning: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The field as a JSON object."""
+        return {"name": self.name, "required": self.required, "meaning": self.meaning}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """What a client needs to know of an action: its name, its fields, and which kinds of actor may do it."""
+
+    name: str
+    doc: str
+    fields: tuple[FieldSpec, ...]
+    actors: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as a JSON object."""
+        return {"name": self.name, "doc": self.doc, "fields": [f.to_json() for f in self.fields],
+                "actors": list(self.actors)}
+
+
+class Rule(Generic[A]):
+    """The rules of one action. Subclasses set the class attributes and override what differs."""
+
+    record: type[A]
+    """The action's record class."""
+    actors: tuple[str, ...] = ("settler",)
+    """Kinds of actor that may do it (R11, R13, E2)."""
+    meanings: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """What each field of the record besides `actor` holds, in a few words (for the spec)."""
+
+    def __init__(self) -> None:
+        # the record's own fields decide the JSON shape: a field with a default may be left out
+        record_fields = dataclass_fields(cast(Any, self.record))[1:]
+        self.fields: tuple[FieldSpec, ...] = tuple(
+            FieldSpec(f.name, f.default is MISSING, self.meanings[f.name]) for f in record_fields
+        )
+        """The fields of its JSON form besides `type` and `actor`, in the record's order."""
+
+    @property
+    def name(self) -> str:
+        """The action's JSON `type`."""
+        return self.record.name
+
+    def spec(self) -> ActionSpec:
+        """The action's public spec."""
+        return ActionSpec(self.name, (self.record.__doc__ or "").strip(), self.fields, self.actors)
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: A) -> Refusal | None:
+        """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: A, events: list[Event]) -> None:
+        """Carry out an accepted action, appending the events it causes."""
+        raise NotImplementedError
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterable[A]:
+        """Every action of this kind the actor could be offered now, legal or not, in a stable order.
+
+        `here` is None for an actor that is nowhere (dead or destroyed).
+        """
+        raise NotImplementedError
+
+    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[A, Refusal | None]]:
+        """Each of `candidates` with its refusal (an actor that may act now and may do this action)."""
+        for action in self.candidates(state, actor, here):
+            yield action, self.refuse(state, actor, here, action)
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
+        """The accepted ones among `candidates` (an actor that may act now and may do this action)."""
+        return [a for a in self.candidates(state, actor, here) if self.refuse(state, actor, here, a) is None]
+
+    def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
+        """A hint for the player: what this action would set off (only `drill` has one)."""
+        return None

@@ -1,0 +1,82 @@
+"""`build gates [G1 G2]`: a linked gate pair from 2 iron, 1 ice and 1 uranium, carried by the settler (R11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..effects import touch
+from ..errors import Refusal
+from ..events import Event, GatesBuilt
+from ..materials import GATES_COST
+from ..state import Asteroid, GameState, Gate, Settler
+from .base import Action, Actor, Rule
+from .costs import missing, new_id_refusal, pay
+
+
+@dataclass(frozen=True, slots=True)
+class BuildGates(Action):
+    """Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."""
+
+    actor: str
+    first: str | None = None
+    second: str | None = None
+    name: ClassVar[str] = "build_gates"
+
+
+class BuildGatesRule(Rule[BuildGates]):
+    """Settlers only, one pair at a time."""
+
+    record = BuildGates
+    meanings: ClassVar[Mapping[str, str]] = {
+        "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
+    }
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates) -> Refusal | None:
+        """Not while carrying gates; needs the materials; both ids or neither, different, free, valid."""
+        assert isinstance(actor, Settler)
+        if actor.gates:
+            return Refusal("carries_gates", {"actor": actor.id, "gates": len(actor.gates)})
+        refusal = missing(actor, GATES_COST, "gates")
+        if refusal:
+            return refusal
+        if (action.first is None) != (action.second is None):
+            return Refusal("bad_id", {"actor": actor.id, "problem": "unpaired"})
+        if action.first is not None and action.first == action.second:
+            return Refusal("bad_id", {"actor": actor.id, "problem": "same", "id": action.first})
+        return new_id_refusal(state, actor, action.first) or new_id_refusal(state, actor, action.second)
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates,
+                events: list[Event]) -> None:
+        """Pay, and the settler carries the new pair."""
+        assert isinstance(actor, Settler)
+        pay(state, actor, GATES_COST)
+        if action.first is None or action.second is None:
+            first, second = state.fresh_ids("gate", 2)
+        else:
+            first, second = action.first, action.second
+        for gid, partner in ((first, second), (second, first)):
+            gate = Gate(gid, state.next_index(), partner, carrier=actor.id)
+            state.gates[gid] = gate
+            state.things[gid] = gate
+            actor.gates.append(gid)
+            touch(state, gid)
+        touch(state, actor.id)
+        events.append(GatesBuilt(actor.id, first, second))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildGates]:
+        """The one build, with the default ids."""
+        yield BuildGates(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildGates]:
+        """The build when the settler carries no gates and the cargo pays for a pair."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        if actor.gates or not all(cargo[k] >= n for k, n in GATES_COST.items()):
+            return []
+        return [BuildGates(actor.id)]
+
+
+RULE = BuildGatesRule()

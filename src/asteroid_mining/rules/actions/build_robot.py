@@ -1,0 +1,63 @@
+"""`build robot [NEWID]`: a robot from 1 iron, 1 carbon and 1 uranium, on the settler's asteroid (R11, R13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..effects import place_actor, touch
+from ..errors import Refusal
+from ..events import Event, RobotBuilt
+from ..materials import ROBOT_COST
+from ..state import Asteroid, GameState, Robot, Settler
+from .base import Action, Actor, Rule
+from .costs import missing, new_id_refusal, pay
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRobot(Action):
+    """Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."""
+
+    actor: str
+    new_id: str | None = None
+    name: ClassVar[str] = "build_robot"
+
+
+class BuildRobotRule(Rule[BuildRobot]):
+    """Settlers only; the robot is AI-controlled (R13)."""
+
+    record = BuildRobot
+    meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot) -> Refusal | None:
+        """Needs the materials; a chosen id must be free and valid."""
+        assert isinstance(actor, Settler)
+        return missing(actor, ROBOT_COST, "robot") or new_id_refusal(state, actor, action.new_id)
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot,
+                events: list[Event]) -> None:
+        """Pay, and a new AI robot stands on the settler's asteroid."""
+        assert isinstance(actor, Settler)
+        pay(state, actor, ROBOT_COST)
+        rid = action.new_id or state.fresh_ids("robot", 1)[0]
+        robot = Robot(rid, state.next_index(), None)
+        state.robots[rid] = robot
+        state.things[rid] = robot
+        place_actor(state, robot, here)
+        touch(state, actor.id)
+        events.append(RobotBuilt(actor.id, rid, here.id))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildRobot]:
+        """The one build, with the default id."""
+        yield BuildRobot(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildRobot]:
+        """The build when the cargo pays for it."""
+        assert isinstance(actor, Settler)
+        cargo = actor.cargo
+        return [BuildRobot(actor.id)] if all(cargo[k] >= n for k, n in ROBOT_COST.items()) else []
+
+
+RULE = BuildRobotRule()

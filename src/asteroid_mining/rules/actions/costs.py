@@ -1,0 +1,41 @@
+"""What the building actions share: paying materials, and judging the ids of new things."""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from ..ids import ID_PATTERN, RESERVED
+from ..materials import KINDS
+from ..state import GameState, Settler
+
+
+def missing(settler: Settler, cost: dict[str, int], build: str) -> Refusal | None:
+    """`missing_materials` with the units lacking by kind, or None when the cargo pays for `build`."""
+    cargo = settler.cargo
+    lacking = {k: n - cargo[k] for k, n in cost.items() if cargo[k] < n}
+    if not lacking:
+        return None
+    params: dict[str, str | int] = {"actor": settler.id, "build": build}
+    params.update((k, lacking[k]) for k in KINDS if k in lacking)
+    return Refusal("missing_materials", params)
+
+
+def new_id_refusal(state: GameState, settler: Settler, new_id: str | None) -> Refusal | None:
+    """`bad_id` when a chosen id cannot name a new thing (malformed, reserved or taken), else None."""
+    if new_id is None:
+        return None
+    if not ID_PATTERN.match(new_id):
+        problem = "invalid"
+    elif new_id in RESERVED:
+        problem = "reserved"
+    elif new_id in state.things:
+        problem = "taken"
+    else:
+        return None
+    return Refusal("bad_id", {"actor": settler.id, "problem": problem, "id": new_id})
+
+
+def pay(state: GameState, settler: Settler, cost: dict[str, int]) -> None:
+    """Take the cost out of the settler's cargo."""
+    for kind, n in cost.items():
+        settler.cargo[kind] -= n
+        state.cargo_units[kind] -= n

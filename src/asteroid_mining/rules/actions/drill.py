@@ -1,0 +1,60 @@
+"""`drill`: drill one layer of the mantle (R11, R13); the last layer may set off a reaction (R6)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..dangers import Danger, drill_danger
+from ..effects import react, touch
+from ..errors import Refusal
+from ..events import Drilled, Event
+from ..state import Asteroid, GameState
+from .base import Action, Actor, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Drill(Action):
+    """Drill one layer of the mantle."""
+
+    actor: str
+    name: ClassVar[str] = "drill"
+
+
+class DrillRule(Rule[Drill]):
+    """Settlers and robots drill; UFOs never do (E2)."""
+
+    record = Drill
+    actors = ("settler", "robot")
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Drill) -> Refusal | None:
+        """Needs mantle > 0."""
+        if here.mantle == 0:
+            return Refusal("drilled_through", {"actor": actor.id, "asteroid": here.id})
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Drill, events: list[Event]) -> None:
+        """One layer less; the last one surveys the core and may set off a reaction (R6)."""
+        here.mantle -= 1
+        touch(state, here.id)
+        events.append(Drilled(actor.id, here.id, here.mantle + 1, here.mantle))
+        if here.mantle == 0:
+            here.surveyed = True
+            react(state, here, events)
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Drill]:
+        """The one drill."""
+        yield Drill(actor.id)
+
+    def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
+        """The last layer of a known reactive core near the Sun now or later (`dangers.drill_danger`)."""
+        return None if here is None else drill_danger(state, here)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Drill]:
+        """The drill while there is mantle left."""
+        return [Drill(actor.id)] if here.mantle > 0 else []
+
+
+RULE = DrillRule()

@@ -1,0 +1,100 @@
+"""`move X`: fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid (R11, E2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..effects import check_win, place_actor
+from ..errors import Refusal
+from ..events import Event, Moved
+from ..state import Asteroid, GameState, Settler, Ufo
+from .base import Action, Actor, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."""
+
+    actor: str
+    target: str
+    name: ClassVar[str] = "move"
+
+
+class MoveRule(Rule[Move]):
+    """Moves: settlers and robots through gates too, UFOs between neighbours only."""
+
+    record = Move
+    actors = ("settler", "robot", "ufo")
+    meanings: ClassVar[Mapping[str, str]] = {
+        "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
+    }
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Move) -> Refusal | None:
+        """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""
+        target = state.things.get(action.target)
+        if target is None or target.kind not in ("asteroid", "gate"):
+            return Refusal("no_such_target", {"actor": actor.id, "target": action.target})
+        if target.kind == "asteroid":
+            if target.id in here.neighbours:
+                return None
+            if not state.asteroids[target.id].exists:
+                return Refusal("exploded", {"actor": actor.id, "target": target.id})
+            return Refusal("not_neighbour", {"actor": actor.id, "target": target.id, "asteroid": here.id})
+        if isinstance(actor, Ufo):
+            return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": "move", "gate": target.id})
+        gate = state.gates[target.id]
+        if not gate.exists:
+            return Refusal("gate_destroyed", {"actor": actor.id, "gate": gate.id})
+        if gate.at != here.id:
+            return Refusal("gate_elsewhere", {"actor": actor.id, "gate": gate.id, "asteroid": here.id})
+        if not state.gate_active(gate):
+            return Refusal("gate_inactive", {"actor": actor.id, "gate": gate.id, "partner": gate.partner})
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Move, events: list[Event]) -> None:
+        """Fly there (through the gate to its partner's asteroid); a settler may complete a win (R14)."""
+        via = None
+        target_id = action.target
+        gate = state.gates.get(target_id)
+        if gate is not None:
+            via = gate.id
+            target_id = state.gates[gate.partner].at or ""
+        target = state.asteroids[target_id]
+        place_actor(state, actor, target)
+        events.append(Moved(actor.id, here.id, target.id, via))
+        if isinstance(actor, Settler):
+            check_win(state, target, events)
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Move]:
+        """Each neighbour, then each gate orbiting the actor's asteroid."""
+        if here is None:
+            return
+        aid = actor.id
+        for n in here.neighbours:
+            yield Move(aid, n)
+        for g in here.gates:
+            yield Move(aid, g)
+
+    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[Move, Refusal | None]]:
+        """Each candidate with its refusal: neighbours are always accepted, gates are looked at."""
+        # every neighbour exists (an explosion unlinks it): moving there is accepted without a look
+        aid = actor.id
+        for n in here.neighbours:
+            yield Move(aid, n), None
+        for g in here.gates:
+            move = Move(aid, g)
+            yield move, self.refuse(state, actor, here, move)
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
+        """The neighbours, then the active gates (none for a UFO)."""
+        # every neighbour exists (an explosion unlinks it), so only the gates need a look
+        aid = actor.id
+        out = [Move(aid, n) for n in here.neighbours]
+        if here.gates and not isinstance(actor, Ufo):
+            out.extend(Move(aid, g) for g in here.gates if state.gate_active(state.gates[g]))
+        return out
+
+
+RULE = MoveRule()

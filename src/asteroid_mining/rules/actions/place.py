@@ -1,0 +1,67 @@
+"""`place G`: put a carried gate into orbit around the settler's asteroid (R11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..effects import attach_gate, touch
+from ..errors import Refusal
+from ..events import Event, GatePlaced
+from ..state import Asteroid, GameState, Settler
+from .base import Action, Actor, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Put a carried gate into orbit around the actor's asteroid."""
+
+    actor: str
+    gate: str
+    name: ClassVar[str] = "place"
+
+
+class PlaceRule(Rule[Place]):
+    """Settlers only; the pair is active once both gates are placed."""
+
+    record = Place
+    meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Place) -> Refusal | None:
+        """A gate the settler carries, whose partner does not already orbit this asteroid."""
+        assert isinstance(actor, Settler)
+        if action.gate not in actor.gates:
+            return Refusal("gate_not_carried", {"actor": actor.id, "gate": action.gate})
+        partner = state.gates[state.gates[action.gate].partner]
+        if partner.at == here.id:
+            return Refusal("partner_here", {"actor": actor.id, "gate": action.gate, "partner": partner.id,
+                                            "asteroid": here.id})
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Place, events: list[Event]) -> None:
+        """The gate orbits the settler's asteroid; the pair is active when both are placed."""
+        assert isinstance(actor, Settler)
+        gate = state.gates[action.gate]
+        actor.gates.remove(gate.id)
+        gate.carrier = None
+        attach_gate(state, gate, here)
+        touch(state, actor.id)
+        events.append(GatePlaced(actor.id, gate.id, here.id, state.gate_active(gate)))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Place]:
+        """One per gate the settler carries."""
+        if isinstance(actor, Settler):
+            for gid in actor.gates:
+                yield Place(actor.id, gid)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Place]:
+        """Each carried gate whose partner does not orbit this asteroid."""
+        if not isinstance(actor, Settler) or not actor.gates:
+            return []
+        gates = state.gates
+        return [Place(actor.id, g) for g in actor.gates if gates[gates[g].partner].at != here.id]
+
+
+RULE = PlaceRule()

@@ -1,0 +1,42 @@
+"""`wait`: do nothing this step (R11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..events import Event, Waited
+from ..state import Asteroid, GameState
+from .base import Action, Actor, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Wait(Action):
+    """Do nothing this step."""
+
+    actor: str
+    name: ClassVar[str] = "wait"
+
+
+class WaitRule(Rule[Wait]):
+    """Anyone may wait."""
+
+    record = Wait
+    actors = ("settler", "robot", "ufo")
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
+        """Nothing happens but the event."""
+        events.append(Waited(actor.id))
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Wait]:
+        """The one wait."""
+        yield Wait(actor.id)
+
+
+    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Wait]:
+        """Waiting is always accepted."""
+        return [Wait(actor.id)]
+
+
+RULE = WaitRule()

@@ -1,0 +1,98 @@
+"""`GameMeta`: what the server keeps about a game besides the engine's inputs — seats, timer, belt name, creator.
+
+The store keeps it as an opaque JSON object (`GameRecord.meta`); this module is the one place that reads and
+writes that object, so a key is named once and a damaged record is reported with the field at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from .seats import Seat
+
+RulesName = Literal["classic", "extended"]
+RULES_NAMES: tuple[RulesName, ...] = ("classic", "extended")
+"""The rules presets a game can be created with."""
+
+
+class MetaError(ValueError):
+    """A stored game's metadata that cannot be read; the message names the field (`seats[1].settlers`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """The server's data about one game, written once when the game is created."""
+
+    rules: RulesName
+    """The rules preset the game was created with."""
+    belt_name: str
+    """The belt as the creator named it (a shipped belt or a preset), or the document's own name, or `custom`."""
+    turn_seconds: float | None
+    """How long a person's settler may take before the server plays `wait` for it; None: no timer."""
+    client: str
+    """The address that created the game (games per address are limited)."""
+    seats: tuple[Seat, ...]
+    """Who plays which settlers, in seat order."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The metadata as stored (`GameRecord.meta`)."""
+        return {"rules": self.rules, "belt_name": self.belt_name, "turn_seconds": self.turn_seconds,
+                "client": self.client, "seats": [seat.to_meta() for seat in self.seats]}
+
+    def seats_public(self) -> list[dict[str, Any]]:
+        """The seats as anyone may see them (no token hashes)."""
+        return [seat.public() for seat in self.seats]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameMeta:
+        """The metadata from `to_json`'s object; MetaError naming the field when it is damaged.
+
+        Games stored before a field existed get its default (`rules` classic, no timer, no name, no client).
+        """
+        if not isinstance(data, Mapping):
+            raise MetaError("meta: expected an object")
+        rules = data.get("rules", "classic")
+        if rules not in RULES_NAMES:
+            raise MetaError(f"meta.rules: expected one of {', '.join(RULES_NAMES)}, not {rules!r}")
+        turn_seconds = data.get("turn_seconds")
+        if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int | float)
+                                         or not turn_seconds > 0):
+            raise MetaError(f"meta.turn_seconds: expected a positive number or null, not {turn_seconds!r}")
+        seats = data.get("seats")
+        if not isinstance(seats, list):
+            raise MetaError("meta.seats: expected a list")
+        return cls(
+            rules=cast(RulesName, rules),
+            belt_name=_text(data, "belt_name"),
+            turn_seconds=None if turn_seconds is None else float(turn_seconds),
+            client=_text(data, "client"),
+            seats=tuple(_seat(seat, i) for i, seat in enumerate(seats)),
+        )
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise MetaError(f"meta.{key}: expected a string, not {value!r}")
+    return value
+
+
+def _seat(data: Any, index: int) -> Seat:
+    where = f"meta.seats[{index}]"
+    if not isinstance(data, Mapping):
+        raise MetaError(f"{where}: expected an object")
+    number, kind, settlers = data.get("seat"), data.get("kind"), data.get("settlers")
+    token, bot = data.get("token", ""), data.get("bot")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise MetaError(f"{where}.seat: expected a seat number (1, 2, …), not {number!r}")
+    if kind not in ("human", "bot"):
+        raise MetaError(f"{where}.kind: expected human or bot, not {kind!r}")
+    if not isinstance(settlers, list) or not all(isinstance(s, str) for s in settlers):
+        raise MetaError(f"{where}.settlers: expected a list of settler ids")
+    if not isinstance(token, str):
+        raise MetaError(f"{where}.token: expected a string")
+    if kind == "bot" and not isinstance(bot, str):
+        raise MetaError(f"{where}.bot: a bot seat needs its bot's name")
+    return Seat(number, kind, tuple(settlers), token, bot if kind == "bot" else None)

@@ -1,0 +1,211 @@
+"""The whole protocol as types: every message and answer of the server, for the browser client's TypeScript.
+
+The server builds its WebSocket messages as plain JSON, since they are sent many times a second; the models here
+(with those of `schemas`, `view_schemas` and `action_schemas`) are their reference. `protocol_schema()` is one
+JSON Schema document of them all, with the rules' constants a client needs, and
+`python -m asteroid_mining.server.protocol` prints it: `make protocol` turns it into `web/src/protocol.ts` with
+json-schema-to-typescript (`web/protocol.mjs`), and a test fails when that file is stale. Other tests validate
+real messages against these models, so the types cannot drift from what the server sends.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from pydantic.json_schema import models_json_schema
+
+from ..rules import CARGO_LIMIT, KINDS, MATERIALS, WIN_TARGET
+from ..rules.materials import GATES_COST, ROBOT_COST
+from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson, Choices, Ref
+from .action_schemas import Refusal as Refusal
+from .schemas import (
+    By,
+    CreatedGame,
+    CreateGame,
+    ErrorBody,
+    GameDetail,
+    GameLog,
+    Health,
+    Lobby,
+    SeatInfo,
+    SyncMessage,
+)
+from .view_schemas import GameEvent, GameView, Record, ViewDiff, absent
+
+
+class You(Record):
+    """Who the client is: its seat and the settlers it may move."""
+
+    seat: int
+    settlers: list[str]
+
+
+class StateMessage(Record):
+    """The whole game: on connecting, and in answer to a `sync` that updates cannot answer."""
+
+    type: Literal["state"]
+    seq: int = Field(description="the number of commands played so far")
+    game: str
+    status: Literal["open", "running", "won", "lost"]
+    you: You | None = Field(description="null for a spectator")
+    seats: list[SeatInfo]
+    turn_seconds: float | None
+    deadline: float | None = Field(description="when (seconds since the epoch) the server plays the turn itself")
+    state: GameView
+    choices: dict[str, Choices] = Field(description="the choices of each settler the client may move (none for a "
+                                                    "spectator)")
+
+
+class UpdateMessage(Record):
+    """One accepted command: to every client, in `seq` order."""
+
+    type: Literal["update"]
+    seq: int
+    action: ActionJson
+    by: By
+    ref: Ref | None = absent("the sender's `ref`, to the sender and everyone else")
+    events: list[GameEvent]
+    diff: ViewDiff
+    deadline: float | None
+    choices: dict[str, Choices] | None = absent("the choices of the client's settlers that changed")
+
+
+class ErrorMessage(Record):
+    """A message or command refused: to its sender only; nothing has changed."""
+
+    type: Literal["error"]
+    code: str = Field(description="a refusal code of the engine, or the server's (docs/server.md)")
+    params: dict[str, str | int] | None = absent("a refusal's values (an act the rules refuse)")
+    message: str
+    field: str | None = absent("the field at fault")
+    ref: Ref | None = absent("the `ref` of the message answered")
+
+
+class AckMessage(Record):
+    """On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
+    (sent again after a reconnect, when its answer was lost)."""
+
+    type: Literal["ack"]
+    ref: Ref
+    seq: int = Field(description="the command the act was played as")
+
+
+class ReplayStep(Record):
+    """One accepted command of a replay: what an `update` carried for it."""
+
+    seq: int
+    action: ActionJson
+    by: By
+    events: list[GameEvent]
+    diff: ViewDiff
+
+
+class Replay(Record):
+    """`GET /api/games/{id}/replay`: the view before the first command, and every step after it."""
+
+    id: str
+    status: str
+    seq: int
+    seats: list[SeatInfo]
+    belt: str
+    state: GameView
+    steps: list[ReplayStep]
+
+
+class Constants(BaseModel):
+    """The rules' numbers a client shows (rules/materials.py)."""
+
+    kinds: list[str]
+    cargo_limit: int
+    win_target: int
+    robot_cost: dict[str, int]
+    gates_cost: dict[str, int]
+    reactive: list[str]
+
+
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage, AckMessage)
+"""What the server sends over the WebSocket."""
+MODELS: tuple[type[BaseModel], ...] = (
+    *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
+    CreateGame, CreatedGame, Lobby, GameDetail, GameLog, Health, ErrorBody,
+)
+"""Every model of the protocol, in the order the generated file lists them."""
+
+
+def constants() -> dict[str, Any]:
+    """The rules' constants a client needs, from the engine."""
+    return Constants(
+        kinds=list(KINDS), cargo_limit=CARGO_LIMIT, win_target=WIN_TARGET,
+        robot_cost=dict(ROBOT_COST), gates_cost=dict(GATES_COST),
+        reactive=[kind for kind in KINDS if MATERIALS[kind].reactive],
+    ).model_dump()
+
+
+def protocol_schema() -> dict[str, Any]:
+    """One JSON Schema document: every model in `definitions` (with `ServerMessage` and `ClientMessage`, any
+    WebSocket message of either side), and the rules' constants (`x-constants`)."""
+    _, document = models_json_schema([(model, "serialization") for model in MODELS],
+                                     ref_template="#/definitions/{model}")
+    defs = document["$defs"]
+    defs["ClientMessage"] = {"description": "Any message a client sends over the WebSocket.",
+                             "anyOf": [*({"$ref": f"#/definitions/{m.__name__}"} for m in ACT_MODELS),
+                                       {"$ref": "#/definitions/SyncMessage"}]}
+    defs["ActMessage"] = {"description": "Play one action for one of the seat's settlers.",
+                          "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in ACT_MODELS]}
+    defs["Action"] = {"description": "A settler's action as updates and logs carry it.",
+                      "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in ACTION_MODELS]}
+    defs["Choice"] = {"description": "One entry of a settler's choices.",
+                      "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in CHOICE_MODELS]}
+    for definition in defs.values():
+        _for_typescript(definition)
+    defs["ServerMessage"] = {"description": "Any message the server sends over the WebSocket.",
+                             "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in SERVER_MESSAGES]}
+    return {  # an object at the top, since the generator declares every definition only under one
+        "title": "Protocol",
+        "description": "The WebSocket messages, by who sends them; every other type is declared beside it.",
+        "type": "object",
+        "properties": {"server": {"$ref": "#/definitions/ServerMessage"},
+                       "client": {"$ref": "#/definitions/ClientMessage"}},
+        "required": ["server", "client"],
+        "additionalProperties": False,
+        "definitions": dict(sorted(defs.items())),
+        "x-constants": constants(),
+    }
+
+
+def _for_typescript(schema: Any, top: bool = True) -> None:
+    """Say what json-schema-to-typescript understands: no titles but the models' own (it would make a named type
+    of every field), and tuples as draft-07 `items` lists rather than `prefixItems`."""
+    if isinstance(schema, list):
+        for item in schema:
+            _for_typescript(item, top=False)
+        return
+    if not isinstance(schema, dict):
+        return
+    if not top:
+        schema.pop("title", None)
+    if "$ref" in schema:  # a reference with a description beside it would be declared again under a new name
+        for key in [k for k in schema if k != "$ref"]:
+            del schema[key]
+    if "prefixItems" in schema:
+        items = schema.pop("prefixItems")
+        schema.update(items=items, minItems=len(items), maxItems=len(items))
+    for key, value in schema.items():
+        if key == "properties":
+            for field in value.values():
+                _for_typescript(field, top=False)
+        elif key != "x-constants":
+            _for_typescript(value, top=False)
+
+
+def main() -> None:
+    """Print the protocol's JSON Schema (for `make protocol`)."""
+    json.dump(protocol_schema(), sys.stdout, indent=1, sort_keys=False)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The protocol's types (server/protocol.py) are what the server sends, the generated TypeScript is current, and
+the choices every client gets are the engine's `Game.choices` at every step."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import pytest
+from pydantic import TypeAdapter
+
+from asteroid_mining.maps import parse_belt
+from asteroid_mining.rules import CLASSIC, Game
+from asteroid_mining.server.action_schemas import ActionJson, Choices
+from asteroid_mining.server.protocol import ErrorMessage, Replay, StateMessage, UpdateMessage, protocol_schema
+from asteroid_mining.server.schemas import GameDetail, GameLog
+
+from .helpers import PLANS, Player, two_loops_belt
+from .test_play import Sessions, connect
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+__all__ = ["connect"]  # the fixture, used by name
+WEB = Path(__file__).resolve().parents[2] / "web"
+SERVER_MESSAGE: TypeAdapter[StateMessage | UpdateMessage | ErrorMessage] = TypeAdapter(
+    StateMessage | UpdateMessage | ErrorMessage)
+
+
+def test_the_generated_typescript_is_current() -> None:
+    node = shutil.which("node")
+    assert node is not None, "Node.js is needed to check web/src/protocol.ts"
+    assert (WEB / "node_modules" / "json-schema-to-typescript").exists(), "run `make web` first (npm ci)"
+    done = subprocess.run([node, "protocol.mjs", "--check"], cwd=WEB, input=orjson.dumps(protocol_schema()),
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode() + "\nrun `make protocol` and commit web/src/protocol.ts"
+
+
+def test_the_schema_carries_the_rules_constants_and_every_message() -> None:
+    schema = protocol_schema()
+    assert schema["x-constants"]["kinds"] == ["ice", "iron", "carbon", "uranium"]
+    assert schema["x-constants"]["robot_cost"] == {"iron": 1, "carbon": 1, "uranium": 1}
+    for name in ("ServerMessage", "ClientMessage", "StateMessage", "UpdateMessage", "ErrorMessage", "Choices",
+                 "ActMove", "MoveChoice", "MoveAction", "GameView", "Asteroid", "Replay", "CreateGame"):
+        assert name in schema["definitions"], name
+
+
+def _mirror(client: TestClient, game_id: str) -> Game:
+    """The game as the engine plays it, from the server's own log."""
+    log = client.get(f"/api/games/{game_id}/log").json()
+    return Game.replay(parse_belt(log["belt"]), CLASSIC, log["seed"], log["settlers"],
+                       [c["action"] for c in log["commands"]])
+
+
+class Seen:
+    """The choices a client holds: those of its `state`, updated by every `update` that carries some."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        state = player.messages[-1]
+        assert state["type"] == "state"
+        self.choices: dict[str, Any] = dict(state["choices"])
+        self.count = 0
+
+    def take(self, message: dict[str, Any]) -> None:
+        SERVER_MESSAGE.validate_python(message)
+        if message["type"] == "update" and "choices" in message:
+            assert set(message["choices"]) <= set(self.player.you["settlers"] if self.player.you else ())
+            for sid, choices in message["choices"].items():
+                assert choices != self.choices.get(sid), "an update carried choices that had not changed"
+                self.count += 1
+            self.choices.update(message["choices"])
+
+
+def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient, connect: Sessions) -> None:
+    body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": 3}
+    game = client.post("/api/games", json=body).json()
+    one, two, watcher = connect(game, 1), connect(game, 2), connect(game)
+    seen = {"s1": Seen(one), "s2": Seen(two)}
+    assert watcher.messages[-1]["choices"] == {}
+    SERVER_MESSAGE.validate_python(watcher.messages[-1])
+    mirror = _mirror(client, game["id"])
+    for sid, held in seen.items():
+        assert held.choices == {sid: mirror.choices(sid).to_json()}
+    turn = one.view["turn"] if one.view else None
+    steps = 0
+    plans = {sid: list(plan) for sid, plan in PLANS.items()}
+    while turn is not None and steps < 20:
+        step = plans[turn].pop(0)
+        (one if turn == "s1" else two).act(**step)
+        for sid, player in (("s1", one), ("s2", two)):
+            seen[sid].take(player.next_of("update"))
+        update = watcher.next_of("update")
+        SERVER_MESSAGE.validate_python(update)
+        assert "choices" not in update
+        mirror = _mirror(client, game["id"])
+        for sid, held in seen.items():
+            assert held.choices == {sid: mirror.choices(sid).to_json()}, f"step {steps}: {sid}"
+        turn = update["diff"]["turn"]
+        steps += 1
+    assert seen["s1"].count >= steps // 2 and seen["s2"].count >= steps // 2
+
+
+def test_a_refused_act_answers_the_engines_refusal(client: TestClient, two_seats: dict[str, Any],
+                                                   connect: Sessions) -> None:
+    one = connect(two_seats, 1)
+    one.act("s1", "mine", ref="r1")  # Home is hollow (R11)
+    answer = one.next()
+    ErrorMessage.model_validate(answer)
+    mirror = _mirror(client, two_seats["id"])
+    refusal = next(c["refusal"] for c in mirror.choices("s1").to_json()["choices"] if c["action"] == "mine")
+    assert {k: answer[k] for k in ("code", "params", "message")} == refusal
+    assert answer["code"] == "core_hollow" and answer["ref"] == "r1"
+
+
+def test_sync_brings_the_choices_back(client: TestClient, two_seats: dict[str, Any], connect: Sessions) -> None:
+    one, two = connect(two_seats, 1), connect(two_seats, 2)
+    one.act(**PLANS["s1"][0])
+    one.next_of("update")
+    two.next_of("update")
+    two.act(**PLANS["s2"][0])
+    one.next_of("update")
+    two.next_of("update")
+    one.send({"type": "sync", "after": 0})
+    one.seq = 0  # as a client that had missed both would be
+    again = [one.next(), one.next()]
+    assert [m["seq"] for m in again] == [1, 2]
+    assert "choices" not in again[0]
+    mirror = _mirror(client, two_seats["id"])
+    assert again[1]["choices"] == {"s1": mirror.choices("s1").to_json()}
+
+
+def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two_seats: dict[str, Any],
+                                                         connect: Sessions) -> None:
+    one = connect(two_seats, 1)
+    one.act(**PLANS["s1"][0])
+    update = one.next_of("update")
+    TypeAdapter(ActionJson).validate_python(update["action"])
+    game_id = two_seats["id"]
+    GameDetail.model_validate(client.get(f"/api/games/{game_id}").json())
+    GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())
+    Replay.model_validate(client.get(f"/api/games/{game_id}/replay").json())
+    Choices.model_validate(update["choices"]["s1"])
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_views_of_random_games_follow_the_protocol(seed: int) -> None:
+    import random
+
+    from asteroid_mining.maps import load_shipped
+    from asteroid_mining.rules import Options
+    from asteroid_mining.server.view_schemas import GameView
+
+    game = Game.new(load_shipped("puzzle-gates"), Options(ufos=2, haywire_gates=True, storm_interval=2), seed, 3)
+    rng = random.Random(seed)
+    for _ in range(120):
+        if game.status != "running" or game.turn is None:
+            break
+        view = game.view()
+        for record in view["asteroids"]:
+            record.pop("near", None)
+            record.pop("next_change", None)
+        GameView.model_validate(view)
+        for sid in game.settlers:
+            Choices.model_validate(game.choices(sid).to_json())
+        game.apply(rng.choice(game.legal_actions(game.turn)))
+
+
+def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClient, connect: Sessions) -> None:
+    import random
+
+    body = {"seats": 2, "settlers_per_seat": 2, "belt": "tutorial", "seed": 11}
+    game = client.post("/api/games", json=body).json()
+    one, two = connect(game, 1), connect(game, 2)
+    players = {1: one, 2: two}
+    seen = {1: Seen(one), 2: Seen(two)}
+    assert set(seen[1].choices) == {"s1", "s3"} and set(seen[2].choices) == {"s2", "s4"}
+    rng = random.Random(4)
+    for _ in range(16):
+        mirror = _mirror(client, game["id"])
+        if mirror.status != "running" or mirror.turn is None:
+            break
+        action = rng.choice(mirror.legal_actions(mirror.turn)).to_json()
+        seat = 1 if mirror.turn in ("s1", "s3") else 2
+        fields = {k: v for k, v in action.items() if k not in ("type", "actor") and v is not None}
+        players[seat].act(action["actor"], action["type"], **fields)
+        for number, player in players.items():
+            seen[number].take(player.next_of("update"))
+        mirror = _mirror(client, game["id"])
+        for held in seen.values():
+            assert held.choices == {sid: mirror.choices(sid).to_json() for sid in held.choices}

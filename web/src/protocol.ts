@@ -1,0 +1,964 @@
+// The server's protocol: every message, answer and record it sends or takes, as TypeScript types.
+// GENERATED from the server's pydantic models (src/asteroid_mining/server/protocol.py) by `make protocol`;
+// do not edit: change the models and run it again. A test fails when this file is stale.
+/* eslint-disable */
+
+/**
+ * Any message the server sends over the WebSocket.
+ */
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage;
+/**
+ * Any message a client sends over the WebSocket.
+ */
+export type ClientMessage =
+  ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait | SyncMessage;
+/**
+ * Play one action for one of the seat's settlers.
+ */
+export type ActMessage = ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait;
+/**
+ * A settler's action as updates and logs carry it.
+ */
+export type Action =
+  | MoveAction
+  | DrillAction
+  | MineAction
+  | DepositAction
+  | BuildRobotAction
+  | BuildGatesAction
+  | PlaceAction
+  | WaitAction;
+/**
+ * One entry of a settler's choices.
+ */
+export type Choice =
+  | MoveChoice
+  | DrillChoice
+  | MineChoice
+  | DepositChoice
+  | BuildRobotChoice
+  | BuildGatesChoice
+  | PlaceChoice
+  | WaitChoice;
+
+/**
+ * The WebSocket messages, by who sends them; every other type is declared beside it.
+ */
+export interface Protocol {
+  server: ServerMessage;
+  client: ClientMessage;
+}
+/**
+ * The whole game: on connecting, and in answer to a `sync` that updates cannot answer.
+ */
+export interface StateMessage {
+  type: "state";
+  /**
+   * the number of commands played so far
+   */
+  seq: number;
+  game: string;
+  status: "open" | "running" | "won" | "lost";
+  /**
+   * null for a spectator
+   */
+  you: You | null;
+  seats: SeatInfo[];
+  turn_seconds: number | null;
+  /**
+   * when (seconds since the epoch) the server plays the turn itself
+   */
+  deadline: number | null;
+  state: GameView;
+  /**
+   * the choices of each settler the client may move (none for a spectator)
+   */
+  choices: {
+    [k: string]: Choices | undefined;
+  };
+}
+/**
+ * Who the client is: its seat and the settlers it may move.
+ */
+export interface You {
+  seat: number;
+  settlers: string[];
+}
+/**
+ * A seat as everyone may see it (never its token).
+ */
+export interface SeatInfo {
+  seat: number;
+  kind: "human" | "bot";
+  bot?: string | null;
+  settlers: string[];
+  /**
+   * Connections currently open with this seat's token.
+   */
+  connected?: number;
+}
+/**
+ * The public view (R17) of a game, as messages carry it (no `near`, `next_change`: see the module).
+ */
+export interface GameView {
+  round: number;
+  status: "running" | "won" | "lost";
+  /**
+   * the settler whose step it is; null once the game is over
+   */
+  turn: string | null;
+  winnable: boolean;
+  options: Options;
+  asteroids: (Asteroid | DestroyedAsteroid)[];
+  settlers: SettlerRecord[];
+  robots: RobotRecord[];
+  ufos: UfoRecord[];
+  gates: GateRecord[];
+  forecasts: ForecastRecord[];
+}
+/**
+ * The game's rule options (RULES.md, Options).
+ */
+export interface Options {
+  uranium_fuse: number;
+  ufos: number;
+  haywire_gates: boolean;
+  storm_warning: number;
+  storm_interval: number;
+  turns: "strict" | "free";
+}
+/**
+ * An asteroid as messages carry it (R17).
+ */
+export interface Asteroid {
+  id: string;
+  exists: true;
+  /**
+   * layers of rock left over the core
+   */
+  mantle: number;
+  /**
+   * `unknown` until someone surveys it or drills through
+   */
+  core: "ice" | "iron" | "carbon" | "uranium" | "hollow" | "unknown";
+  surveyed: boolean;
+  /**
+   * `P/K/F`: near the Sun in round r when (r - 1 + F) mod P < K; null: it is pinned
+   */
+  orbit: string | null;
+  /**
+   * where an asteroid without an orbit stays
+   */
+  pinned: ("near" | "far") | null;
+  /**
+   * where to draw it; null on a belt without a layout
+   */
+  position: [number, number] | null;
+  /**
+   * drilled through and hollow: it shelters from storms
+   */
+  shelter: boolean;
+  /**
+   * rounds its exposed uranium core has spent near the Sun
+   */
+  exposures: number;
+  /**
+   * the round at whose end its exposed reactive core reacts; null: no such core, or its orbit never brings it near
+   */
+  reacts_at: number | null;
+  neighbours: string[];
+  /**
+   * the gates orbiting it
+   */
+  gates: string[];
+  settlers: string[];
+  robots: string[];
+  ufos: string[];
+}
+/**
+ * An asteroid blown apart (R6): only its id is left.
+ */
+export interface DestroyedAsteroid {
+  id: string;
+  exists: false;
+}
+/**
+ * A settler: where it is (null once dead and gone), its cargo and the gates it carries.
+ */
+export interface SettlerRecord {
+  id: string;
+  at: string | null;
+  alive: boolean;
+  cargo: Cargo;
+  gates: string[];
+}
+/**
+ * Units of each material a settler carries.
+ */
+export interface Cargo {
+  ice: number;
+  iron: number;
+  carbon: number;
+  uranium: number;
+}
+/**
+ * A robot: it drills and explores by itself (R13).
+ */
+export interface RobotRecord {
+  id: string;
+  at: string | null;
+  alive: boolean;
+}
+/**
+ * A UFO: it steals exposed cores (E2).
+ */
+export interface UfoRecord {
+  id: string;
+  at: string | null;
+  alive: boolean;
+  cargo: UfoCargo;
+}
+/**
+ * What a UFO has taken (only the materials it has).
+ */
+export interface UfoCargo {
+  ice?: number;
+  iron?: number;
+  carbon?: number;
+  uranium?: number;
+}
+/**
+ * A teleport gate: carried (`carrier`) or placed (`at`); `active` when it and its partner are placed.
+ */
+export interface GateRecord {
+  id: string;
+  partner: string;
+  at: string | null;
+  carrier: string | null;
+  exists: boolean;
+  haywire: boolean;
+  active: boolean;
+}
+/**
+ * A forecast storm: it hits `asteroids` at the end of `round` (R7).
+ */
+export interface ForecastRecord {
+  round: number;
+  asteroids: string[];
+  sector: [number, number] | null;
+}
+/**
+ * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). A settler that cannot act now gets every entry refused with why.
+ */
+export interface Choices {
+  settler: string;
+  round: number;
+  choices: (
+    | MoveChoice
+    | DrillChoice
+    | MineChoice
+    | DepositChoice
+    | BuildRobotChoice
+    | BuildGatesChoice
+    | PlaceChoice
+    | WaitChoice
+  )[];
+  /**
+   * the settler's asteroid and each asteroid one move away whose exposed reactive core will react
+   */
+  reactions: {
+    [k: string]: Reaction | undefined;
+  };
+  /**
+   * every storm forecast
+   */
+  storms: StormOutlook[];
+}
+/**
+ * Whether the settler may fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
+ */
+export interface MoveChoice {
+  action: "move";
+  /**
+   * a neighbouring asteroid, or a gate orbiting the actor's asteroid
+   */
+  target: string;
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+ *
+ * The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+ */
+export interface Refusal {
+  code: string;
+  params: {
+    [k: string]: string | number | undefined;
+  };
+  message: string;
+}
+/**
+ * A drill that would expose a reactive core near the Sun: now (`in_rounds` 0) or in `in_rounds` rounds.
+ */
+export interface Danger {
+  core: "ice" | "uranium";
+  in_rounds: number;
+}
+/**
+ * Whether the settler may drill one layer of the mantle.
+ */
+export interface DrillChoice {
+  action: "drill";
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may take the core's unit into the cargo hold (a UFO takes it into its hold).
+ */
+export interface MineChoice {
+  action: "mine";
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may put one unit of `kind` from the cargo into a shelter's hollow core.
+ */
+export interface DepositChoice {
+  action: "deposit";
+  /**
+   * a material: ice, iron, carbon, uranium
+   */
+  kind: string;
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`).
+ */
+export interface BuildRobotChoice {
+  action: "build_robot";
+  /**
+   * the new robot's id (default: the lowest free robotN)
+   */
+  new_id?: string;
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`.
+ */
+export interface BuildGatesChoice {
+  action: "build_gates";
+  /**
+   * the first gate's id (give both ids or neither)
+   */
+  first?: string;
+  /**
+   * the second gate's id
+   */
+  second?: string;
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may put a carried gate into orbit around the actor's asteroid.
+ */
+export interface PlaceChoice {
+  action: "place";
+  /**
+   * a gate the settler carries
+   */
+  gate: string;
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * Whether the settler may do nothing this step.
+ */
+export interface WaitChoice {
+  action: "wait";
+  /**
+   * null when the rules accept the action now
+   */
+  refusal: Refusal | null;
+  danger?: Danger;
+}
+/**
+ * An exposed reactive core that will react at the end of the round `in_rounds` from now (0: this one).
+ */
+export interface Reaction {
+  core: "ice" | "uranium";
+  effect: "explodes" | "sublimates";
+  in_rounds: number;
+}
+/**
+ * A forecast storm as it concerns a settler: it hits at the end of `round`; `in_path` when it covers the
+ * settler's asteroid, `sheltered` when that asteroid is a shelter (drilled through and hollow).
+ */
+export interface StormOutlook {
+  round: number;
+  in_rounds: number;
+  in_path: boolean;
+  sheltered: boolean;
+}
+/**
+ * One accepted command: to every client, in `seq` order.
+ */
+export interface UpdateMessage {
+  type: "update";
+  seq: number;
+  action:
+    | MoveAction
+    | DrillAction
+    | MineAction
+    | DepositAction
+    | BuildRobotAction
+    | BuildGatesAction
+    | PlaceAction
+    | WaitAction;
+  by: By;
+  /**
+   * the sender's `ref`, to the sender and everyone else
+   */
+  ref?: string | number;
+  events: GameEvent[];
+  diff: ViewDiff;
+  deadline: number | null;
+  /**
+   * the choices of the client's settlers that changed
+   */
+  choices?: {
+    [k: string]: Choices | undefined;
+  };
+}
+/**
+ * Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
+ */
+export interface MoveAction {
+  type: "move";
+  actor: string;
+  /**
+   * a neighbouring asteroid, or a gate orbiting the actor's asteroid
+   */
+  target: string;
+}
+/**
+ * Drill one layer of the mantle.
+ */
+export interface DrillAction {
+  type: "drill";
+  actor: string;
+}
+/**
+ * Take the core's unit into the cargo hold (a UFO takes it into its hold).
+ */
+export interface MineAction {
+  type: "mine";
+  actor: string;
+}
+/**
+ * Put one unit of `kind` from the cargo into a shelter's hollow core.
+ */
+export interface DepositAction {
+  type: "deposit";
+  actor: string;
+  /**
+   * a material: ice, iron, carbon, uranium
+   */
+  kind: string;
+}
+/**
+ * Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`).
+ */
+export interface BuildRobotAction {
+  type: "build_robot";
+  actor: string;
+  /**
+   * the new robot's id (default: the lowest free robotN)
+   */
+  new_id?: string | null;
+}
+/**
+ * Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`.
+ */
+export interface BuildGatesAction {
+  type: "build_gates";
+  actor: string;
+  /**
+   * the first gate's id (give both ids or neither)
+   */
+  first?: string | null;
+  /**
+   * the second gate's id
+   */
+  second?: string | null;
+}
+/**
+ * Put a carried gate into orbit around the actor's asteroid.
+ */
+export interface PlaceAction {
+  type: "place";
+  actor: string;
+  /**
+   * a gate the settler carries
+   */
+  gate: string;
+}
+/**
+ * Do nothing this step.
+ */
+export interface WaitAction {
+  type: "wait";
+  actor: string;
+}
+/**
+ * Who played a command: a seat, or the server for it (`auto`: its timer ran out, or its bot played).
+ */
+export interface By {
+  seat: number;
+  /**
+   * `timer`: the seat's time ran out; `bot`: its bot played
+   */
+  auto?: "timer" | "bot";
+  /**
+   * on a cluster, the sender's `ref`, kept with the command so that the command sent again is answered with an `ack`, not played twice (docs/deploy.md)
+   */
+  ref?: string | number;
+}
+/**
+ * An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields.
+ */
+export interface GameEvent {
+  type: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What changed in the view after a command: the scalars always; a list's changed or new records (whole),
+ * and `forecasts` (the whole list), only when they changed.
+ */
+export interface ViewDiff {
+  round: number;
+  status: "running" | "won" | "lost";
+  turn: string | null;
+  winnable: boolean;
+  /**
+   * the whole list, when it changed
+   */
+  forecasts?: ForecastRecord[];
+  asteroids?: (Asteroid | DestroyedAsteroid)[];
+  settlers?: SettlerRecord[];
+  robots?: RobotRecord[];
+  ufos?: UfoRecord[];
+  gates?: GateRecord[];
+}
+/**
+ * A message or command refused: to its sender only; nothing has changed.
+ */
+export interface ErrorMessage {
+  type: "error";
+  /**
+   * a refusal code of the engine, or the server's (docs/server.md)
+   */
+  code: string;
+  /**
+   * a refusal's values (an act the rules refuse)
+   */
+  params?: {
+    [k: string]: string | number | undefined;
+  };
+  message: string;
+  /**
+   * the field at fault
+   */
+  field?: string;
+  /**
+   * the `ref` of the message answered
+   */
+  ref?: string | number;
+}
+/**
+ * On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
+ * (sent again after a reconnect, when its answer was lost).
+ */
+export interface AckMessage {
+  type: "ack";
+  ref: string | number;
+  /**
+   * the command the act was played as
+   */
+  seq: number;
+}
+/**
+ * Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
+ */
+export interface ActMove {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "move";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+  /**
+   * a neighbouring asteroid, or a gate orbiting the actor's asteroid
+   */
+  target: string;
+}
+/**
+ * Drill one layer of the mantle.
+ */
+export interface ActDrill {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "drill";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+}
+/**
+ * Take the core's unit into the cargo hold (a UFO takes it into its hold).
+ */
+export interface ActMine {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "mine";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+}
+/**
+ * Put one unit of `kind` from the cargo into a shelter's hollow core.
+ */
+export interface ActDeposit {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "deposit";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+  /**
+   * a material: ice, iron, carbon, uranium
+   */
+  kind: string;
+}
+/**
+ * Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`).
+ */
+export interface ActBuildRobot {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "build_robot";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+  /**
+   * the new robot's id (default: the lowest free robotN)
+   */
+  new_id?: string;
+}
+/**
+ * Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`.
+ */
+export interface ActBuildGates {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "build_gates";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+  /**
+   * the first gate's id (give both ids or neither)
+   */
+  first?: string;
+  /**
+   * the second gate's id
+   */
+  second?: string;
+}
+/**
+ * Put a carried gate into orbit around the actor's asteroid.
+ */
+export interface ActPlace {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "place";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+  /**
+   * a gate the settler carries
+   */
+  gate: string;
+}
+/**
+ * Do nothing this step.
+ */
+export interface ActWait {
+  type: "act";
+  /**
+   * the settler that acts: one of the seat's
+   */
+  settler: string;
+  action: "wait";
+  /**
+   * echoed in the answer (the update or the error), for the client's bookkeeping
+   */
+  ref?: string | number;
+}
+/**
+ * Resend what came after `after` (the seq of the last update the client has).
+ */
+export interface SyncMessage {
+  type: "sync";
+  after: number;
+  ref?: string | number | null;
+}
+/**
+ * The body of `POST /api/games`; every field is optional.
+ */
+export interface CreateGame {
+  /**
+   * How many players (seats) share the team.
+   */
+  seats?: number;
+  /**
+   * How many settlers each seat plays.
+   */
+  settlers_per_seat?: number;
+  /**
+   * A shipped belt's name (`tutorial`, `puzzle-gates`, `puzzle-storm`), a generator preset (`small`, `standard`, `large`; generated from the game's seed), or a whole belt document.
+   */
+  belt?:
+    | string
+    | {
+        [k: string]: unknown | undefined;
+      };
+  /**
+   * The rules preset.
+   */
+  rules?: "classic" | "extended";
+  /**
+   * Rule options set one by one over the preset: uranium_fuse, ufos, haywire_gates (true/false), storm_warning, storm_interval (RULES.md, Options). Turns are always strict.
+   */
+  options?: {
+    [k: string]: number | boolean | undefined;
+  };
+  /**
+   * The game's seed (R18); random when left out.
+   */
+  seed?: number | null;
+  /**
+   * A settler that has not acted this long waits; null: no timer.
+   */
+  turn_seconds?: number | null;
+  /**
+   * Seats played by the server: `{"2": "planner"}` (seat → bot name).
+   */
+  bots?: {
+    [k: string]: string | undefined;
+  };
+}
+/**
+ * The answer to `POST /api/games`.
+ */
+export interface CreatedGame {
+  id: string;
+  seats: CreatedSeat[];
+}
+/**
+ * A seat as its creator receives it, with the token that plays it.
+ */
+export interface CreatedSeat {
+  seat: number;
+  kind: "human" | "bot";
+  bot?: string | null;
+  /**
+   * The seat's secret: whoever has it plays the seat. None for bots.
+   */
+  token: string | null;
+  settlers: string[];
+}
+/**
+ * Every 4xx/5xx answer of the REST API.
+ */
+export interface ErrorBody {
+  error: ErrorDetail;
+}
+/**
+ * What went wrong: a stable code, a sentence, and the field at fault when there is one.
+ */
+export interface ErrorDetail {
+  code: string;
+  message: string;
+  field?: string | null;
+}
+/**
+ * The answer to `GET /api/games/{id}`: the summary and the public view (R17) after command `seq`.
+ */
+export interface GameDetail {
+  id: string;
+  status: "open" | "running" | "won" | "lost";
+  seq: number;
+  round: number;
+  turn: string | null;
+  rules: string;
+  belt: string;
+  asteroids: number;
+  turn_seconds: number | null;
+  created: number;
+  seats: SeatInfo[];
+  state: GameView;
+}
+/**
+ * The answer to `GET /api/games/{id}/log`: everything `Game.replay` needs, and more.
+ */
+export interface GameLog {
+  id: string;
+  belt: {
+    [k: string]: unknown | undefined;
+  };
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  seed: number;
+  settlers: number;
+  seats: SeatInfo[];
+  status: string;
+  seq: number;
+  commands: LoggedCommand[];
+}
+/**
+ * One accepted command.
+ */
+export interface LoggedCommand {
+  seq: number;
+  action:
+    | MoveAction
+    | DrillAction
+    | MineAction
+    | DepositAction
+    | BuildRobotAction
+    | BuildGatesAction
+    | PlaceAction
+    | WaitAction;
+  by: By;
+  at: number;
+}
+/**
+ * A game as the lobby lists it.
+ */
+export interface GameSummary {
+  id: string;
+  status: "open" | "running" | "won" | "lost";
+  seq: number;
+  round: number;
+  turn: string | null;
+  rules: string;
+  belt: string;
+  asteroids: number;
+  turn_seconds: number | null;
+  created: number;
+  seats: SeatInfo[];
+}
+/**
+ * The answer to `GET /api/health`.
+ */
+export interface Health {
+  status: "ok";
+}
+/**
+ * The answer to `GET /api/games`: open and running games, newest first.
+ */
+export interface Lobby {
+  games: GameSummary[];
+}
+/**
+ * `GET /api/games/{id}/replay`: the view before the first command, and every step after it.
+ */
+export interface Replay {
+  id: string;
+  status: string;
+  seq: number;
+  seats: SeatInfo[];
+  belt: string;
+  state: GameView;
+  steps: ReplayStep[];
+}
+/**
+ * One accepted command of a replay: what an `update` carried for it.
+ */
+export interface ReplayStep {
+  seq: number;
+  action:
+    | MoveAction
+    | DrillAction
+    | MineAction
+    | DepositAction
+    | BuildRobotAction
+    | BuildGatesAction
+    | PlaceAction
+    | WaitAction;
+  by: By;
+  events: GameEvent[];
+  diff: ViewDiff;
+}
+
+/** The rules' numbers a client shows (rules/materials.py). */
+export const KINDS = ["ice","iron","carbon","uranium"] as const;
+/** A material. */
+export type Kind = (typeof KINDS)[number];
+export const CARGO_LIMIT = 10;
+export const WIN_TARGET = 3;
+export const ROBOT_COST = {"iron":1,"carbon":1,"uranium":1} as Readonly<Partial<Record<Kind, number>>>;
+export const GATES_COST = {"iron":2,"ice":1,"uranium":1} as Readonly<Partial<Record<Kind, number>>>;
+/** Materials that react when exposed near the Sun (R6). */
+export const REACTIVE: ReadonlySet<string> = new Set(["ice","uranium"]);
