@@ -82,10 +82,23 @@ def owners(cluster: Cluster, games: list[Game]) -> dict[str, str]:
         client.close()
 
 
+def read_log(cluster: Cluster, game: str) -> dict[str, Any]:
+    """The game's log; a `503 storage_failed` (a node whose connections have not yet noticed that PostgreSQL came
+    back) is asked again, a bounded number of times."""
+    for _ in range(20):
+        answer = httpx.get(f"{cluster.url}/api/games/{game}/log", timeout=30)
+        if answer.status_code != 503:
+            break
+        assert answer.json()["error"]["code"] == "storage_failed"
+        time.sleep(0.2)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
 def check_logs(cluster: Cluster, games: list[Game]) -> None:
     """Every game ended; every acknowledged ref is in its log once; every client's updates are the log's."""
     for game in games:
-        log = httpx.get(f"{cluster.url}/api/games/{game.id}/log", timeout=30).json()
+        log = read_log(cluster, game.id)
         commands = log["commands"]
         assert log["status"] == "won", f"game {game.id} ended {log['status']} at {log['seq']}"
         assert [c["seq"] for c in commands] == list(range(1, len(commands) + 1))

@@ -73,23 +73,22 @@ def test_a_node_that_lost_its_game_while_paused_is_fenced_off(pair: Cluster) -> 
     with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as old:
         assert receive(old, 20)["type"] == "state"
         assert owner_of(pair, game) == "node1"
-        new = open_ws(pair.ws_url(game, tokens["s2"], node=1))
-        assert receive(new, 20)["type"] == "state"
-        node1 = pair.nodes[0].proc
-        assert node1 is not None
-        os.kill(node1.pid, signal.SIGSTOP)  # frozen: its lease runs out while it believes it owns the game
-        try:
-            wait_until(lambda: owner_of(pair, game) is None, 20, "node1's lease running out")
-            # s1's turn, but node1 is frozen: s2's node takes the game over when told of it (the watchdog)
-            wait_until(lambda: owner_of(pair, game) == "node2", 20, "node2 taking the game over")
-        finally:
-            os.kill(node1.pid, signal.SIGCONT)
-        # node1 wakes up, finds its lease gone (or its next append fenced) and lets the game go: 1012
-        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-            while True:
-                old.recv(timeout=20)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
-        new.close()
+        with open_ws(pair.ws_url(game, tokens["s2"], node=1)) as new:
+            assert receive(new, 20)["type"] == "state"
+            node1 = pair.nodes[0].proc
+            assert node1 is not None
+            os.kill(node1.pid, signal.SIGSTOP)  # frozen: its lease runs out while it believes it owns the game
+            try:
+                wait_until(lambda: owner_of(pair, game) != "node1", 20, "node1's lease running out")
+                # s1's turn, but node1 is frozen: s2's node takes the game over when told of it (the watchdog)
+                wait_until(lambda: owner_of(pair, game) == "node2", 20, "node2 taking the game over")
+            finally:
+                os.kill(node1.pid, signal.SIGCONT)
+            # node1 wakes up, finds its lease gone (or its next append fenced) and lets the game go: 1012
+            with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                while True:
+                    old.recv(timeout=20)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
     with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as back:  # now a follower of node2
         assert receive(back, 20)["seq"] == 0
         back.send(json.dumps({"type": "act", **PLANS["s1"][0], "ref": "after-the-fence"}))
@@ -101,14 +100,13 @@ def test_bots_go_on_after_their_node_dies(pair: Cluster) -> None:
     created = pair.create({"seats": 2, "settlers_per_seat": 2, "bots": {"1": "random", "2": "greedy"},
                            "belt": "small", "seed": 3}, node=0)
     game = created["id"]
-    owner = open_ws(pair.ws_url(game, None, node=0))  # node1 owns the game: it has its first client
-    assert receive(owner, 20)["type"] == "state"
-    with open_ws(pair.ws_url(game, None, node=1)) as watcher:  # a spectator on the follower
+    with open_ws(pair.ws_url(game, None, node=0)) as owner, \
+            open_ws(pair.ws_url(game, None, node=1)) as watcher:  # node1 owns the game (its first client); node2
+        assert receive(owner, 20)["type"] == "state"       # follows it for a spectator
         seq = receive(watcher, 20)["seq"]
         while seq < 3:
             seq = next_of(watcher, "update")["seq"]
         pair.nodes[0].kill9()
-        owner.close()
         # nobody sends a command: node2's watchdog takes the game over, and its bots play on
         status = "running"
         while status == "running" and seq < 12:

@@ -363,7 +363,8 @@ class PostgresStore(GameStore):
     # ----- reads -----
     async def _run(self, work: Callable[[Any], Awaitable[T]], repeatable: bool = False) -> T:
         """Run `work` on a pooled connection. A connection that broke while idle (the database restarted) fails on
-        its first use and leaves the pool; the work is then tried once more on another."""
+        its first use and leaves the pool; the pool then checks its other idle connections, and the work is tried
+        once more."""
         for attempt in (1, 2):
             try:
                 async with self._pool.connection() as conn:
@@ -377,6 +378,8 @@ class PostgresStore(GameStore):
             except psycopg.OperationalError as failure:
                 if attempt == 2:
                     raise _storage_error(failure) from None
+                with contextlib.suppress(Exception):
+                    await self._pool.check()  # the others broke with it: drop them rather than fail on each
             except Exception as failure:
                 raise _storage_error(failure) from None
         raise AssertionError("unreachable")
