@@ -6,7 +6,8 @@
 #                (Debian's postgresql, redis-server and haproxy; docs/deploy.md)
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
 #   make test    set up (if needed), build the browser client, run the checks (make lint), the TypeScript unit
-#                tests and every pytest
+#                tests and every pytest (then the engine's tests once more on the pure engine: make test-pure)
+#   make compiled  compile the rules engine with mypyc (run by setup; without a C compiler the pure engine runs)
 #   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
 #   make protocol  write web/src/protocol.ts (the protocol's TypeScript types) from the server's schemas
 #   make bench   run every benchmarks/bench_*.py
@@ -37,13 +38,22 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-.PHONY: help setup web test lint protocol bench play cluster clean distclean
+# The rules engine compiled by mypyc: extension modules beside the sources, remade when a source changes
+# (the engine checks a hash of every source and runs the pure modules while the build is stale).
+RULES         := src/asteroid_mining/rules
+ENGINE_STAMP  := $(RULES)/_compiled.json
+RULES_SOURCES := $(shell find $(RULES) -name '*.py')
+# Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
+PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py
+
+.PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
 	@echo "make cluster - the same on a throwaway cluster: PostgreSQL, Redis, 3 nodes, HAProxy on PORT"
 	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
+	@echo "make compiled - compile the rules engine with mypyc (part of setup)"
 	@echo "make lint    - ruff check, mypy (strict) and tsc --noEmit"
 	@echo "make protocol - write web/src/protocol.ts from the server's schemas"
 	@echo "make bench   - run the benchmarks"
@@ -53,6 +63,13 @@ help:
 setup:
 	@$(PY) -c '' >/dev/null 2>&1 || rm -f $(STAMP)
 	@$(MAKE) --no-print-directory -s $(STAMP)
+	@$(MAKE) --no-print-directory -s compiled
+
+# Without a C compiler (or Python's headers) the script says so and the pure engine is used.
+compiled: $(ENGINE_STAMP)
+
+$(ENGINE_STAMP): $(RULES_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
+	@$(PY) tools/compile_engine.py
 
 # The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
 # a touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall.
@@ -90,6 +107,11 @@ $(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
 test: setup web lint
 	cd $(WEB) && npm run --silent test
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+	@$(MAKE) --no-print-directory test-pure
+
+# The engine's tests once more on the pure modules (the run above used the compiled ones when built).
+test-pure: setup
+	ASTEROID_MINING_ENGINE=pure $(VENV)/bin/pytest -q $(PYTEST_ARGS) $(PURE_TESTS)
 
 lint: setup $(NPM_STAMP)
 	$(VENV)/bin/ruff check .
@@ -113,6 +135,7 @@ cluster: setup web
 	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
 
 clean:
+	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) -name '*.so' -delete; rm -f $(ENGINE_STAMP); }
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 

@@ -1,23 +1,38 @@
-"""Engine benchmark: applied actions, legal actions and choices on a hub, the end-of-round phase, JSON.
+"""Engine benchmark: applied actions, legal actions and choices on a hub, the end-of-round phase, saving and
+loading games, belts and scenarios.
 
 Workload (issue "Rules engine"): a belt of 10,000 asteroids with ~150,000 links and a few hubs of 500
 neighbours, 100 settlers and 300 robots; the same at 100,000 asteroids for the scaling checks.
 
+Every figure is measured on both builds of the engine, each in a process of its own: the compiled one (when
+`make compiled` has built it) and the pure one (`ASTEROID_MINING_ENGINE=pure`), with the ratio pure/compiled.
+Times of a single call (medians) are wall-clock; whole loads and saves are the process's CPU time, which a
+busy machine disturbs less.
+
     python benchmarks/bench_engine.py            # 10,000 and 100,000 asteroids
     python benchmarks/bench_engine.py --quick    # 10,000 only
+    python benchmarks/bench_engine.py --engine pure --quick   # one build only
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import platform
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
+from asteroid_mining.maps import load_belt, save_belt
 from asteroid_mining.maps.generator import BeltParams, generate_belt
+from asteroid_mining.rules import ENGINE as RUNNING_ENGINE
 from asteroid_mining.rules import (
     BuildRobot,
     Deposit,
@@ -27,14 +42,20 @@ from asteroid_mining.rules import (
     Move,
     Options,
 )
+from asteroid_mining.rules.belt import Belt
 from asteroid_mining.rules.effects import place_actor
 from asteroid_mining.rules.materials import HOLLOW, KINDS, ROBOT_COST
 from asteroid_mining.rules.setup import add_robot
 
 
+def make_belt(size: int) -> Belt:
+    """A generated belt: ~15 links per asteroid on average, 4 hubs of 500 neighbours."""
+    return generate_belt(BeltParams(size=size, density=30.0, hubs=4, hub_size=(500, 500)), seed=1)
+
+
 def make_game(size: int, turns: str = "free", robots: int = 300, settlers: int = 100) -> Game:
-    """A game on a generated belt: ~15 links per asteroid on average, 4 hubs of 500 neighbours."""
-    belt = generate_belt(BeltParams(size=size, density=30.0, hubs=4, hub_size=(500, 500)), seed=1)
+    """A game on a generated belt (`make_belt`), settlers spread over it, robots added."""
+    belt = make_belt(size)
     game = Game.new(belt, Options(turns=turns, storm_interval=10), seed=1, settlers=settlers)  # type: ignore[arg-type]
     rng = random.Random(2)
     state = game.state
@@ -150,54 +171,157 @@ def time_end_round(size: int, rounds: int = 300) -> float:
     return statistics.median(runs)
 
 
-def time_json(game: Game) -> tuple[float, float, int]:
-    t0 = time.perf_counter()
+def time_json(game: Game) -> dict[str, float]:
+    """Saving (`to_json`, then `json.dumps`) and loading (`json.loads`, then `from_json`), CPU seconds each."""
+    t0 = time.process_time()
     doc = game.to_json()
+    t1 = time.process_time()
     text = json.dumps(doc)
-    t1 = time.perf_counter()
-    again = Game.from_json(json.loads(text))
-    t2 = time.perf_counter()
+    t2 = time.process_time()
+    parsed = json.loads(text)
+    t3 = time.process_time()
+    again = Game.from_json(parsed)
+    t4 = time.process_time()
     assert again.to_json() == doc
-    return t1 - t0, t2 - t1, len(text)
+    return {"to_json_s": t1 - t0, "dumps_s": t2 - t1, "loads_s": t3 - t2, "from_json_s": t4 - t3,
+            "json_mb": len(text) / 1e6}
+
+
+def time_belt_loading(belt: Belt) -> dict[str, float]:
+    """A belt file read and validated (`maps.load_belt`), then a game set up on it (`Game.new`), CPU seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "belt.json"
+        save_belt(belt, path)
+        t0 = time.process_time()
+        loaded = load_belt(path)
+        t1 = time.process_time()
+        Game.new(loaded, Options(), seed=1, settlers=4)
+        t2 = time.process_time()
+    return {"load_belt_s": t1 - t0, "game_new_s": t2 - t1}
+
+
+def scenario_text(belt: Belt) -> str:
+    """The belt as a scenario's set-up: every asteroid, every link, four settlers on the start."""
+    lines = []
+    for a in belt.asteroids:
+        where = f"orbit={a.orbit}" if a.orbit else f"sun={a.sun}"
+        lines.append(f"asteroid {a.id} mantle={a.mantle} core={a.core} {where}")
+    lines.extend(f"link {x} {y}" for x, y in belt.links)
+    lines.extend(f"settler s{n} at={belt.start}" for n in range(1, 5))
+    return "\n".join(lines) + "\n"
+
+
+def time_scenario_setup(belt: Belt) -> float:
+    """The scenario interpreter setting up the belt from its text (parse and execute), CPU seconds."""
+    from asteroid_mining.script.interpreter import Interpreter
+    from asteroid_mining.script.reporter import Reporter
+
+    text = scenario_text(belt)
+    out = io.StringIO()
+    t0 = time.process_time()
+    ok = Interpreter("bench.scn", Reporter(out, quiet=True)).run(text)
+    t1 = time.process_time()
+    assert ok, out.getvalue()
+    return t1 - t0
+
+
+def measure(size: int) -> dict[str, Any]:
+    """Every figure of one belt size with the engine this process runs."""
+    t0 = time.perf_counter()
+    game = make_game(size)
+    built = time.perf_counter() - t0
+    links = sum(len(a.neighbours) for a in game.asteroids.values()) // 2
+    row: dict[str, Any] = {"links": links, "build_s": built}
+    for kind, value in time_actions(game, 20_000).items():
+        row[f"action_{kind}_us"] = value
+    row["hub_degree"], row["hub_legal_us"] = time_hub_legal(game)
+    row["hub_choices_us"], row["hub_choices_json_us"] = time_hub_choices(game)
+    row["end_round_us"] = time_end_round(size)
+    row.update(time_json(game))
+    belt = make_belt(size)
+    row.update(time_belt_loading(belt))
+    row["scenario_setup_s"] = time_scenario_setup(belt)
+    return row
+
+
+# (key, label, unit, target); the unit decides how a figure is printed
+FIGURES = [
+    ("action_all_us", "applied action, median of 20,000", "µs", "≤ 1 µs"),
+    ("action_drill_us", "  drill", "µs", ""),
+    ("action_mine_us", "  mine", "µs", ""),
+    ("action_deposit_us", "  deposit", "µs", ""),
+    ("action_move_us", "  move", "µs", ""),
+    ("action_build_robot_us", "  build robot", "µs", ""),
+    ("hub_legal_us", "legal actions on the biggest hub, median", "µs", "≤ 1,000 µs"),
+    ("hub_choices_us", "choices on the biggest hub, median", "µs", "≤ 1,000 µs"),
+    ("hub_choices_json_us", "  with their JSON", "µs", ""),
+    ("end_round_us", "end-of-round phase without robots, median", "µs", "≤ 2,000 µs"),
+    ("to_json_s", "to_json (CPU)", "s", ""),
+    ("dumps_s", "json.dumps (CPU)", "s", ""),
+    ("loads_s", "json.loads (CPU)", "s", ""),
+    ("from_json_s", "from_json, validating everything (CPU)", "s", "≤ 1 s"),
+    ("load_belt_s", "belt file read and validated (CPU)", "s", "≤ 1 s"),
+    ("game_new_s", "Game.new on it (CPU)", "s", ""),
+    ("scenario_setup_s", "scenario set-up of the belt (CPU)", "s", "≤ 1.5 s"),
+]
+
+
+def _show(value: float | None, unit: str) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.2f} {unit}" if unit == "µs" else f"{value:.3f} {unit}"
+
+
+def in_child(engine: str, sizes: list[int]) -> dict[str, Any] | None:
+    """The figures measured by a fresh process running `engine`, or None when that build is not available."""
+    env = dict(os.environ, ASTEROID_MINING_ENGINE=engine)
+    command = [sys.executable, __file__, "--engine", engine, "--json", *(["--quick"] if sizes == [10_000] else [])]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.stderr.write(f"{engine} engine: {result.stderr.strip().splitlines()[-1] if result.stderr else 'failed'}\n")
+        return None
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="only the 10,000-asteroid belt")
+    parser.add_argument("--engine", choices=("both", "compiled", "pure"), default="both",
+                        help="the build(s) of the engine to measure (default: both, each in a process of its own)")
+    parser.add_argument("--json", action="store_true", help="print the figures of this process's engine as JSON")
     args = parser.parse_args()
     sizes = [10_000] if args.quick else [10_000, 100_000]
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
-    results: dict[int, dict[str, Any]] = {}
+    if args.json:
+        print(json.dumps({"engine": RUNNING_ENGINE, "sizes": {str(n): measure(n) for n in sizes}}))
+        return
+    engines = ("compiled", "pure") if args.engine == "both" else (args.engine,)
+    runs = {engine: in_child(engine, sizes) for engine in engines}
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.python_implementation()} {platform.python_version()}")
     for size in sizes:
-        t0 = time.perf_counter()
-        game = make_game(size)
-        built = time.perf_counter() - t0
-        links = sum(len(a.neighbours) for a in game.asteroids.values()) // 2
-        row: dict[str, Any] = {"links": links, "build_s": built}
-        row["actions_us"] = time_actions(game, 20_000)
-        row["hub_degree"], row["hub_legal_us"] = time_hub_legal(game)
-        if hasattr(game, "choices"):
-            row["hub_choices_us"], row["hub_choices_json_us"] = time_hub_choices(game)
-        row["end_round_us"] = time_end_round(size)
-        row["to_json_s"], row["from_json_s"], row["json_bytes"] = time_json(game)
-        results[size] = row
-        acts = row["actions_us"]
-        print(f"\n{size:,} asteroids, {links:,} links, 100 settlers, 300 robots (belt built in {built:.1f} s)")
-        print(f"  applied action, median over 20,000: {acts['all']:.1f} µs  (target ≤ 20 µs)")
-        print("    by kind: " + ", ".join(f"{k} {v:.1f} µs" for k, v in acts.items() if k != "all"))
-        print(f"  legal actions on a {row['hub_degree']}-neighbour hub, median: {row['hub_legal_us']:.0f} µs"
-              "  (target ≤ 1,000 µs)")
-        if "hub_choices_us" in row:
-            print(f"  choices on a {row['hub_degree']}-neighbour hub, median: {row['hub_choices_us']:.0f} µs, with its"
-                  f" JSON: {row['hub_choices_json_us']:.0f} µs  (target ≤ 1,000 µs)")
-        print(f"  end-of-round phase without robots, median: {row['end_round_us']:.0f} µs  (target ≤ 2,000 µs)")
-        print(f"  to_json + dumps: {row['to_json_s']:.2f} s, loads + from_json: {row['from_json_s']:.2f} s"
-              f"  ({row['json_bytes'] / 1e6:.1f} MB; target ≤ 1 s each)")
-    if len(results) == 2:
-        small, big = results[10_000], results[100_000]
-        print("\nscaling 100,000 vs 10,000 (target ≤ 2×):")
-        print(f"  applied action: {big['actions_us']['all'] / small['actions_us']['all']:.2f}×")
-        print(f"  end-of-round phase: {big['end_round_us'] / small['end_round_us']:.2f}×")
+        rows = {e: (r["sizes"][str(size)] if r else None) for e, r in runs.items()}
+        any_row = next((r for r in rows.values() if r), None)
+        if any_row is None:
+            continue
+        print(f"\n{size:,} asteroids, {any_row['links']:,} links, 100 settlers, 300 robots; "
+              f"hub of {any_row['hub_degree']} neighbours")
+        header = f"  {'figure':<46}" + "".join(f"{e:>14}" for e in engines)
+        print(header + ("   pure/compiled" if len(engines) == 2 else "") + "   target")
+        for key, label, unit, target in FIGURES:
+            values = [rows[e].get(key) if rows[e] else None for e in engines]
+            line = f"  {label:<46}" + "".join(f"{_show(v, unit):>14}" for v in values)
+            if len(engines) == 2:
+                ratio = f"{values[1] / values[0]:.2f}×" if values[0] and values[1] else "—"
+                line += f"   {ratio:>13}"
+            print(line + (f"   {target}" if target else ""))
+    if len(sizes) == 2:
+        print("\nscaling 100,000 vs 10,000:")
+        for engine, run in runs.items():
+            if run:
+                small, big = run["sizes"]["10000"], run["sizes"]["100000"]
+                print(f"  {engine}: applied action {big['action_all_us'] / small['action_all_us']:.2f}×, "
+                      f"end-of-round phase {big['end_round_us'] / small['end_round_us']:.2f}×")
 
 
 if __name__ == "__main__":

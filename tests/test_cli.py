@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from asteroid_mining import __version__
+from asteroid_mining.rules import ENGINE
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -79,7 +80,8 @@ def test_no_arguments_shows_help() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.returncode == 0
-    assert result.stdout.strip() == f"asteroid-mining {__version__}"
+    # the same build of the engine as this process runs (the environment decides it for both)
+    assert result.stdout.strip() == f"asteroid-mining {__version__} ({ENGINE} engine)"
 
 
 def test_script_passing_file(files: dict[str, str]) -> None:

@@ -65,7 +65,9 @@ app = _App(
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"{PROG} {__version__}")
+        from .rules import ENGINE
+
+        print(f"{PROG} {__version__} ({ENGINE} engine)")
         raise typer.Exit(0)
 
 

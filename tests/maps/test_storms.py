@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
+import random
 
 import pytest
 from hypothesis import assume, given, settings
@@ -16,7 +16,9 @@ from asteroid_mining.maps.storms import (
     recommended_storm_sector,
     sector_index,
 )
+from asteroid_mining.rules import Options
 from asteroid_mining.rules.belt import AsteroidSpec, Belt
+from asteroid_mining.rules.state import GameState
 
 
 def brute(angles: list[float], ids: list[str], start: float, width: float) -> set[str]:
@@ -84,7 +86,9 @@ def test_sector_agrees_with_the_engine(raw: list[float], start: float, width: fl
     engine = pytest.importorskip("asteroid_mining.rules.storms")
     belt = belt_at(raw)
     angles, ids = sector_index(belt)
-    state = SimpleNamespace(angles=angles, angle_ids=ids)
+    # a real state: the compiled engine takes no look-alike
+    state = GameState(Options(), random.Random(0), scripted=True)
+    state.angles, state.angle_ids = list(angles), list(ids)
     assert engine.sector_ids(state, start, width) == asteroids_in_sector(angles, ids, start, width)
     for a in belt.asteroids:
         assert a.position is not None

@@ -73,9 +73,8 @@ class SettlersEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
 
     def observe(self, agent: str) -> ObsDict:
         """`agent`'s own view and its action mask."""
-        obs = self.episode.obs
-        encoder = self.episode.encoder
-        return {"observation": encoder.observe(obs, agent), "action_mask": encoder.mask(obs, agent)}
+        vector, mask = self.episode.encode(agent)
+        return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """The selected settler takes `action` (None for a terminated one)."""

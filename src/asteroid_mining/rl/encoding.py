@@ -28,20 +28,20 @@ import numpy.typing as npt
 from ..ai.observation import UNKNOWN, Observation
 from ..ai.team import team_needs
 from ..rules import KINDS, Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
-from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, HOLLOW, WIN_TARGET, is_reactive
+from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
+from .table import ASTEROID_FEATURES, CORE_CODES, REACTIVE_CODES, BeltTable, Gathered
+
+__all__ = [
+    "ASTEROID_FEATURES", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES", "Encoder", "Mask", "Vector",
+    "n_actions", "observation_size",
+]
 
 DEFAULT_SLOTS = 16
 """Exit slots by default."""
 FIXED_ACTIONS = 11
 """Actions before the move slots."""
-CORE_CODES = (*KINDS, HOLLOW, UNKNOWN)
-"""The core one-hot order."""
-ASTEROID_FEATURES = 14 + len(CORE_CODES)
-"""Features of one asteroid (the settler's own, or an exit slot's destination)."""
 GLOBAL_FEATURES = 5 + 2 * len(KINDS) + 2
 """Features of the game and the settler."""
-MAX_MANTLE = 5
-"""Mantles are scaled by this (and clipped to 1)."""
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -128,8 +128,10 @@ class Encoder:
             return Move(settler, exits[i][0]) if i < len(exits) else Wait(settler)
         return Wait(settler)
 
-    def mask(self, obs: Observation, settler: str) -> Mask:
-        """1 for each index whose action the rules accept now, else 0 (all 0 when it is not its step)."""
+    def mask(self, obs: Observation, settler: str, exits: list[tuple[str, str]] | None = None) -> Mask:
+        """1 for each index whose action the rules accept now, else 0 (all 0 when it is not its step).
+
+        `exits` (from `exits`) saves working them out again."""
         out = np.zeros(self.n_actions, dtype=np.int8)
         legal = obs.legal_actions(settler)
         if not legal:
@@ -150,55 +152,79 @@ class Encoder:
                 out[8] = 1
             elif isinstance(action, Place):
                 out[9 + me.gates.index(action.gate)] = 1
-        out[FIXED_ACTIONS: FIXED_ACTIONS + len(self.exits(obs, settler))] = 1
+        if exits is None:
+            exits = self.exits(obs, settler)
+        out[FIXED_ACTIONS: FIXED_ACTIONS + len(exits)] = 1
         return out
 
     # ----- observations -----
-    def observe(self, obs: Observation, settler: str) -> Vector:
-        """The observation vector of `settler` (zeros but for the game's features when it is dead)."""
+    def observe(self, obs: Observation, settler: str, table: BeltTable | None = None,
+                exits: list[tuple[str, str]] | None = None) -> Vector:
+        """The observation vector of `settler` (zeros but for the game's features when it is dead).
+
+        With the game's `table` (kept up to date by the environment) the asteroids' features are gathered from
+        its columns; without, they are read from the observation. `exits` saves working them out again.
+        """
         out = np.zeros(self.size, dtype=np.float32)
         me = obs.settler(settler)
         need = team_needs(obs)
         living = obs.living_settlers()
-        g = out[:GLOBAL_FEATURES]
-        g[0] = min(1.0, obs.round / self.max_rounds)
-        g[1] = 1.0 if me.alive else 0.0
-        g[2] = len(living) / max(1, len(obs.settler_ids()))
-        g[3] = 1.0 if not any(need.values()) else 0.0
-        g[4] = len(me.gates) / GATE_LIMIT
-        for k, kind in enumerate(KINDS):
-            g[5 + k] = need[kind] / WIN_TARGET
-            g[5 + len(KINDS) + k] = me.cargo[kind] / CARGO_LIMIT
-        g[5 + 2 * len(KINDS)] = me.carry_total / CARGO_LIMIT
+        cargo = me.cargo
+        g = [
+            min(1.0, obs.round / self.max_rounds),
+            1.0 if me.alive else 0.0,
+            len(living) / max(1, len(obs.settler_ids())),
+            1.0 if not any(need.values()) else 0.0,
+            len(me.gates) / GATE_LIMIT,
+            *(need[kind] / WIN_TARGET for kind in KINDS),
+            *(cargo[kind] / CARGO_LIMIT for kind in KINDS),
+            me.carry_total / CARGO_LIMIT,
+            0.0,  # the degree of the settler's asteroid, below
+        ]
         if me.at is None:
+            out[:GLOBAL_FEATURES] = g
             return out
-        exits = self.exits(obs, settler)
-        g[6 + 2 * len(KINDS)] = min(1.0, len(obs.asteroid(me.at).neighbours) / 100)
-        self._asteroid(obs, me.at, False, need, settler, out, GLOBAL_FEATURES)
-        for i, (target, dest) in enumerate(exits):
-            start = GLOBAL_FEATURES + ASTEROID_FEATURES * (1 + i)
-            self._asteroid(obs, dest, target != dest, need, settler, out, start)
+        if exits is None:
+            exits = self.exits(obs, settler)
+        g[-1] = min(1.0, len(obs.asteroid(me.at).neighbours) / 100)
+        out[:GLOBAL_FEATURES] = g
+        ids = [me.at, *(dest for _, dest in exits)]
+        via = [False, *(target != dest for target, dest in exits)]
+        rows = table.gather(ids, obs.round) if table is not None else Gathered.of(obs, ids)
+        features = self._asteroids(obs, ids, via, rows, need, me.at)
+        out[GLOBAL_FEATURES: GLOBAL_FEATURES + features.size] = features.ravel()
         return out
 
-    def _asteroid(self, obs: Observation, aid: str, via_gate: bool, need: dict[str, int], settler: str,
-                  out: Vector, start: int) -> None:
-        a = obs.asteroid(aid)
-        f = out[start: start + ASTEROID_FEATURES]
+    def _asteroids(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
+                   need: dict[str, int], at: str) -> npt.NDArray[np.float64]:
+        """The features of the settler's asteroid and its exits' destinations, one row each.
+
+        The rows come filled with what depends on the asteroid alone; what depends on the round, the settler
+        and the team is worked out here for these few rows, then written in one go.
+        """
         r = obs.round
-        core = a.core
-        f[0] = 1.0
-        f[1] = 1.0 if via_gate else 0.0
-        f[2] = min(1.0, a.mantle / MAX_MANTLE)
-        f[3] = 1.0 if obs.near(aid) else 0.0
-        f[4] = 1.0 if obs.near(aid, r + 1) else 0.0
-        f[5] = 1.0 if a.shelter else 0.0
-        storm = a.storm_round
-        f[6] = 1.0 if storm is not None else 0.0
-        f[7] = 1.0 / (1 + max(0, storm - r)) if storm is not None else 0.0
-        f[8] = min(1.0, sum(1 for s in a.settlers if s != settler) / 3)
-        f[9] = min(1.0, len(a.robots) / 3)
-        f[10] = min(1.0, len(a.ufos) / 3)
-        f[11] = 1.0 if core in need and need[core] > 0 else 0.0
-        f[12] = 0.0 if is_reactive(core) and (obs.near(aid) or obs.near(aid, r + 1)) else 1.0
-        f[13] = min(1.0, a.degree / 20)
-        f[14 + CORE_CODES.index(core)] = 1.0
+        needed = [need.get(code, 0) > 0 for code in CORE_CODES]
+        filled = []
+        for aid, gate, settlers, core, (near_now, near_next) in zip(
+            ids, via, rows.settlers, rows.core, rows.near, strict=True
+        ):
+            storm = obs.storm_round(aid)
+            # teammates: everyone on it but the settler itself (it stands on its own asteroid)
+            others = settlers - 1 if aid == at else settlers
+            filled.append((
+                1.0 if gate else 0.0,
+                1.0 if near_now else 0.0,
+                1.0 if near_next else 0.0,
+                1.0 if storm is not None else 0.0,
+                1.0 / (1 + max(0, storm - r)) if storm is not None else 0.0,
+                min(1.0, others / 3),
+                1.0 if needed[core] else 0.0,
+                0.0 if REACTIVE_CODES[core] and (near_now or near_next) else 1.0,
+            ))
+        f = rows.features
+        f[:, _FILLED] = filled
+        return f
+
+
+_FILLED = [1, 3, 4, 6, 7, 8, 11, 12]
+"""The columns `Encoder._asteroids` fills in, in its order."""

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 from ..ai.observation import Observation
 from ..ai.simulate import game_options, resolve_belt
-from ..rules import KINDS, Belt, Game, Wait
+from ..rules import KINDS, Belt, Game, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import WIN_TARGET
-from .encoding import Encoder
+from .encoding import Encoder, Mask, Vector
+from .table import BeltTable
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0
@@ -31,11 +32,12 @@ ILLEGAL_REWARD = -0.01
 
 def potential(game: Game) -> float:
     """Φ: units carried towards the win, at most 3 per kind (living settlers only)."""
-    total = 0
-    for kind in KINDS:
-        carried = sum(s.cargo[kind] for s in game.settlers.values() if s.alive)
-        total += min(carried, WIN_TARGET)
-    return float(total)
+    carried = dict.fromkeys(KINDS, 0)
+    for s in game.settlers.values():
+        if s.alive:
+            for kind, n in s.cargo.items():
+                carried[kind] += n
+    return float(sum(min(n, WIN_TARGET) for n in carried.values()))
 
 
 def describe(game: Game, to_play: str | None) -> str:
@@ -69,12 +71,25 @@ class Episode:
         self.max_rounds = max_rounds
         self.encoder = Encoder(slots, max_rounds)
         self.game: Game | None = None
+        self._potential = 0.0
+        """Φ after the last step (see `potential`)."""
+        self.table: BeltTable | None = None
+        """The asteroids' columns of the observations, rewritten at each step where the engine touched them."""
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed`."""
         belt = self.belts(seed)
         self.game = Game.new(belt, game_options(belt, self.rules), seed=seed, settlers=self.settlers)
+        self.table = BeltTable(self.game, Observation(self.game))
+        self._potential = potential(self.game)
         return self.game
+
+    def encode(self, settler: str) -> tuple[Vector, Mask]:
+        """The observation vector and the action mask of `settler` now (its exits worked out once)."""
+        obs = self.obs
+        exits = self.encoder.exits(obs, settler)
+        return (self.encoder.observe(obs, settler, self.table, exits),
+                self.encoder.mask(obs, settler, exits))
 
     @property
     def obs(self) -> Observation:
@@ -86,15 +101,19 @@ class Episode:
         """`settler` takes the action at `index` (refused ones become `wait`); the game moves on."""
         game = self.game
         assert game is not None, "call start() first"
-        obs = Observation(game)
-        action = self.encoder.action(obs, settler, int(index))
-        illegal = obs.check(action) is not None
-        if illegal:
-            action = Wait(settler)
-        before = potential(game)
-        events = game.apply(action)
+        action = self.encoder.action(Observation(game), settler, int(index))
+        before = self._potential
+        try:
+            events = game.apply(action)  # checks it first, and changes nothing when it refuses
+            illegal = False
+        except Refused:
+            events = game.apply(Wait(settler))
+            illegal = True
+        assert self.table is not None
+        self.table.update()  # the rows of what the step touched, never the whole belt
         deaths = tuple(e.actor for e in events if isinstance(e, Died))
-        reward = SHAPING * (potential(game) - before) + DEATH_REWARD * len(deaths)
+        self._potential = potential(game)
+        reward = SHAPING * (self._potential - before) + DEATH_REWARD * len(deaths)
         if illegal:
             reward += ILLEGAL_REWARD
         if game.status == "won":

@@ -48,7 +48,8 @@ class TeamEnv(gym.Env[ObsDict, np.int64]):
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31 - 1))
         game = self.episode.start(game_seed)
         self._settler = game.turn or "s1"
-        return self._observe(), self._info()
+        observation = self._observe()
+        return observation, self._info(observation["action_mask"])
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         """The settler whose turn it is takes `action`."""
@@ -57,10 +58,11 @@ class TeamEnv(gym.Env[ObsDict, np.int64]):
         assert game is not None
         if game.turn is not None:
             self._settler = game.turn
-        info = self._info()
+        observation = self._observe()
+        info = self._info(observation["action_mask"])
         info["illegal"] = outcome.illegal
         info["deaths"] = list(outcome.deaths)
-        return self._observe(), float(outcome.reward), outcome.terminated, outcome.truncated, info
+        return observation, float(outcome.reward), outcome.terminated, outcome.truncated, info
 
     def action_masks(self) -> Mask:
         """The legal actions of the settler whose turn it is (for MaskablePPO)."""
@@ -73,12 +75,10 @@ class TeamEnv(gym.Env[ObsDict, np.int64]):
         return describe(self.episode.game, self._settler)
 
     def _observe(self) -> ObsDict:
-        obs = self.episode.obs
-        encoder = self.episode.encoder
-        return {"observation": encoder.observe(obs, self._settler), "action_mask": encoder.mask(obs, self._settler)}
+        vector, mask = self.episode.encode(self._settler)
+        return {"observation": vector, "action_mask": mask}
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, mask: Mask) -> dict[str, Any]:
         game = self.episode.game
         assert game is not None
-        return {"settler": self._settler, "round": game.round, "status": game.status,
-                "action_mask": self.episode.encoder.mask(self.episode.obs, self._settler)}
+        return {"settler": self._settler, "round": game.round, "status": game.status, "action_mask": mask.copy()}

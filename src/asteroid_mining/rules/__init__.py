@@ -2,8 +2,17 @@
 
 Everything other layers need is exported here; the records (`Asteroid`, `Settler`, `Robot`, `Ufo`, `Gate`,
 `Forecast`) are the engine's own and are for reading only.
+
+The same sources run compiled by mypyc when `make compiled` has built them, else as plain Python (`_engine`);
+`ENGINE` says which.
 """
 
+from ._engine import choose as _choose
+
+ENGINE = _choose()
+"""`compiled` when the modules compiled by mypyc are in use, else `pure`."""
+
+# the engine is chosen before any of its modules is imported
 from .actions import (
     ACTION_SPECS,
     ACTION_TYPES,
@@ -35,8 +44,8 @@ from .state import Asteroid, Forecast, Gate, Robot, Settler, Ufo
 from .view import UNKNOWN, sun_state
 
 __all__ = [
-    "ACTION_SPECS", "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "EXTENDED", "GATE_LIMIT", "HOLLOW", "KINDS",
-    "MATERIALS", "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "REFUSAL_KINDS", "UNKNOWN", "WIN_TARGET", "Action",
+    "ACTION_SPECS", "ACTION_TYPES", "CARGO_LIMIT", "CLASSIC", "CORES", "ENGINE", "EXTENDED", "GATE_LIMIT", "HOLLOW",
+    "KINDS", "MATERIALS", "OPTION_KEYS", "PRESETS", "REFUSAL_CODES", "REFUSAL_KINDS", "UNKNOWN", "WIN_TARGET", "Action",
     "ActionSpec", "Asteroid", "AsteroidSpec", "Belt", "BuildGates", "BuildRobot", "Choice", "Choices", "Danger",
     "Deposit", "Drill", "Event", "FieldSpec", "Forecast", "Game", "GameFormatError", "Gate", "GatePairSpec",
     "Material", "Mine", "Move", "OptionError", "Options", "Orbit", "Place", "Reaction", "Refusal", "RefusalKind",

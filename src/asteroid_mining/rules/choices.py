@@ -102,7 +102,7 @@ def choices(state: GameState, actor_id: str) -> Choices:
     reason. Raises KeyError when `actor_id` is not a settler, robot or UFO of this game. O(degree).
     """
     actor = state.things.get(actor_id)
-    if not isinstance(actor, Settler | Robot | Ufo):
+    if not isinstance(actor, (Settler, Robot, Ufo)):
         raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
     here = state.asteroids[actor.at] if actor.at is not None else None
     standing = standing_refusal(state, actor_id)

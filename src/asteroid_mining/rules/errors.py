@@ -21,6 +21,11 @@ class Refusal:
     code: str
     params: Mapping[str, ParamValue] = field(default_factory=dict)
 
+    def __init__(self, code: str, params: Mapping[str, ParamValue] | None = None) -> None:
+        # written out (see `events`): the compiled engine then builds refusals without interpreted code
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "params", {} if params is None else params)
+
     @property
     def message(self) -> str:
         """The refusal as an English sentence a player understands."""

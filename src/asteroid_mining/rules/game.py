@@ -9,6 +9,7 @@ from typing import Any
 from . import setup
 from .actions import Action, action_from_json, check, legal_actions, perform
 from .belt import Belt
+from .bulk import CollectorPaused
 from .choices import Choices, choices
 from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
@@ -18,7 +19,7 @@ from .options import CLASSIC, OptionError, Options
 from .orbit import Orbit
 from .round import finish_round, first_turn, next_living
 from .serialize import state_from_json, state_to_json
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles
 from .view import forecast_view, player_view, thing_view
 
@@ -39,6 +40,11 @@ class Game:
         """A real game on `belt`: settlers `s1…sN` on the start, UFOs on random asteroids, storms forecast."""
         if settlers < 1:
             raise SetupError("a game needs at least one settler")
+        with CollectorPaused():  # a belt of 100,000 asteroids is a million new objects and no garbage
+            return cls._new(belt, options, seed, settlers)
+
+    @classmethod
+    def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
         for spec in belt.asteroids:
             setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
@@ -232,9 +238,9 @@ class Game:
         if refusal is not None:
             raise Refused(refusal)
         actor = state.things[action.actor]
-        assert isinstance(actor, Settler | Robot | Ufo)
+        assert isinstance(actor, (Settler, Robot, Ufo))
         events = perform(state, actor, action)
-        state.history.append(action.to_json())
+        state.history.append(action)  # frozen: its JSON is written when the history is read
         if isinstance(actor, Settler) and state.options.turns == "strict":
             self._pass_turn(state.settler_order.index(actor.id), events)
             return events
@@ -329,7 +335,7 @@ class Game:
     @property
     def history(self) -> list[dict[str, object]]:
         """The accepted inputs, in order, for `Game.replay`."""
-        return list(self._state.history)
+        return history_json(self._state.history)
 
     @property
     def state(self) -> GameState:

@@ -9,13 +9,14 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .bulk import CollectorPaused
 from .effects import reactive_exposed, schedule_watch
 from .errors import GameFormatError
 from .ids import id_problem
 from .materials import CORES, KINDS, MATERIALS
 from .options import OptionError, Options
 from .orbit import Orbit
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
 from .storms import index_angles, rebuild_storm_index
 
 FORMAT = "asteroid-mining/game"
@@ -25,6 +26,11 @@ T = TypeVar("T")
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """The whole state as JSON-ready data."""
+    with CollectorPaused():
+        return _state_to_json(state)
+
+
+def _state_to_json(state: GameState) -> dict[str, Any]:
     version, internal, gauss = state.rng.getstate()
     return {
         "format": FORMAT,
@@ -70,7 +76,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             {"round": f.round, "asteroids": list(f.asteroids), "sector": list(f.sector) if f.sector else None}
             for f in state.forecasts
         ],
-        "history": list(state.history),
+        "history": history_json(state.history),
     }
 
 
@@ -119,6 +125,11 @@ def _check(condition: bool, path: str, reason: str) -> None:
 
 def state_from_json(doc: Any) -> GameState:
     """Rebuild a state from `state_to_json`'s document; GameFormatError names the JSON path of a problem."""
+    with CollectorPaused():
+        return _state_from_json(doc)
+
+
+def _state_from_json(doc: Any) -> GameState:
     get, items = _Reader.get, _Reader.items
     _check(isinstance(doc, dict), "", "a saved game must be a JSON object")
     _check(doc.get("format") == FORMAT, "format", f"must be {FORMAT!r}: this is not a saved game")
@@ -152,13 +163,16 @@ def state_from_json(doc: Any) -> GameState:
         _check(tid not in pending, f"{path}.id", f"{tid!r} is used twice")
         return tid
 
+    orbits: dict[str, Orbit] = {}  # belts share a few hundred orbits: each text is parsed once
     for path, obj in items(doc, "", "asteroids"):
         aid = new_id(path, obj)
         orbit_text = get(obj, path, "orbit", str, nullable=True)
-        try:
-            orbit = Orbit.parse(orbit_text) if orbit_text is not None else None
-        except ValueError as exc:
-            raise GameFormatError(f"{path}.orbit", str(exc)) from None
+        orbit = orbits.get(orbit_text) if orbit_text is not None else None
+        if orbit is None and orbit_text is not None:
+            try:
+                orbit = orbits[orbit_text] = Orbit.parse(orbit_text)
+            except ValueError as bad_orbit:  # not `exc`: compiled, one name keeps one exception type
+                raise GameFormatError(f"{path}.orbit", str(bad_orbit)) from None
         pinned = get(obj, path, "pinned", str, nullable=True)
         _check((orbit is None) == (pinned in ("near", "far")), f"{path}.pinned",
                "must be near or far exactly when there is no orbit")
@@ -237,35 +251,81 @@ def _restore_order(state: GameState, doc: dict[str, Any], pending: dict[str, Any
         "a": lambda: state.asteroids, "s": lambda: state.settlers, "r": lambda: state.robots,
         "u": lambda: state.ufos, "g": lambda: state.gates,
     }
+    things = state.things
     for i, letter in enumerate(order):
-        _check(letter in queues and positions[letter] < len(queues[letter]), f"order[{i}]",
+        queue = queues.get(letter) if isinstance(letter, str) else None
+        _check(queue is not None and positions[letter] < len(queue), f"order[{i}]",
                "does not match the lists of things")
-        thing = queues[letter][positions[letter]]
+        assert queue is not None
+        thing = queue[positions[letter]]
         positions[letter] += 1
         thing.index = i
-        state.things[thing.id] = thing
-    for letter, things in queues.items():
-        for thing in things:
-            homes[letter]()[thing.id] = thing
+        things[thing.id] = thing
+    for letter, queued in queues.items():
+        home = homes[letter]()
+        for thing in queued:
+            home[thing.id] = thing
+
+
+def _link_asteroids(known: dict[str, Asteroid], pending: dict[str, Any]) -> None:
+    """Every asteroid's neighbours: other asteroids, each listed once, each link listed at both ends.
+
+    A belt of 100,000 asteroids lists millions of neighbours, so the usual case costs two dictionary look-ups
+    per entry (the new dict, then half of the entries look up their neighbour and its own neighbours); only
+    when something is wrong does `_name_bad_link` look again, entry by entry, to name the first problem.
+    """
+    sound = True
+    for aid, asteroid in known.items():
+        neighbours = pending[aid][2]
+        if not all(type(other) is str for other in neighbours):
+            sound = False
+            break
+        links: dict[str, None] = dict.fromkeys(neighbours)
+        if len(links) != len(neighbours) or aid in links:
+            sound = False
+            break
+        asteroid.neighbours = links
+    if sound:
+        # Each link is looked up from its end with the smaller id only: when every such entry's reverse is
+        # there, and the entries pointing down are exactly as many as those pointing up, every entry pointing
+        # down is the reverse of one pointing up (the reverses are distinct), so every link is mutual and every
+        # listed id an asteroid.
+        up = down = 0
+        for aid, asteroid in known.items():
+            for other in asteroid.neighbours:
+                if other < aid:
+                    down += 1
+                    continue
+                up += 1
+                there = known.get(other)
+                if there is None or aid not in there.neighbours:
+                    sound = False
+                    break
+            if not sound:
+                break
+        sound = sound and up == down
+    if not sound:
+        _name_bad_link(known, pending)
+
+
+def _name_bad_link(known: dict[str, Asteroid], pending: dict[str, Any]) -> None:
+    """Raise GameFormatError naming the first bad neighbour entry (in the order of the document)."""
+    for aid in known:
+        path, neighbours = pending[aid][1], pending[aid][2]
+        for i, other in enumerate(neighbours):
+            _check(isinstance(other, str) and other in known and other != aid,
+                   f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
+            _check(other not in neighbours[:i], f"{path}.neighbours[{i}]", f"{other!r} is listed twice")
+    for aid in known:
+        for other in pending[aid][2]:
+            if aid not in pending[other][2]:
+                raise GameFormatError(pending[aid][1] + ".neighbours", f"the link to {other} is not mutual")
+    raise AssertionError("_name_bad_link found nothing wrong")
 
 
 def _link_everything(state: GameState, pending: dict[str, Any]) -> None:
     known = state.asteroids
-    for aid, asteroid in known.items():
-        _, path, neighbours = pending[aid]
-        # the fast path checks whole lists with set operations; the slow one only runs to name a bad entry
-        if not all(type(other) is str for other in neighbours) or (
-            aid in neighbours or not known.keys() >= set(neighbours) or len(set(neighbours)) != len(neighbours)
-        ):
-            for i, other in enumerate(neighbours):
-                _check(isinstance(other, str) and other in known and other != aid,
-                       f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
-                _check(other not in neighbours[:i], f"{path}.neighbours[{i}]", f"{other!r} is listed twice")
-        asteroid.neighbours = dict.fromkeys(neighbours)
-    for aid, asteroid in known.items():
-        for other in asteroid.neighbours:
-            if aid not in known[other].neighbours:
-                raise GameFormatError(pending[aid][1] + ".neighbours", f"the link to {other} is not mutual")
+    _link_asteroids(known, pending)
     for kind_dict in (state.settlers, state.robots, state.ufos):
         for tid, actor in kind_dict.items():
             path = pending[tid][1]

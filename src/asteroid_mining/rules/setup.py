@@ -150,7 +150,7 @@ def _add_machine(state: GameState, machine: _Machine, home: dict[str, _Machine],
 def set_ai(state: GameState, aid: str, on: bool) -> None:
     """Switch the AI of a robot or UFO."""
     thing = state.things.get(aid)
-    if not isinstance(thing, Robot | Ufo):
+    if not isinstance(thing, (Robot, Ufo)):
         raise SetupError(f"{aid} is not a robot or a UFO" if thing else f"there is no robot or UFO {aid}")
     thing.ai = on
 

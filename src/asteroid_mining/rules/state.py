@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from .materials import HOLLOW, KINDS
 from .options import Options
@@ -19,8 +19,19 @@ def _empty_cargo() -> dict[str, int]:
     return dict.fromkeys(KINDS, 0)
 
 
+class _Record:
+    """What every thing of the belt shares: the `kind` of thing it is, one value per class.
+
+    Each class sets its `kind` after its body: compiled by mypyc, a class variable declared in a dataclass's
+    body would reach `dataclasses` as an ordinary field.
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+
 @dataclass(slots=True, eq=False)
-class Asteroid:
+class Asteroid(_Record):
     """An asteroid (R1): mantle, core, orbit or pin (R5), and who is on or around it."""
 
     id: str
@@ -40,7 +51,27 @@ class Asteroid:
     settlers: dict[str, None] = field(default_factory=dict)
     robots: dict[str, None] = field(default_factory=dict)
     ufos: dict[str, None] = field(default_factory=dict)
-    kind: ClassVar[str] = "asteroid"
+
+    def __init__(self, id: str, index: int, mantle: int, core: str, orbit: Orbit | None,
+                 pinned: str | None, position: tuple[float, float] | None = None, exists: bool = True,
+                 exposures: int = 0, surveyed: bool = False) -> None:
+        # written out: compiled, it is native code (a belt of 100,000 asteroids makes as many); the one
+        # `dataclasses` would generate stays interpreted. The sets of ids start empty.
+        self.id = id
+        self.index = index
+        self.mantle = mantle
+        self.core = core
+        self.orbit = orbit
+        self.pinned = pinned
+        self.position = position
+        self.exists = exists
+        self.exposures = exposures
+        self.surveyed = surveyed
+        self.neighbours = {}
+        self.gates = {}
+        self.settlers = {}
+        self.robots = {}
+        self.ufos = {}
 
     @property
     def exposed(self) -> bool:
@@ -53,8 +84,11 @@ class Asteroid:
         return self.exists and self.mantle == 0 and self.core == HOLLOW
 
 
+Asteroid.kind = "asteroid"
+
+
 @dataclass(slots=True, eq=False)
-class Settler:
+class Settler(_Record):
     """A settler in a one-person spaceship (R9–R11)."""
 
     id: str
@@ -63,7 +97,6 @@ class Settler:
     alive: bool = True
     cargo: dict[str, int] = field(default_factory=_empty_cargo)
     gates: list[str] = field(default_factory=list)
-    kind: ClassVar[str] = "settler"
 
     @property
     def carry_total(self) -> int:
@@ -71,8 +104,11 @@ class Settler:
         return sum(self.cargo.values())
 
 
+Settler.kind = "settler"
+
+
 @dataclass(slots=True, eq=False)
-class Robot:
+class Robot(_Record):
     """An AI robot (R13): moves and drills, carries nothing."""
 
     id: str
@@ -80,11 +116,13 @@ class Robot:
     at: str | None
     alive: bool = True
     ai: bool = True
-    kind: ClassVar[str] = "robot"
+
+
+Robot.kind = "robot"
 
 
 @dataclass(slots=True, eq=False)
-class Ufo:
+class Ufo(_Record):
     """A UFO (E2): takes exposed cores, wanders, never drills; its hold has no limit."""
 
     id: str
@@ -93,7 +131,6 @@ class Ufo:
     alive: bool = True
     ai: bool = True
     cargo: dict[str, int] = field(default_factory=_empty_cargo)
-    kind: ClassVar[str] = "ufo"
 
     @property
     def carry_total(self) -> int:
@@ -101,8 +138,11 @@ class Ufo:
         return sum(self.cargo.values())
 
 
+Ufo.kind = "ufo"
+
+
 @dataclass(slots=True, eq=False)
-class Gate:
+class Gate(_Record):
     """One gate of a linked pair (R11): carried by a settler or orbiting an asteroid."""
 
     id: str
@@ -112,7 +152,9 @@ class Gate:
     carrier: str | None = None
     exists: bool = True
     haywire: bool = False
-    kind: ClassVar[str] = "gate"
+
+
+Gate.kind = "gate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +165,19 @@ class Forecast:
     asteroids: tuple[str, ...]
     sector: tuple[float, float] | None = None
     """(start angle, width) in degrees for a storm over a sector of a laid-out belt."""
+
+
+class Recorded(Protocol):
+    """An accepted input kept in the history as it was given (an action), written as JSON when read."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The input's JSON form."""
+        ...
+
+
+def history_json(history: list[dict[str, object] | Recorded]) -> list[dict[str, object]]:
+    """The history as JSON objects: applied actions are kept as records and written out only when asked."""
+    return [entry if isinstance(entry, dict) else entry.to_json() for entry in history]
 
 
 Thing = Asteroid | Settler | Robot | Ufo | Gate
@@ -150,7 +205,7 @@ class GameState:
     things: dict[str, Thing] = field(default_factory=dict)
     """Every id ever used, to the thing it names."""
     forecasts: list[Forecast] = field(default_factory=list)
-    history: list[dict[str, object]] = field(default_factory=list)
+    history: list[dict[str, object] | Recorded] = field(default_factory=list)
     """Accepted inputs (actions and round ends), for replays."""
     # --- derived indexes ---
     settler_order: list[str] = field(default_factory=list)

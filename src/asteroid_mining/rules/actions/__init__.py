@@ -86,7 +86,7 @@ def standing_refusal(state: GameState, actor_id: str) -> Refusal | None:
     actor = state.things.get(actor_id)
     if actor is None:
         return Refusal("unknown_actor", {"actor": actor_id})
-    if not isinstance(actor, Settler | Robot | Ufo):
+    if not isinstance(actor, (Settler, Robot, Ufo)):
         return Refusal("not_an_actor", {"actor": actor_id, "kind": actor.kind})
     if not actor.alive:
         return Refusal("dead", {"actor": actor_id, "kind": actor.kind})
@@ -105,7 +105,7 @@ def actor_refusal(state: GameState, actor_id: str) -> Refusal | None:
     refusal = standing_refusal(state, actor_id)
     if refusal is None:
         actor = state.things[actor_id]
-        assert isinstance(actor, Settler | Robot | Ufo)
+        assert isinstance(actor, (Settler, Robot, Ufo))
         refusal = turn_refusal(state, actor)
     return refusal
 
@@ -120,7 +120,7 @@ def check(state: GameState, action: Action) -> Refusal | None:
     if not state.running:
         return Refusal("game_over", {"status": state.status})
     actor = state.things.get(action.actor)
-    if not isinstance(actor, Settler | Robot | Ufo) or not actor.alive:
+    if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
     rule = RULE_BY_NAME[action.name]
     if actor.kind not in rule.actors:
@@ -142,7 +142,7 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
 def legal_actions(state: GameState, actor_id: str) -> list[Action]:
     """The accepted actions of `actor_id`, in a stable order; empty when it cannot act now."""
     actor = state.things.get(actor_id)
-    if not state.running or not isinstance(actor, Settler | Robot | Ufo) or not actor.alive:
+    if not state.running or not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return []
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor_id:
         return []

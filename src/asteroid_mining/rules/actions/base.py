@@ -23,18 +23,31 @@ Actor = Settler | Robot | Ufo
 """Anything that acts."""
 
 
-class Action:
-    """An action: a small frozen record with a stable JSON form `{"type": name, "actor": …, …}`.
+class _Named:
+    """What names an action's class: its JSON `type`, set by each class after its body.
 
-    Subclasses are frozen dataclasses whose first field is `actor`; the other fields are strings or None.
+    Compiled by mypyc, a class variable declared in a dataclass's body would reach `dataclasses` as an ordinary
+    field, hence this plain base class and the assignments after the classes.
     """
 
     __slots__ = ()
     name: ClassVar[str]
     """The action's JSON `type`."""
+    doc: ClassVar[str]
+    """The action in a sentence, for clients: the class's docstring, which compiled classes do not keep."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action(_Named):
+    """An action: a small frozen record with a stable JSON form `{"type": name, "actor": …, …}`.
+
+    Subclasses are frozen dataclasses that add their fields (strings or None) after `actor`; they do not declare
+    `actor` again (compiled by mypyc, an inherited attribute declared again would look like a default), and
+    write out their `__init__` (so that the compiled engine builds them in native code, see `events`).
+    """
 
     actor: str
-    """The id of the settler, robot or UFO that acts (each subclass's first field)."""
+    """The id of the settler, robot or UFO that acts."""
 
     def to_json(self) -> dict[str, Any]:
         """The action as a JSON object."""
@@ -89,8 +102,11 @@ class Rule(Generic[A]):
 
     record: type[A]
     """The action's record class."""
-    actors: tuple[str, ...] = ("settler",)
+    # class variables, so that the compiled classes take subclasses' tuples of other lengths
+    actors: ClassVar[tuple[str, ...]] = ("settler",)
     """Kinds of actor that may do it (R11, R13, E2)."""
+    verb: ClassVar[str]
+    """The action in a few words, for the refusal `cannot_do`."""
     meanings: ClassVar[Mapping[str, str]] = MappingProxyType({})
     """What each field of the record besides `actor` holds, in a few words (for the spec)."""
 
@@ -109,7 +125,7 @@ class Rule(Generic[A]):
 
     def spec(self) -> ActionSpec:
         """The action's public spec."""
-        return ActionSpec(self.name, (self.record.__doc__ or "").strip(), self.fields, self.actors)
+        return ActionSpec(self.name, self.record.doc, self.fields, self.actors)
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: A) -> Refusal | None:
         """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""

@@ -19,10 +19,17 @@ from .costs import missing, new_id_refusal, pay
 class BuildGates(Action):
     """Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."""
 
-    actor: str
     first: str | None = None
     second: str | None = None
-    name: ClassVar[str] = "build_gates"
+
+    def __init__(self, actor: str, first: str | None = None, second: str | None = None) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
+
+
+BuildGates.name = "build_gates"
+BuildGates.doc = "Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."
 
 
 class BuildGatesRule(Rule[BuildGates]):

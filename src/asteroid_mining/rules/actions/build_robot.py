@@ -19,9 +19,15 @@ from .costs import missing, new_id_refusal, pay
 class BuildRobot(Action):
     """Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."""
 
-    actor: str
     new_id: str | None = None
-    name: ClassVar[str] = "build_robot"
+
+    def __init__(self, actor: str, new_id: str | None = None) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "new_id", new_id)
+
+
+BuildRobot.name = "build_robot"
+BuildRobot.doc = "Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."
 
 
 class BuildRobotRule(Rule[BuildRobot]):

@@ -18,9 +18,15 @@ from .base import Action, Actor, Rule
 class Deposit(Action):
     """Put one unit of `kind` from the cargo into a shelter's hollow core."""
 
-    actor: str
     kind: str
-    name: ClassVar[str] = "deposit"
+
+    def __init__(self, actor: str, kind: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "kind", kind)
+
+
+Deposit.name = "deposit"
+Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."
 
 
 class DepositRule(Rule[Deposit]):

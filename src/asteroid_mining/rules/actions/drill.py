@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ..dangers import Danger, drill_danger
 from ..effects import react, touch
@@ -18,8 +17,12 @@ from .base import Action, Actor, Rule
 class Drill(Action):
     """Drill one layer of the mantle."""
 
-    actor: str
-    name: ClassVar[str] = "drill"
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
+
+Drill.name = "drill"
+Drill.doc = "Drill one layer of the mantle."
 
 
 class DrillRule(Rule[Drill]):

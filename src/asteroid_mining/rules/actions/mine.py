@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ..effects import check_win, lose_core, touch
 from ..errors import Refusal
@@ -18,8 +17,12 @@ from .base import Action, Actor, Rule
 class Mine(Action):
     """Take the core's unit into the cargo hold (a UFO takes it into its hold)."""
 
-    actor: str
-    name: ClassVar[str] = "mine"
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
+
+Mine.name = "mine"
+Mine.doc = "Take the core's unit into the cargo hold (a UFO takes it into its hold)."
 
 
 class MineRule(Rule[Mine]):

@@ -17,9 +17,15 @@ from .base import Action, Actor, Rule
 class Move(Action):
     """Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."""
 
-    actor: str
     target: str
-    name: ClassVar[str] = "move"
+
+    def __init__(self, actor: str, target: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "target", target)
+
+
+Move.name = "move"
+Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
 
 
 class MoveRule(Rule[Move]):

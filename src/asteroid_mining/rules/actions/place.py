@@ -17,9 +17,15 @@ from .base import Action, Actor, Rule
 class Place(Action):
     """Put a carried gate into orbit around the actor's asteroid."""
 
-    actor: str
     gate: str
-    name: ClassVar[str] = "place"
+
+    def __init__(self, actor: str, gate: str) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "gate", gate)
+
+
+Place.name = "place"
+Place.doc = "Put a carried gate into orbit around the actor's asteroid."
 
 
 class PlaceRule(Rule[Place]):

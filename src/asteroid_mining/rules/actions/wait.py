@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ..events import Event, Waited
 from ..state import Asteroid, GameState
@@ -15,8 +14,12 @@ from .base import Action, Actor, Rule
 class Wait(Action):
     """Do nothing this step."""
 
-    actor: str
-    name: ClassVar[str] = "wait"
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
+
+Wait.name = "wait"
+Wait.doc = "Do nothing this step."
 
 
 class WaitRule(Rule[Wait]):
