@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,12 @@ from tests.rules.strategies import belts, game_options
 
 def _decoded(texts: dict[str, str]) -> dict[str, Any]:
     return {sid: json.loads(text) for sid, text in texts.items()}
+
+
+def _engine_texts(game: Game, settlers: list[str]) -> dict[str, str]:
+    """The engine's choices as orjson writes them: the tracker writes its text from pieces it keeps, and must
+    write exactly this."""
+    return {sid: orjson.dumps(game.choices(sid, brief=True).to_json()).decode() for sid in settlers}
 
 
 def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None = None) -> Counter[str]:
@@ -37,12 +44,15 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
         events = game.apply(rng.choice(game.legal_actions(game.turn)))
         counts.update(event.type for event in events)
         view.update()
-        changed = _decoded(tracker.update(view.touched))
+        raw = tracker.update(view.touched)
+        changed = _decoded(raw)
         for sid, choices in changed.items():
             assert choices != held[sid], "sent again unchanged"
         held.update(changed)
         counts["sent"] += len(changed)
-        assert held == {sid: game.choices(sid).to_json() for sid in settlers}
+        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in settlers}
+        engine = _engine_texts(game, settlers)
+        assert all(text == engine[sid] for sid, text in raw.items()), "not the engine's JSON text"
     return counts
 
 
@@ -103,9 +113,9 @@ def test_choices_of_building_and_placing_gates() -> None:
         game.apply(action)
         view.update()
         held.update(_decoded(tracker.update(view.touched)))
-        assert held == {sid: game.choices(sid).to_json() for sid in ("s1", "s2")}, action
+        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}, action
     game.end_round()
     view.update()
     held.update(_decoded(tracker.update(view.touched)))
-    assert held == {sid: game.choices(sid).to_json() for sid in ("s1", "s2")}
+    assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}
     assert game.settlers["s1"].at == "A"

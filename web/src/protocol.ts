@@ -248,11 +248,18 @@ export interface ForecastRecord {
   sector: [number, number] | null;
 }
 /**
- * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). A settler that cannot act now gets every entry refused with why.
+ * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).
  */
 export interface Choices {
   settler: string;
   round: number;
+  /**
+   * why the settler cannot act now (every entry would be refused with it), or null when it may
+   */
+  refusal: Refusal | null;
+  /**
+   * every action it could take, legal or refused; empty when `refusal` is not null
+   */
   choices: (
     | MoveChoice
     | DrillChoice
@@ -275,6 +282,18 @@ export interface Choices {
   storms: StormOutlook[];
 }
 /**
+ * Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+ *
+ * The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+ */
+export interface Refusal {
+  code: string;
+  params: {
+    [k: string]: string | number | undefined;
+  };
+  message: string;
+}
+/**
  * Whether the settler may fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
  */
 export interface MoveChoice {
@@ -288,18 +307,6 @@ export interface MoveChoice {
    */
   refusal: Refusal | null;
   danger?: Danger;
-}
-/**
- * Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
- *
- * The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
- */
-export interface Refusal {
-  code: string;
-  params: {
-    [k: string]: string | number | undefined;
-  };
-  message: string;
 }
 /**
  * A drill that would expose a reactive core near the Sun: now (`in_rounds` 0) or in `in_rounds` rounds.

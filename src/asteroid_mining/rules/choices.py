@@ -62,7 +62,11 @@ class Choices:
 
     settler: str
     round: int
+    refusal: Refusal | None
+    """Why the actor cannot act now at all (not its turn, dead, the game over): every entry is refused with it.
+    None when it may act."""
     choices: tuple[Choice, ...]
+    """Every entry; none in the brief form of an actor that cannot act now."""
     reactions: Mapping[str, Reaction]
     """The settler's asteroid and each move destination whose exposed reactive core will react."""
     storms: tuple[StormOutlook, ...]
@@ -89,17 +93,20 @@ class Choices:
         return {
             "settler": self.settler,
             "round": self.round,
+            "refusal": None if self.refusal is None else self.refusal.to_json(),
             "choices": entries,
             "reactions": {aid: r.to_json() for aid, r in self.reactions.items()},
             "storms": [s.to_json() for s in self.storms],
         }
 
 
-def choices(state: GameState, actor_id: str) -> Choices:
+def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     """Every action `actor_id` could take now, legal or refused, in a stable order, with the hints.
 
-    An actor that cannot act now (not its turn, dead, the game over) gets every entry, each refused with that
-    reason. Raises KeyError when `actor_id` is not a settler, robot or UFO of this game. O(degree).
+    An actor that cannot act now (not its turn, dead, the game over) gets that reason as `refusal` and every
+    entry, each refused with it; `brief` leaves those entries out (for a client that offers actions only to the
+    actor whose step it is: the entries of the others say nothing `refusal` does not). Raises KeyError when
+    `actor_id` is not a settler, robot or UFO of this game. O(degree).
     """
     actor = state.things.get(actor_id)
     if not isinstance(actor, (Settler, Robot, Ufo)):
@@ -107,17 +114,21 @@ def choices(state: GameState, actor_id: str) -> Choices:
     here = state.asteroids[actor.at] if actor.at is not None else None
     standing = standing_refusal(state, actor_id)
     turn = turn_refusal(state, actor) if standing is None else None
+    general = standing or turn
+    reactions, storms = _reactions(state, here), _storms(state, here)
+    if brief and general is not None:
+        return Choices(actor_id, state.round, general, (), reactions, storms)
     entries: list[Choice] = []
     for rule in RULES:
-        general = standing or (cannot_do(actor, rule) if actor.kind not in rule.actors else turn)
+        refusal = standing or (cannot_do(actor, rule) if actor.kind not in rule.actors else turn)
         danger = rule.danger(state, actor, here)
-        if general is not None or here is None:
-            entries.extend(Choice(a, general, danger) for a in rule.candidates(state, actor, here))
+        if refusal is not None or here is None:
+            entries.extend(Choice(a, refusal, danger) for a in rule.candidates(state, actor, here))
         elif danger is None:
             entries.extend(Choice(a, r) for a, r in rule.offers(state, actor, here))
         else:
             entries.extend(Choice(a, r, danger) for a, r in rule.offers(state, actor, here))
-    return Choices(actor_id, state.round, tuple(entries), _reactions(state, here), _storms(state, here))
+    return Choices(actor_id, state.round, general, tuple(entries), reactions, storms)
 
 
 def _reactions(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:

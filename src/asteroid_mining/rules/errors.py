@@ -36,7 +36,7 @@ class Refusal:
         return {"code": self.code, "params": dict(self.params), "message": self.message}
 
     def __hash__(self) -> int:
-        return hash((self.code, tuple(sorted(self.params.items()))))
+        return hash((self.code, frozenset(self.params.items())))
 
 
 @lru_cache(maxsize=4096)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from . import setup
-from .actions import Action, action_from_json, check, legal_actions, perform
+from .actions import Action, action_from_json, actor_refusal, check, legal_actions, perform
 from .belt import Belt
 from .bulk import CollectorPaused
 from .choices import Choices, choices
@@ -220,12 +220,18 @@ class Game:
         """Every action `actor` may take now (empty when it cannot act)."""
         return legal_actions(self._state, actor)
 
-    def choices(self, settler: str) -> Choices:
+    def choices(self, settler: str, brief: bool = False) -> Choices:
         """Every action `settler` could take now, legal or refused with its `Refusal`, and the hints a player
         needs: a drill's danger, the reactions to come here and one move away, the storms ahead (see
-        `rules.choices`). A settler that cannot act now gets every entry refused with that reason. KeyError
-        when `settler` is not a settler, robot or UFO of this game. O(degree)."""
-        return choices(self._state, settler)
+        `rules.choices`). A settler that cannot act now gets that reason as `refusal` and every entry refused
+        with it, or no entries when `brief`. KeyError when `settler` is not a settler, robot or UFO of this
+        game. O(degree)."""
+        return choices(self._state, settler, brief)
+
+    def actor_refusal(self, actor: str) -> Refusal | None:
+        """Why `actor` cannot act now at all (the game over, not an actor, dead, not its turn), or None: the
+        `refusal` of its choices."""
+        return actor_refusal(self._state, actor)
 
     def apply(self, action: Action) -> list[Event]:
         """Carry out an action and return its events; raises Refused (changing nothing) when refused.

@@ -122,23 +122,57 @@ _MARK = re.compile(r"\{(\w+)(!r)?(?:(=)(\w*)|(\?))?\}")
 _PART = re.compile(r"\[([^\]]*)\]")
 
 
+# A template is parsed once (the regular expressions run on its text, never on the params): every refusal the
+# engine offers is rendered, and a server renders thousands of different ones a second.
+Guard = tuple[str, bool, str]
+"""A mark of a template checked by `_fits`: its parameter's name, whether it asks for a value, that value."""
+Piece = str | tuple[str, bool]
+"""A piece of a filled text: literal text, or a parameter's name and whether it is written with `repr`."""
+
+_guards: dict[str, tuple[Guard, ...]] = {}
+_pieces: dict[str, tuple[Piece, ...]] = {}
+_layouts: dict[str, tuple[tuple[bool, str], ...]] = {}
+
+
+def _guards_of(text: str) -> tuple[Guard, ...]:
+    found = _guards.get(text)
+    if found is None:
+        found = _guards[text] = tuple((m.group(1), bool(m.group(3)), m.group(4) or "")
+                                      for m in _MARK.finditer(_PART.sub("", text)))
+    return found
+
+
 def _fits(text: str, params: Mapping[str, ParamValue]) -> bool:
     """Every parameter and guard of `text` (optional parts aside) is satisfied by `params`."""
-    for m in _MARK.finditer(_PART.sub("", text)):
-        name, eq, value = m.group(1), m.group(3), m.group(4)
-        if name not in params or (eq and str(params[name]) != value):
-            return False
-    return True
+    return all(name in params and (not eq or str(params[name]) == value) for name, eq, value in _guards_of(text))
+
+
+def _pieces_of(text: str) -> tuple[Piece, ...]:
+    found = _pieces.get(text)
+    if found is None:
+        out: list[Piece] = []
+        pos = 0
+        for m in _MARK.finditer(text):
+            if m.start() > pos:
+                out.append(text[pos:m.start()])
+            if not (m.group(3) or m.group(5)):  # a guard writes nothing
+                out.append((m.group(1), bool(m.group(2))))
+            pos = m.end()
+        if pos < len(text):
+            out.append(text[pos:])
+        found = _pieces[text] = tuple(out)
+    return found
 
 
 def _fill(text: str, params: Mapping[str, ParamValue]) -> str:
-    def one(m: re.Match[str]) -> str:
-        if m.group(3) or m.group(5):
-            return ""
-        value = params[m.group(1)]
-        return repr(value) if m.group(2) else str(value)
-
-    return _MARK.sub(one, text)
+    out: list[str] = []
+    for piece in _pieces_of(text):
+        if isinstance(piece, str):
+            out.append(piece)
+        else:
+            value = params[piece[0]]
+            out.append(repr(value) if piece[1] else str(value))
+    return "".join(out)
 
 
 def render(code: str, params: Mapping[str, ParamValue]) -> str:
@@ -153,19 +187,31 @@ def render(code: str, params: Mapping[str, ParamValue]) -> str:
         return f"{code}: {kind.meaning}"
 
 
+def _layout(template: str) -> tuple[tuple[bool, str], ...]:
+    """The template cut into its fixed texts and optional parts (`[...]`), in order: (is a part, text)."""
+    found = _layouts.get(template)
+    if found is None:
+        out: list[tuple[bool, str]] = []
+        pos = 0
+        for m in _PART.finditer(template):
+            if m.start() > pos:
+                out.append((False, template[pos:m.start()]))
+            out.append((True, m.group(1)))
+            pos = m.end()
+        out.append((False, template[pos:]))
+        found = _layouts[template] = tuple(out)
+    return found
+
+
 def _render(template: str, params: Mapping[str, ParamValue]) -> str:
     out: list[str] = []
-    pos = 0
     in_row = False
-    for m in _PART.finditer(template):
-        if m.start() > pos:
-            out.append(_fill(template[pos:m.start()], params))
+    for optional, text in _layout(template):
+        if not optional:
+            out.append(_fill(text, params))
             in_row = False
-        part = m.group(1)
-        if _fits(part, params):
-            filled = _fill(part, params)
+        elif _fits(text, params):
+            filled = _fill(text, params)
             out.append(filled[2:] if not in_row and filled.startswith(", ") else filled)
             in_row = True
-        pos = m.end()
-    out.append(_fill(template[pos:], params))
     return "".join(out)

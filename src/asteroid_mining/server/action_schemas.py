@@ -158,10 +158,14 @@ Choices: Any = create_model(
     "Choices",
     __base__=Record,
     __doc__="Every action a settler could take now, legal or refused, in a stable order, with the hints a "
-            "player needs (`Game.choices`). A settler that cannot act now gets every entry refused with why.",
+            "player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has "
+            "why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).",
     settler=(str, ...),
     round=(int, ...),
-    choices=(list[ChoiceEntry], ...),
+    refusal=(Refusal | None, Field(description="why the settler cannot act now (every entry would be refused with "
+                                               "it), or null when it may")),
+    choices=(list[ChoiceEntry], Field(description="every action it could take, legal or refused; empty when "
+                                                  "`refusal` is not null")),
     reactions=(dict[str, Reaction], Field(description="the settler's asteroid and each asteroid one move away "
                                                       "whose exposed reactive core will react")),
     storms=(list[StormOutlook], Field(description="every storm forecast")),

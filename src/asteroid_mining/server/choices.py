@@ -8,14 +8,18 @@ changed: when the round or the game's status moved on, when the turn came to the
 command touched (`Game.take_touched`, through the `ViewTracker`) the settler, its asteroid, a neighbour, a gate
 orbiting there or that gate's partner and its asteroid — everything a settler's choices are made of.
 
-Strict turns change one thing for every other settler at each step: their entries are all refused with
-`not_your_turn`, whose params name the settler whose turn it now is. For a settler whose neighbourhood nothing
-touched, the tracker asks the engine for that refusal alone (`Game.check` of one of its actions) and puts it in
-place of the old one, rather than computing all the choices again.
+A settler that cannot act now (not its turn, dead, the game over) is sent its brief choices
+(`Game.choices(settler, brief=True)`): why it cannot act, the round, the reactions and storms, and no entries —
+each would only repeat that refusal, and a client offers actions only to the settler whose step it is. In strict
+turns that is every settler but one, and at each step their refusal changes (`not_your_turn` names whose turn it
+now is): for a settler whose neighbourhood nothing touched, the tracker asks the engine for that refusal alone
+(`Game.actor_refusal`) and writes it in place of the old one.
 
 Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
 connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
-the cyclic garbage collector to walk.
+the cyclic garbage collector to walk. The text of brief choices is kept in two pieces around their refusal, so
+that a new refusal is written in place by one `str.join`, exactly as `orjson.dumps(choices.to_json())` would
+write the whole.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import orjson
 
-from ..rules import Choice, Choices, Game, Refusal
+from ..rules import Choices, Game, Refusal
 
 
 @dataclass(slots=True)
@@ -39,7 +43,10 @@ class _Sent:
     near: frozenset[str]
     """The ids whose change can change these choices."""
     general: Refusal | None
-    """The refusal every entry has, when they all have the very same one (the settler cannot act now)."""
+    """Why the settler cannot act now (`choices.refusal`): its choices are brief, without entries."""
+    pieces: list[str] | None
+    """With `general`: the text before and after it, so that `text` is `general`'s JSON text joining them
+    (another refusal in its place is one `str.join`)."""
 
 
 class ChoiceTracker:
@@ -101,22 +108,24 @@ class ChoiceTracker:
         return changed
 
     def _compute(self, sid: str) -> _Sent:
-        game = self._game
-        choices = game.choices(sid)
-        return _Sent(choices, _text(choices), self._near(sid), _common_refusal(choices))
+        choices = self._game.choices(sid, brief=True)
+        general = choices.refusal
+        if general is None:
+            return _Sent(choices, _encode(choices), self._near(sid), None, None)
+        pieces = _pieces(choices)
+        return _Sent(choices, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
 
     def _patched(self, sent: _Sent) -> _Sent:
-        """`sent` with the refusal all its entries share asked of the engine again."""
-        if not sent.choices.choices:
-            return sent
-        refusal = self._game.check(sent.choices.choices[0].action)
-        if refusal is None:  # it may act after all: nothing to patch, the whole choices are needed
-            return self._compute(sent.choices.settler)
+        """`sent` (the brief choices of a settler that cannot act) with why it cannot act asked again."""
+        assert sent.pieces is not None
+        sid = sent.choices.settler
+        refusal = self._game.actor_refusal(sid)
+        if refusal is None:  # it may act after all: the whole choices are needed
+            return self._compute(sid)
         if refusal == sent.general:
             return sent
-        entries = tuple(Choice(c.action, refusal, c.danger) for c in sent.choices.choices)
-        choices = replace(sent.choices, choices=entries)
-        return _Sent(choices, _text(choices), sent.near, refusal)
+        return _Sent(replace(sent.choices, refusal=refusal), _refusal_text(refusal).join(sent.pieces), sent.near,
+                     refusal, sent.pieces)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
@@ -137,18 +146,35 @@ class ChoiceTracker:
         return frozenset(ids)
 
 
-def _common_refusal(choices: Choices) -> Refusal | None:
-    """The refusal every entry has, when there are entries and they all have the very same one (the engine
-    refuses every entry of a settler that cannot act with one refusal); else None."""
-    entries = choices.choices
-    first = entries[0].refusal if entries else None
-    if first is None or any(entry.refusal is not first for entry in entries):
-        return None
-    return first
+# A refusal's JSON text, by refusal: the brief choices of settlers that cannot act are written at every step of
+# every game, and their refusals are few (`not_your_turn` of s1 … s4, `dead`, `game_over`). Cleared when it grows
+# past `_CACHE_LIMIT` entries.
+_CACHE_LIMIT = 10_000
+_refusals: dict[Refusal, str] = {}
 
 
-def _text(choices: Choices) -> str:
+def _refusal_text(refusal: Refusal) -> str:
+    text = _refusals.get(refusal)
+    if text is None:
+        if len(_refusals) >= _CACHE_LIMIT:
+            _refusals.clear()
+        text = _refusals[refusal] = orjson.dumps(refusal.to_json()).decode()
+    return text
+
+
+def _encode(choices: Choices) -> str:
+    """`choices` (with entries) as JSON text."""
     return orjson.dumps(choices.to_json()).decode()
+
+
+def _pieces(choices: Choices) -> list[str]:
+    """The JSON text of brief choices (no entries) cut at their refusal, which joins them: exactly what
+    `_encode` writes."""
+    assert not choices.choices
+    reactions = orjson.dumps({aid: r.to_json() for aid, r in choices.reactions.items()}).decode()
+    storms = orjson.dumps([s.to_json() for s in choices.storms]).decode()
+    return [f'{{"settler":{orjson.dumps(choices.settler).decode()},"round":{choices.round},"refusal":',
+            f',"choices":[],"reactions":{reactions},"storms":{storms}}}']
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
