@@ -2,6 +2,8 @@
 #
 #   make play    set up (if needed), build the browser client and play: the server starts and the browser
 #                opens on a new hot-seat game (PORT=8000 by default; the address is printed without a browser)
+#   make cluster the same on a throwaway cluster: PostgreSQL, Redis, three server nodes and HAProxy on PORT
+#                (Debian's postgresql, redis-server and haproxy; docs/deploy.md)
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
 #   make test    set up (if needed), build the browser client, run the checks (make lint), the TypeScript unit
 #                tests and every pytest (then the engine's tests once more on the pure engine: make test-pure)
@@ -48,10 +50,11 @@ RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py
 
-.PHONY: help setup compiled web test test-pure lint protocol bench play clean distclean fuzz soak
+.PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
+	@echo "make cluster - the same on a throwaway cluster: PostgreSQL, Redis, 3 nodes, HAProxy on PORT"
 	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
 	@echo "make compiled - compile the rules engine with mypyc (part of setup)"
@@ -146,6 +149,9 @@ soak: setup
 
 play: setup web
 	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
+
+cluster: setup web
+	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
 
 clean:
 	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) -name '*.so' -delete; rm -f $(ENGINE_STAMP); }

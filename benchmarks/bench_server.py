@@ -14,6 +14,14 @@ before acting, as people and bots do, to show the latency at a given load instea
     python benchmarks/bench_server.py                       # 200 games x 4 clients, 50 rounds each
     python benchmarks/bench_server.py --think 0.25          # the same, paced
     python benchmarks/bench_server.py --games 20 --rounds 5 # a quick look
+    python benchmarks/bench_server.py --database postgresql # one server on a throwaway PostgreSQL instead of SQLite
+    python benchmarks/bench_server.py --cluster 3           # PostgreSQL, Redis, 3 nodes, clients through HAProxy;
+                                                            # then a node killed: how long its games' takeover takes
+    python benchmarks/bench_server.py --cluster 3 --balance uri  # each game's clients sent to one node
+
+With `--cluster N` (Debian's postgresql, redis-server and haproxy) the clients connect through the round-robin
+balancer, so most of them reach a node that does not own their game; the CPU of each part (the nodes, PostgreSQL,
+Redis, HAProxy) is measured from /proc over the run.
 """
 
 from __future__ import annotations
@@ -71,6 +79,34 @@ def machine_busy_seconds() -> float:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process, its finished children and its live descendants (PostgreSQL's backends)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(v) for v in fields[11:15]) / tick  # its own time and its finished children's
+        todo += children.get(current, [])
+    return total
+
+
+def parts_cpu(parts: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each part (each a list of process trees)."""
+    return {name: sum(tree_cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
 
 
 @dataclass
@@ -220,7 +256,8 @@ class Client:
         if run.status != "running" or run.round > run.rounds:
             run.done.set()
             return
-        if run.turn == self.settler:
+        # on what it knows itself: clients on a cluster's nodes hear of an update at different moments
+        if run.turn == self.settler and self.seq == run.seq:
             if self.think:  # people are not in step: between half and one and a half times the think time
                 asyncio.get_running_loop().call_later(self.think * (0.5 + self.rng.random()), self.act)
             else:
@@ -310,8 +347,9 @@ async def play_game(port: int, number: int, game: dict[str, Any], args: argparse
                 client.ws.close()
 
 
-async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+async def bench(args: argparse.Namespace, url: str, parts: dict[str, list[int]]) -> dict[str, Any]:
     stats = Stats()
+    pid = parts["server"][0]
     port = int(url.rsplit(":", 1)[1])
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         rss_before = rss_mb(pid)
@@ -333,7 +371,8 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         gc.freeze()
         gc.disable()
         rss_connected = rss_mb(pid)
-        cpu_before = cpu_seconds(pid)
+        cpu_before = sum(cpu_seconds(p) for p in parts["server"])
+        parts_before = parts_cpu(parts)
         mine_before = time.process_time()
         machine_before = machine_busy_seconds()
         started = time.perf_counter()
@@ -342,9 +381,11 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
             await run_task
         elapsed = time.perf_counter() - started
         gc.enable()
-        cpu = cpu_seconds(pid) - cpu_before
+        cpu = sum(cpu_seconds(p) for p in parts["server"]) - cpu_before
+        parts_after = parts_cpu(parts)
         mine = time.process_time() - mine_before
-        others = machine_busy_seconds() - machine_before - cpu - mine
+        part_cpu = {name: parts_after[name] - parts_before[name] for name in parts}
+        others = machine_busy_seconds() - machine_before - sum(part_cpu.values()) - mine
         rss_after = rss_mb(pid)
         lobby = (await http.get("/api/games")).json()["games"]
     lat = sorted(stats.all_clients_ms) or [float("nan")]
@@ -368,6 +409,8 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         "connect_s": round(connected, 2),
         "mb_per_game": round((rss_after - rss_before) / args.games, 3),
         "games_in_lobby_after": len(lobby),
+        "cpu_ms_per_action": {name: round(value / max(1, stats.actions) * 1000, 3)
+                              for name, value in part_cpu.items()},
     }
 
 
@@ -383,20 +426,47 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=1000.0,
                         help="the server's per-connection rate limit (messages/s): the clients play faster than people")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgresql"),
+                        help="the store of a single server: SQLite (default) or a throwaway PostgreSQL")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="N nodes on a throwaway PostgreSQL and Redis behind HAProxy (and a takeover measured)")
+    parser.add_argument("--takeover-games", type=int, default=20, help="games of the killed node (with --cluster)")
+    parser.add_argument("--balance", default="roundrobin", choices=("roundrobin", "uri"),
+                        help="HAProxy's balancing with --cluster: round robin, or one game's requests to one node")
     args = parser.parse_args()
 
+    try:
+        import uvloop
+
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    limits = ["--bot-delay", "0", "--max-games-per-client", str(args.games + args.takeover_games + 10),
+              "--max-connections-per-client", str((args.games + args.takeover_games) * args.clients + 10),
+              "--rate-per-second", str(args.rate)]
+    if args.cluster:
+        from cluster_runs import run_cluster  # beside this file
+
+        return run_cluster(args, limits, runner, bench, report)
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))
     port = free_port()
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
     profile = os.environ.get("BENCH_SERVER_PROFILE")  # a file: run the server under cProfile, to look inside
     server_main = os.environ.get("BENCH_SERVER_MAIN", "asteroid_mining.server")  # another entry point, to look inside
+    postgres = None
+    store = ["--synchronous", args.synchronous]
+    if args.database == "postgresql":
+        from asteroid_mining.server.cluster.local import Postgres
+
+        postgres = Postgres(fsync=True).start()
+        store = ["--database", postgres.create_database("games")]
     argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), "-m", server_main,
-            "--port", str(port), "--data", str(data),
-            "--bot-delay", "0", "--max-games-per-client", str(args.games + 10),
-            "--max-connections-per-client", str(args.games * args.clients + 10), "--synchronous", args.synchronous,
-            "--rate-per-second", str(args.rate)]
+            "--port", str(port), "--data", str(data), *limits, *store]
     server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    parts = {"server": [server.pid]}
+    if postgres is not None and postgres.process is not None and postgres.process.proc is not None:
+        parts["postgresql"] = [postgres.process.proc.pid]
     try:
         for _ in range(200):
             try:
@@ -406,13 +476,7 @@ def main() -> int:
                 time.sleep(0.05)
         else:
             raise SystemExit("the server did not start")
-        try:
-            import uvloop
-
-            runner = uvloop.run
-        except ImportError:
-            runner = asyncio.run
-        result = runner(bench(args, url, server.pid))
+        result = runner(bench(args, url, parts))
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -421,13 +485,22 @@ def main() -> int:
             server.kill()
         log.close()
         shutil.rmtree(data, ignore_errors=True)
+        if postgres is not None:
+            postgres.close()
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    lat = result["latency_all_clients_ms"]
     pace = f"acting {args.think:g} s after their turn comes" if args.think else "acting the instant their turn comes"
+    where = "PostgreSQL" if args.database == "postgresql" else f"SQLite synchronous={args.synchronous}"
     print(f"server benchmark: {result['games']} games x {args.clients} clients on the {args.belt} belt, "
-          f"{args.rounds} rounds each, {pace} (SQLite synchronous={args.synchronous})")
+          f"{args.rounds} rounds each, {pace} ({where})")
+    report(result)
+    return 0
+
+
+def report(result: dict[str, Any]) -> None:
+    """Print a run's figures."""
+    lat = result["latency_all_clients_ms"]
     print(f"  connecting         {result['clients']} clients and their first states in {result['connect_s']} s")
     print(f"  actions            {result['actions']} in {result['seconds']} s = {result['actions_per_s']} actions/s")
     met = "met" if lat["p99"] <= TARGET_P99_MS else "MISSED"
@@ -444,7 +517,8 @@ def main() -> int:
     print(f"  server memory      {rss['before']} MB before, {rss['after_creating']} MB with the games, "
           f"{rss['connected']} MB with the clients, {rss['after_playing']} MB after playing: "
           f"{result['mb_per_game']} MB per game [target <= {TARGET_MB_PER_GAME:g}: {met}]")
-    return 0
+    each = ", ".join(f"{name} {ms} ms" for name, ms in result["cpu_ms_per_action"].items())
+    print(f"  CPU per action     {each}")
 
 
 if __name__ == "__main__":

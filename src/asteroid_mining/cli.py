@@ -126,6 +126,10 @@ def serve(
     data: Annotated[str | None, typer.Option(help="Where games are kept (default: your data directory).")] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Once up, open the browser on a new hot-seat game "
                                                "(or print its address where there is no browser).")] = False,
+    database: Annotated[str | None, typer.Option(help="Keep games in PostgreSQL at this postgresql:// URL instead "
+                                                 "of SQLite (or ASTEROID_MINING_DATABASE).")] = None,
+    redis: Annotated[str | None, typer.Option(help="With --database: a node of a cluster, coordinated through "
+                                              "Redis at this redis:// URL (or ASTEROID_MINING_REDIS).")] = None,
 ) -> None:
     """Run the game server (lobby, games over WebSocket, the browser client) until interrupted."""
     from .server.main import serve as run_server
@@ -134,7 +138,7 @@ def serve(
         from .server.opener import open_when_ready
 
         open_when_ready(host, port)
-    raise typer.Exit(run_server(host=host, port=port, data=data))
+    raise typer.Exit(run_server(host=host, port=port, data=data, database=database, redis=redis))
 
 
 def _mount_maps() -> None:

@@ -228,7 +228,14 @@ export interface ErrorMessage {
   ref?: string | number;
 }
 
-export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage;
+/** A command sent again (after a reconnect) that the server had already played, as command `seq`. */
+export interface AckMessage {
+  type: "ack";
+  ref: string | number;
+  seq: number;
+}
+
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage;
 
 export { sunState } from "./sun";
 
@@ -284,7 +291,11 @@ export class GameSocket {
   private ws: WebSocket | null = null;
   private retry = 0;
   private stopped = false;
-  private nextRef = 1;
+  // Refs start at a random point so that they stay unique for the seat across page loads: a command sent again
+  // after a reconnect is recognised by its ref (a cluster answers it with an `ack` instead of playing it twice).
+  private nextRef = Math.floor(Math.random() * 2 ** 40) + 1;
+  /** Acts sent but not answered yet: sent again, with their refs, after a reconnect. */
+  private unanswered = new Map<number, Record<string, unknown>>();
   seq = -1;
   onMessage: (m: ServerMessage) => void = () => {};
   onStatus: (s: SocketStatus, detail?: string) => void = () => {};
@@ -313,6 +324,7 @@ export class GameSocket {
         this.seq = m.seq;
         m.state = withSun(m.state);
       }
+      if (m.type !== "state" && typeof m.ref === "number") this.unanswered.delete(m.ref);
       if (m.type === "update") {
         if (this.seq >= 0 && m.seq <= this.seq) return; // already have it
         if (this.seq >= 0 && m.seq > this.seq + 1) {
@@ -322,6 +334,7 @@ export class GameSocket {
         this.seq = m.seq;
       }
       this.onMessage(m);
+      if (m.type === "state") for (const msg of this.unanswered.values()) this.send(msg);
     };
     ws.onclose = (e) => {
       this.ws = null;
@@ -356,7 +369,10 @@ export class GameSocket {
   /** Sends an action; returns its ref (echoed in the answer), or null when not connected. */
   act(msg: Omit<ActMessage, "type">): number | null {
     const ref = this.nextRef++;
-    return this.send({ type: "act", ...msg, ref }) ? ref : null;
+    const act = { type: "act", ...msg, ref };
+    if (!this.send(act)) return null;
+    this.unanswered.set(ref, act);
+    return ref;
   }
 
   close(): void {

@@ -72,6 +72,11 @@ export class PlaySession {
       if (primary || s === "failed") this.on.status(s, detail);
     };
     sock.onMessage = (m) => {
+      if (m.type === "ack") {  // an action sent again after a reconnect had been applied already: it is done
+        if (this.pending && m.ref === this.pending.ref) this.pending = null;
+        this.on.choices();
+        return;
+      }
       if (m.type === "error") {
         if (this.pending && (m.ref === undefined || m.ref === this.pending.ref)) this.pending = null;
         this.on.error(m.code, m.message, m.ref);

@@ -6,7 +6,7 @@
 /**
  * Any message the server sends over the WebSocket.
  */
-export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage;
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage;
 /**
  * Any message a client sends over the WebSocket.
  */
@@ -549,6 +549,10 @@ export interface By {
    * `timer`: the seat's time ran out; `bot`: its bot played
    */
   auto?: "timer" | "bot";
+  /**
+   * on a cluster, the sender's `ref`, kept with the command so that the command sent again is answered with an `ack`, not played twice (docs/deploy.md)
+   */
+  ref?: string | number;
 }
 /**
  * An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields.
@@ -600,6 +604,18 @@ export interface ErrorMessage {
    * the `ref` of the message answered
    */
   ref?: string | number;
+}
+/**
+ * On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
+ * (sent again after a reconnect, when its answer was lost).
+ */
+export interface AckMessage {
+  type: "ack";
+  ref: string | number;
+  /**
+   * the command the act was played as
+   */
+  seq: number;
 }
 /**
  * Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.

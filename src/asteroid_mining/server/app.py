@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.telemetry import TelemetryConfig
 
 from .. import __version__
-from ..storage import GameStore, SqliteStore
+from ..storage import GameStore
 from . import catalog, errors, history, lessons, lobby, play, replay
 from .config import Settings
 from .direct import DirectSend
@@ -18,6 +18,7 @@ from .hub import GameHub
 from .limits import BodyLimit
 from .replay_cache import ReplayCache
 from .static import ClientFiles
+from .stores import make_hub, make_store
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +30,15 @@ Create a game with `POST /api/games`, then connect each seat's client to the Web
 
 
 def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
-    """The application. Games are kept in `store` (default: SQLite in `settings.data_dir`)."""
+    """The application. Games are kept in `store` (default: `settings.database`'s PostgreSQL, else SQLite in
+    `settings.data_dir`); with `settings.redis` the server is a node of a cluster."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        games = store or SqliteStore(settings.data_dir, settings.synchronous)
+        games = store or make_store(settings)
         await games.open()
-        hub = GameHub(settings, games)
+        hub: GameHub = make_hub(settings, games)
         app.state.hub = hub
         try:
             await hub.start()

@@ -94,6 +94,16 @@ class Settings:
     """Commands waiting for a game's owner before more are refused as `busy`."""
     static_dir: Path = STATIC_DIR
     """The built browser client (`index.html` and its assets)."""
+    database: str = ""
+    """A PostgreSQL URL (`postgresql://user:password@host:5432/games`) to keep games in instead of SQLite in
+    `data_dir`; with `redis`, this server is one node of a cluster (docs/deploy.md)."""
+    redis: str = ""
+    """A Redis URL (`redis://host:6379/0`): ownership of games and messages between the nodes of a cluster."""
+    node_id: str = ""
+    """This node's name in a cluster (default: the host's name and the process id)."""
+    lease_seconds: float = 3.0
+    """How long a node's ownership of a game lasts unless renewed (a third of it apart): how soon a dead node's
+    games are taken over."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -101,6 +111,14 @@ class Settings:
             problems.append(f"port must be between 0 and 65535, not {self.port}")
         if self.synchronous not in ("FULL", "NORMAL"):
             problems.append(f"synchronous must be FULL or NORMAL, not {self.synchronous!r}")
+        if self.database and not self.database.startswith(("postgresql://", "postgres://")):
+            problems.append(f"database must be a postgresql:// URL, not {self.database.split(':', 1)[0]!r}")
+        if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            problems.append(f"redis must be a redis:// URL, not {self.redis.split(':', 1)[0]!r}")
+        if self.redis and not self.database:
+            problems.append("redis (a cluster) needs a shared database: give database a postgresql:// URL too")
+        if not 0.5 <= self.lease_seconds <= 60:
+            problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
         for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:

@@ -16,6 +16,8 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
+from ..storage import StorageError
+
 log = logging.getLogger(__name__)
 
 _HTTP_CODES = {
@@ -112,6 +114,11 @@ def install(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         return JSONResponse(error_body(code, message), status_code=exc.status_code, headers=exc.headers)
 
+    async def storage_failed(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("storage failed on %s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse(error_body("storage_failed", "the games' storage cannot be reached at the moment; try "
+                                       "again"), status_code=503)
+
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
         return JSONResponse(error_body("internal", "internal server error"), status_code=500)
@@ -127,7 +134,6 @@ def install(app: FastAPI) -> None:
                           f"still at /api/games/{exc.game_id}/log")
         return JSONResponse(body, status_code=409)
 
-    from ..storage import StorageError  # here: errors is imported by modules the storage layer must not need
     from .rebuild import DamagedGame
 
     app.add_exception_handler(StorageError, storage_error)
@@ -135,4 +141,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(StorageError, storage_failed)
     app.add_exception_handler(Exception, crash)

@@ -109,16 +109,22 @@ class GameHub:
         try:
             meta = read_meta(stored.record)
             game, seq = await asyncio.to_thread(_rebuild_checked, stored)
-            live = LiveGame(stored.record, meta, game, seq, self.settings, self.store, _players(stored.record, meta))
+            players = _players(stored.record, meta)
         except Exception as failure:  # a bug of ours or a stored game a change of rules broke: not a crash
             damaged = failure if isinstance(failure, DamagedGame) else DamagedGame(
                 game_id, f"{type(failure).__name__}: {failure}"[:300])
             self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
             raise damaged from failure
+        live = self.make_live(stored.record, meta, game, seq, players)
         self.games[game_id] = live
         live.start()
         _age_young_objects()
         return live
+
+    def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
+                  players: dict[int, BotPlayer]) -> LiveGame:
+        """The live game of a record, at command `seq` (a cluster node makes its own kind)."""
+        return LiveGame(record, meta, game, seq, self.settings, self.store, players)
 
     def release(self, live: LiveGame) -> None:
         """Let a finished game go once nobody is connected (it is loaded again when asked for)."""
@@ -140,6 +146,10 @@ class GameHub:
         self._connected[client] -= 1
         if self._connected[client] <= 0:
             del self._connected[client]
+
+    async def lobby_games(self) -> list[dict[str, Any]]:
+        """What the lobby lists (a cluster node reads every node's games from the shared store)."""
+        return self.lobby()
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not
@@ -212,7 +222,7 @@ class GameHub:
         except StorageError as failure:
             log.error("game %s could not be stored: %s", record.id, failure)
             raise storage_refusal(failure) from None
-        live = LiveGame(record, meta, game, 0, self.settings, self.store, players)
+        live = self.make_live(record, meta, game, 0, players)
         self.games[record.id] = live
         live.start()
         _age_young_objects()

@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from ..rules import Action, Event, Game, Refused, Wait
-from ..storage import Command, GameRecord, GameStore, Progress, Snapshot, StorageError
+from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .action_schemas import ActBase
 from .bots import BotPlayer
 from .choices import ChoiceTracker, choices_json
@@ -71,6 +71,8 @@ class LiveGame:
         self.choices = ChoiceTracker(game)
         self.connections: set[Connection] = set()
         self.broken = False
+        self.moved = False
+        """True once another server has taken the game over: its clients are told to reconnect."""
         self._settings = settings
         self._store = store
         self._players = players
@@ -167,7 +169,7 @@ class LiveGame:
 
     def _delay(self) -> float | None:
         """How long the current turn may last before the server plays it (bot or timer); None: no limit."""
-        if not self.connections or not self.running or self.broken:
+        if not self.watched() or not self.running or self.broken:
             return None
         turn = self.game.turn
         seat = self._owner_of.get(turn) if turn else None
@@ -176,6 +178,10 @@ class LiveGame:
         if seat.kind == "bot":
             return self._settings.bot_delay
         return self.turn_seconds
+
+    def watched(self) -> bool:
+        """Somebody is connected to the game: its clock runs."""
+        return bool(self.connections)
 
     def _due(self) -> float | None:
         delay = self._delay()
@@ -217,6 +223,12 @@ class LiveGame:
         snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
         try:
             await self._store.append(self.id, command, progress_of(game, seq, command.at), snapshot)
+        except Fenced:
+            log.warning("game %s: another server owns it now; command %d was not played", self.id, seq)
+            if sender is not None:
+                sender.outbox.put(error("not_owner", "another server plays this game now: reconnect", ref=ref))
+            await self.lost()
+            return
         except StorageError:
             log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
             await self._reload()
@@ -257,6 +269,11 @@ class LiveGame:
                     mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
                     seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
         return message, seated
+
+    async def lost(self) -> None:
+        """The store no longer takes this server's commands of the game (another server claimed it, see
+        `GameStore.claim`): go back to what the store holds. A cluster node lets the game go instead."""
+        await self._reload()
 
     async def _reload(self) -> None:
         """Go back to what the store holds (after a failed write); if even that fails, the game is broken.
@@ -334,6 +351,10 @@ class LiveGame:
             conn.outbox.put(error("not_your_settler", f"{action.actor} is not one of your settlers ({mine})",
                                   "settler", ref))
             return
+        self.enqueue(conn, action, ref)
+
+    def enqueue(self, conn: Connection, action: Action, ref: str | int | None) -> None:
+        """Queue a checked command for the owner task (or refuse it as `busy`)."""
         if len(self._inbox) >= self._settings.inbox:
             conn.outbox.put(error("busy", "too many commands are waiting for this game; try again", ref=ref))
             return

@@ -54,7 +54,7 @@ async def create_game(body: CreateGame, request: Request) -> CreatedGame:
 @router.get("/games", response_model=Lobby)
 async def lobby(request: Request) -> dict[str, Any]:
     """Open and running games, newest first, without tokens."""
-    return {"games": hub_of(request).lobby()}
+    return {"games": await hub_of(request).lobby_games()}
 
 
 @router.get("/games/{game_id}", response_model=GameDetail, responses=_ERRORS)

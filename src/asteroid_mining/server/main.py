@@ -21,6 +21,7 @@ import uvicorn
 from ..storage import SqliteStore, StorageError
 from .app import create_app
 from .config import Settings, SettingsError
+from .stores import describe, make_store
 from .transport import SocketCounter, guarded_protocol
 
 log = logging.getLogger("asteroid_mining.server")
@@ -103,7 +104,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
         print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
         return 2
     log.info("Asteroid Mining server on http://%s:%d (games kept in %s)", settings.host, settings.port,
-             settings.data_dir)
+             describe(settings))
     gc.set_threshold(*GC_THRESHOLDS)
     server = uvicorn.Server(uvicorn_config(settings))
     server.run()
@@ -111,14 +112,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
 
 
 async def _check_store(settings: Settings) -> None:
-    """Open the games' store once, check its pages and close it: creates or brings up to date its schema;
-    StorageError when the server could not use it (damaged pages included)."""
-    store = SqliteStore(settings.data_dir, settings.synchronous)
+    """Open the games' store once, check it and close it: creates or brings up to date its schema (SQLite: and
+    checks its pages); StorageError when the server could not use it (damaged pages included)."""
+    store = make_store(settings)
     await store.open()
     try:
-        await store.verify()
+        if isinstance(store, SqliteStore):
+            await store.verify()
     finally:
         await store.close()
+    if settings.redis:
+        from .cluster.node import connect_redis
+
+        redis = connect_redis(settings.redis)
+        try:
+            await redis.ping()
+        except Exception as failure:
+            raise StorageError(f"cannot reach Redis at {settings.redis}: {failure}") from None
+        finally:
+            await redis.aclose()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ malformed messages are answered with an `error`, and the connection stays usable
 token, 4403 an origin that may not connect, 4404 no such game, 4410 a stored game that cannot be
 loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and
 sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
-failure.
+failure, 1012 the game moved to another node of a cluster (reconnect).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
+from ..storage import StorageError
 from .config import Settings
 from .direct import SCOPE_KEY
 from .errors import ServerError, error_body
@@ -40,6 +41,7 @@ CLOSE_FULL = 4409
 CLOSE_DAMAGED = 4410
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
+CLOSE_MOVED = 1012
 
 
 @router.websocket("/api/games/{game_id}/ws")
@@ -68,6 +70,11 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
         live = await hub.get(game_id)
     except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
         await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
+        return
+    except StorageError as failure:  # the store is away (a cluster's database restarting): the client retries
+        log.warning("game %s could not be loaded: %s", game_id, failure)
+        await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
+                     CLOSE_INTERNAL)
         return
     except ServerError as failed:
         await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
@@ -151,6 +158,8 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
         await conn.outbox.run()
         if conn.outbox.overflowed:
             await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
+        elif conn.live is not None and conn.live.moved:
+            await websocket.close(CLOSE_MOVED, "the game moved to another server: reconnect")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client has gone; the receiving side notices and cleans up
     finally:

@@ -85,6 +85,15 @@ class ErrorMessage(Record):
     ref: Ref | None = absent("the `ref` of the message answered")
 
 
+class AckMessage(Record):
+    """On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
+    (sent again after a reconnect, when its answer was lost)."""
+
+    type: Literal["ack"]
+    ref: Ref
+    seq: int = Field(description="the command the act was played as")
+
+
 class ReplayStep(Record):
     """One accepted command of a replay: what an `update` carried for it."""
 
@@ -118,7 +127,7 @@ class Constants(BaseModel):
     reactive: list[str]
 
 
-SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage)
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage, AckMessage)
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,

@@ -117,6 +117,8 @@ class By(BaseModel):
 
     seat: int
     auto: Literal["timer", "bot"] | None = absent("`timer`: the seat's time ran out; `bot`: its bot played")
+    ref: Ref | None = absent("on a cluster, the sender's `ref`, kept with the command so that the command sent "
+                             "again is answered with an `ack`, not played twice (docs/deploy.md)")
 
 
 class LoggedCommand(BaseModel):

@@ -1,10 +1,12 @@
 """The durable log of games: belts, options, seeds, append-only command logs and snapshots.
 
 `GameStore` is the interface the server talks to; `SqliteStore` is the embedded default (one SQLite file in
-WAL mode). A networked database can implement `GameStore` later without touching game logic.
+WAL mode); `PostgresStore` (in `storage.postgres`, with the cluster extra) keeps the games of a cluster of nodes
+in PostgreSQL.
 """
 
-from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from .base import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
 from .sqlite import SqliteStore
 
-__all__ = ["Command", "GameRecord", "GameStore", "Progress", "Snapshot", "SqliteStore", "StorageError", "StoredGame"]
+__all__ = ["Command", "Fenced", "GameRecord", "GameStore", "Progress", "Snapshot", "SqliteStore", "StorageError",
+           "StoredGame"]

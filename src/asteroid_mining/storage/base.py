@@ -26,6 +26,13 @@ class StorageError(Exception):
     code = "storage_failed"
 
 
+class Fenced(StorageError):
+    """A command of a game that another node has claimed since (see `GameStore.claim`): this node no longer owns
+    the game and must let it go."""
+
+    code = "not_owner"
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """What never changes about a game: everything `Game.new` needs, and the server's own metadata."""
@@ -129,3 +136,15 @@ class GameStore(ABC):
     @abstractmethod
     async def unfinished(self) -> list[str]:
         """The ids of games still running, oldest first (to resume them after a restart)."""
+
+    async def claim(self, game_id: str, epoch: int) -> bool:
+        """Take the game's log over with `epoch` (the fence of a cluster): from then on, appends to the game made
+        through a store that claimed an older epoch raise `Fenced`. False, and nothing changes, when a newer epoch
+        holds it already.
+
+        A store that only one server uses (SQLite: its lock file sees to that) needs no fence: it accepts.
+        """
+        return True
+
+    def release(self, game_id: str) -> None:  # noqa: B027 - a store without a fence has nothing to forget
+        """Forget the epoch of a game this store no longer writes (see `claim`)."""

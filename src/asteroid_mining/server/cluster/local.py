@@ -1,0 +1,417 @@
+"""A throwaway cluster on one machine: PostgreSQL (initdb in a temporary directory), redis-server, server nodes
+and HAProxy in front of them, each on a free port (the balancer on the one asked for), stopped together.
+
+    python -m asteroid_mining.server.cluster.local [--port 8000] [--nodes 3] [--open]     (make cluster)
+
+The same launchers start the servers of the cluster's tests and benchmark. PostgreSQL refuses to run as root:
+run as root, its processes run as the `postgres` user (Debian's package makes it), in a directory that user owns.
+Nothing here touches the machine's own services.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(condition: Any, timeout: float, what: str, interval: float = 0.05) -> None:
+    """Poll `condition()` until it is true; AssertionError naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if condition():
+                return
+        time.sleep(interval)
+    raise AssertionError(f"{what} did not happen within {timeout:g} s")
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def postgres_bin() -> Path | None:
+    """The directory of Debian's PostgreSQL programs (initdb, postgres), or None when it is not installed."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).resolve().parent if initdb else None
+
+
+class Process:
+    """A server process in a new session (so that a kill reaches only it), its output in a log file."""
+
+    def __init__(self, argv: list[str], log: Path, user: str | None = None) -> None:
+        self.argv = argv
+        self.log = log
+        self.user = user
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the process."""
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         start_new_session=True, user=self.user)
+
+    @property
+    def alive(self) -> bool:
+        """The process is running."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def send_signal(self, number: int) -> None:
+        """Send a signal to the process (when it runs)."""
+        if self.alive:
+            assert self.proc is not None
+            os.kill(self.proc.pid, number)
+
+    def wait(self, timeout: float = 20) -> None:
+        """Wait for the process to end (killing it after `timeout` seconds)."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self, number: int = signal.SIGTERM) -> None:
+        """Signal the process and wait for it to end."""
+        self.send_signal(number)
+        self.wait()
+
+
+class Postgres:
+    """A PostgreSQL cluster made by initdb in a temporary directory, on a free port (trust authentication on
+    127.0.0.1 only)."""
+
+    def __init__(self, fsync: bool = False) -> None:
+        bindir = postgres_bin()
+        if bindir is None:
+            raise AssertionError("PostgreSQL is not installed (apt-get install postgresql)")
+        self.bindir = bindir
+        self.user = "postgres" if os.geteuid() == 0 else None
+        self.dir = Path(tempfile.mkdtemp(prefix="am-postgres-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.fsync = fsync
+        self.process: Process | None = None
+        if self.user is not None:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+        self._run([str(bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                   "--no-sync", "--locale=C"])
+
+    def _run(self, argv: list[str]) -> None:
+        done = subprocess.run(argv, capture_output=True, user=self.user, stdin=subprocess.DEVNULL, check=False)
+        if done.returncode:
+            raise AssertionError(f"{argv[0]} failed: {done.stdout.decode()} {done.stderr.decode()}")
+
+    @property
+    def url(self) -> str:
+        """The URL of its `postgres` database."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def url_of(self, database: str) -> str:
+        """The URL of one of its databases."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> Postgres:
+        """Start the server and wait until it takes connections."""
+        argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.dir),
+                "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
+                "-c", f"fsync={'on' if self.fsync else 'off'}"]
+        self.process = Process(argv, self.dir / "postgres.log", self.user)
+        self.process.start()
+        wait_until(self.ready, 30, f"PostgreSQL on port {self.port} (log: {self.dir / 'postgres.log'})")
+        return self
+
+    def ready(self) -> bool:
+        """The server takes connections (AssertionError when it has exited)."""
+        assert self.process is not None
+        if not self.process.alive:
+            raise AssertionError(f"PostgreSQL exited: {(self.dir / 'postgres.log').read_text()}")
+        done = subprocess.run([str(self.bindir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"],
+                              check=False, stdin=subprocess.DEVNULL)
+        return done.returncode == 0
+
+    def create_database(self, name: str) -> str:
+        """A new empty database; its URL."""
+        self._run([str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-q",
+                   "-c", f'CREATE DATABASE "{name}"'])
+        return self.url_of(name)
+
+    def sql(self, database: str, statement: str) -> str:
+        """Run SQL with psql; its output (unaligned, tuples only)."""
+        done = subprocess.run([str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                               "postgres", "-d", database, "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", statement],
+                              capture_output=True, check=False, user=self.user, stdin=subprocess.DEVNULL)
+        if done.returncode:
+            raise AssertionError(f"psql failed: {done.stderr.decode()}")
+        return done.stdout.decode().strip()
+
+    def stop(self) -> None:
+        """A fast shutdown (SIGINT): what is committed stays."""
+        if self.process is not None:
+            self.process.stop(signal.SIGINT)
+
+    def close(self) -> None:
+        """Stop the server and remove its directory."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Redis:
+    """redis-server on a free port, persisting nothing (a restart empties it, as losing Redis would)."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise AssertionError("redis-server is not installed (apt-get install redis-server)")
+        self.binary = binary
+        self.dir = Path(tempfile.mkdtemp(prefix="am-redis-"))
+        self.port = free_port()
+        self.process: Process | None = None
+
+    @property
+    def url(self) -> str:
+        """Its URL."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> Redis:
+        """Start the server (empty) and wait until it takes connections."""
+        argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save", "",
+                "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"]
+        self.process = Process(argv, self.dir / "redis.log")
+        self.process.start()
+        wait_until(lambda: _port_open(self.port), 20, f"redis-server on port {self.port}")
+        return self
+
+    def stop(self) -> None:
+        """Kill the server: what it held is lost, as when Redis dies."""
+        if self.process is not None:
+            self.process.stop(signal.SIGKILL)
+
+    def close(self) -> None:
+        """Stop the server and remove its directory."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin") -> str:
+    """Round robin over `nodes` (ports on 127.0.0.1) on `port`, WebSocket upgrades included, with health checks
+    so that a dead node is left out within a second or two. `balance="uri"` sends every request of one game (its
+    WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`."""
+    servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
+                        for i, p in enumerate(nodes))
+    return f"""global
+    maxconn 4096
+
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    option redispatch
+    retries 2
+
+frontend games
+    bind 127.0.0.1:{port}
+    default_backend nodes
+
+backend nodes
+    balance {"uri depth 3" if balance == "uri" else "roundrobin"}
+    option httpchk GET /api/health
+{servers}
+"""
+
+
+class HAProxy:
+    """HAProxy in the foreground with a generated configuration."""
+
+    def __init__(self, nodes: list[int], port: int | None = None, balance: str = "roundrobin") -> None:
+        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        if not Path(binary).exists():
+            raise AssertionError("haproxy is not installed (apt-get install haproxy)")
+        self.dir = Path(tempfile.mkdtemp(prefix="am-haproxy-"))
+        self.port = port or free_port()
+        self.config = self.dir / "haproxy.cfg"
+        self.config.write_text(haproxy_config(self.port, nodes, balance))
+        self.process = Process([binary, "-db", "-f", str(self.config)], self.dir / "haproxy.log")
+
+    @property
+    def url(self) -> str:
+        """Its HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """Its WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> HAProxy:
+        """Start the balancer and wait until it takes connections."""
+        self.process.start()
+        wait_until(lambda: _port_open(self.port), 20, f"haproxy on port {self.port}")
+        return self
+
+    def close(self) -> None:
+        """Stop the balancer and remove its directory."""
+        self.process.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Node:
+    """`python -m asteroid_mining.server` as a node of the cluster."""
+
+    def __init__(self, name: str, database: str, redis: str, directory: Path, *extra: str) -> None:
+        self.name = name
+        self.port = free_port()
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-m", "asteroid_mining.server", "--port", str(self.port), "--data", str(self.dir),
+                "--database", database, "--redis", redis, "--node-id", name, *extra]
+        self.process = Process(argv, self.dir / "node.log")
+
+    @property
+    def url(self) -> str:
+        """Its HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """Its WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> Path:
+        """Its log file."""
+        return self.dir / "node.log"
+
+    @property
+    def proc(self) -> subprocess.Popen[bytes] | None:
+        """The running process."""
+        return self.process.proc
+
+    def kill9(self) -> None:
+        """Kill the node with SIGKILL, as a crash would."""
+        self.process.stop(signal.SIGKILL)
+
+    def stop(self) -> None:
+        """Stop the node (SIGTERM: it gives its games up for other nodes to take at once)."""
+        self.process.stop()
+
+    def start(self) -> Node:
+        """Start the node and wait until it answers."""
+        import httpx
+
+        self.process.start()
+
+        def up() -> bool:
+            if not self.process.alive:
+                raise AssertionError(f"node {self.name} exited: {(self.dir / 'node.log').read_text()[-2000:]}")
+            return httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200
+
+        wait_until(up, 30, f"node {self.name}")
+        return self
+
+
+class LocalCluster:
+    """PostgreSQL, Redis, `nodes` nodes and HAProxy on `port`; `close()` stops everything and removes it all."""
+
+    def __init__(self, nodes: int = 3, port: int | None = 8000, fsync: bool = True, extra: tuple[str, ...] = (),
+                 balancer: bool = True, balance: str = "roundrobin") -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="am-cluster-"))
+        self.postgres: Postgres | None = None
+        self.redis: Redis | None = None
+        self.nodes: list[Node] = []
+        self.balancer: HAProxy | None = None
+        try:
+            self.postgres = Postgres(fsync=fsync).start()
+            self.database = self.postgres.create_database("games")
+            self.redis = Redis().start()
+            self.nodes = [Node(f"node{i + 1}", self.database, self.redis.url, self.dir / f"node{i + 1}", *extra)
+                          for i in range(nodes)]
+            for node in self.nodes:
+                node.start()
+            if balancer:
+                self.balancer = HAProxy([n.port for n in self.nodes], port, balance).start()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop the balancer, the nodes, Redis and PostgreSQL; remove their directories."""
+        if self.balancer is not None:
+            self.balancer.close()
+        for node in self.nodes:
+            node.process.stop()
+        if self.redis is not None:
+            self.redis.close()
+        if self.postgres is not None:
+            self.postgres.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the cluster as Ctrl-C does
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`make cluster`: a throwaway cluster until Ctrl-C."""
+    parser = argparse.ArgumentParser(prog="python -m asteroid_mining.server.cluster.local", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=8000, help="the balancer's port (default 8000)")
+    parser.add_argument("--nodes", type=int, default=3, help="how many server nodes (default 3)")
+    parser.add_argument("--open", action="store_true", help="open the browser on a new game once it is up")
+    args = parser.parse_args(argv)
+    try:
+        cluster = LocalCluster(args.nodes, args.port)
+    except AssertionError as failure:
+        print(f"cluster: error: {failure}", file=sys.stderr)
+        return 2
+    try:
+        assert cluster.balancer is not None and cluster.postgres is not None and cluster.redis is not None
+        print(f"PostgreSQL on 127.0.0.1:{cluster.postgres.port}, Redis on 127.0.0.1:{cluster.redis.port}")
+        for node in cluster.nodes:
+            print(f"{node.name} on {node.url} (log: {node.dir / 'node.log'})")
+        print(f"HAProxy round-robin on {cluster.balancer.url}: play there. Ctrl-C stops everything.", flush=True)
+        if args.open:
+            from ..opener import open_when_ready
+
+            open_when_ready("127.0.0.1", cluster.balancer.port)
+        signal.signal(signal.SIGTERM, _interrupt)
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C must not leave servers behind
+            signal.signal(number, signal.SIG_IGN)
+        print("stopping the cluster", flush=True)
+        cluster.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

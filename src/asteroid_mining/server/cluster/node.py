@@ -1,0 +1,393 @@
+"""`ClusterHub`: the games of one node of a cluster.
+
+Any node serves any client. A game is loaded on a node when a client asks for it there; the node takes the
+game's lease if nobody holds it (and becomes its owner) or else follows it. A watchdog, every third of a lease:
+
+- renews the leases this node holds (one pipelined round trip); a lease found gone (Redis restarted) is taken
+  again, a lease found taken by another node means the game has moved: it is dropped and its clients reconnect;
+- for each game it follows, looks up the owner: none (the owner died and its lease ran out) — the node takes the
+  game over, rebuilding it from the store, clock and bots included; else it tells the owner how many clients
+  watch here, so that the owner's clock runs for them.
+
+A command that a follower relays to a dead owner finds nobody listening on its channel; the follower waits for
+the lease to run out and takes the game over itself. Redis being away stops relaying and following (clients get
+a clean error), not the owners: the store's fence keeps a game to one writer whatever Redis says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from typing import Any
+
+from ...rules import Action, Game, action_from_json
+from ...storage import GameRecord, GameStore, StorageError
+from ..bots import BotPlayer
+from ..config import Settings
+from ..errors import ServerError
+from ..hub import GameHub
+from ..live import Connection, LiveGame
+from ..messages import error
+from ..meta import GameMeta, MetaError
+from ..schemas import CreatedSeat, CreateGame
+from .bus import Bus, game_channel, node_channel
+from .game import ClusterGame
+from .leases import Leases, lease_key
+
+log = logging.getLogger(__name__)
+
+
+def default_node_id() -> str:
+    """This process's name in the cluster: host and process id."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def connect_redis(url: str) -> Any:
+    """A Redis client for `url` that fails fast (2 s) instead of hanging when Redis is away."""
+    import redis.asyncio
+
+    return redis.asyncio.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+class ClusterHub(GameHub):
+    """The live games of one node: owned or followed (see the module's documentation)."""
+
+    def __init__(self, settings: Settings, store: GameStore) -> None:
+        super().__init__(settings, store)
+        self.node = settings.node_id or default_node_id()
+        self.redis = connect_redis(settings.redis)
+        self.leases = Leases(self.redis, self.node, settings.lease_seconds)
+        self.bus = Bus(self.redis, self.node, self._on_message)
+        self.bus.on_reconnect = self._after_outage
+        self.held: dict[str, int] = {}
+        """The games this node owns, with their epochs."""
+        self.presence_ttl = settings.lease_seconds * 2
+        self._tick = settings.lease_seconds / 3
+        self._senders: dict[int, Connection] = {}
+        self._watchdog: asyncio.Task[None] | None = None
+
+    # ----- life -----
+    async def start(self) -> None:
+        """Join the cluster (games are loaded when clients ask for them, not all at start)."""
+        await self.bus.start()
+        self._watchdog = asyncio.create_task(self._watch(), name="cluster-watchdog")
+        log.info("cluster node %s up", self.node)
+
+    async def close(self) -> None:
+        """Leave the cluster: give every lease up, so that other nodes take the games over at once."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+        games = [g for g in self.games.values() if isinstance(g, ClusterGame)]
+        for live in games:
+            live.moved = True
+        await super().close()
+        for game_id, epoch in list(self.held.items()):
+            with contextlib.suppress(Exception):
+                await self.leases.release(game_id, epoch)
+        self.held.clear()
+        await self.bus.close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
+                  players: dict[int, BotPlayer]) -> LiveGame:
+        """A `ClusterGame`, a follower until it is owned."""
+        return ClusterGame(record, meta, game, seq, self.settings, self.store, players, hub=self)
+
+    # ----- loading, owning, dropping -----
+    async def _load(self, game_id: str) -> LiveGame | None:
+        if len(game_id) > 64:
+            return None
+        await self.bus.follow(game_id)  # before reading the store: an update published meanwhile is not missed
+        live = await super()._load(game_id)
+        if live is None:
+            await self.bus.unfollow(game_id)
+            return None
+        assert isinstance(live, ClusterGame)
+        if live.running:
+            with contextlib.suppress(Exception):  # Redis away: a follower for now; the watchdog tries again
+                await self.take(live)
+        return live
+
+    async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+        """Create the game in the store, and leave it there: the node its first client connects to will own it
+        (so that with a balancer that sends one game's clients to one node, that node owns the game and no other
+        node needs a copy of it)."""
+        count = getattr(self.store, "running_games_of", None)
+        if count is not None:  # the limit per address holds across the cluster, not per node
+            mine = await count(client)
+            if mine >= self.settings.max_games_per_client:
+                raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
+                                  f"(at most {self.settings.max_games_per_client})")
+        live, seats = await super().create(request, client)
+        self.release(live)
+        return live, seats
+
+    async def take(self, live: ClusterGame) -> bool:
+        """Own the game when nobody does: lease, fence, catch up with the store. True when this node owns it."""
+        if live.owner:
+            return True
+        floor = await self._epoch_of(live.id)
+        epoch = await self.leases.acquire(live.id, floor)
+        if epoch is None:
+            return False
+        self.held[live.id] = epoch  # from now on renewed, and not let go as a mere follower's game
+        started = time.monotonic()
+        try:
+            if not await self.store.claim(live.id, epoch):
+                raise LookupError("a newer epoch holds the game")
+            stored = await self.store.load(live.id)
+            await live.become_owner(epoch, stored)
+        except BaseException as failure:
+            if self.held.get(live.id) == epoch:
+                del self.held[live.id]
+            with contextlib.suppress(Exception):
+                await self.leases.release(live.id, epoch)
+            if isinstance(failure, LookupError):
+                return False
+            raise
+        await self.bus.unfollow(live.id)
+        self.bus.publish(game_channel(live.id), {"t": "owner", "g": live.id, "node": self.node, "epoch": epoch})
+        log.info("game %s: owned by %s (epoch %d, caught up in %.3f s)", live.id, self.node, epoch,
+                 time.monotonic() - started)
+        return True
+
+    async def _epoch_of(self, game_id: str) -> int:
+        epoch_of = getattr(self.store, "epoch_of", None)
+        if epoch_of is None:
+            return 0
+        return int(await epoch_of(game_id) or 0)
+
+    async def stored_seq(self, game_id: str) -> int | None:
+        """The seq of the game's last stored command, as the store says."""
+        last_seq = getattr(self.store, "last_seq", None)
+        if last_seq is None:
+            return None
+        found: int | None = await last_seq(game_id)
+        return found
+
+    async def drop(self, live: ClusterGame, why: str) -> None:
+        """Let a game go that another node now owns: its clients are closed with 1012 and reconnect."""
+        log.warning("game %s: dropped by %s (%s)", live.id, self.node, why)
+        if self.games.get(live.id) is live:
+            del self.games[live.id]
+        epoch = self.held.pop(live.id, None)
+        self.store.release(live.id)
+        live.owner = False
+        live.moved = True
+        asyncio.get_running_loop().create_task(self._let_go(live, epoch))
+
+    async def _let_go(self, live: ClusterGame, epoch: int | None) -> None:
+        await live.stop()
+        await self.bus.unfollow(live.id)
+        if epoch is not None:
+            with contextlib.suppress(Exception):
+                await self.leases.release(live.id, epoch)
+
+    def release(self, live: LiveGame) -> None:
+        """Let a game go once nobody here needs it: a finished one, or one this node only followed."""
+        if live.connections or self.games.get(live.id) is not live:
+            return
+        if isinstance(live, ClusterGame) and (live.owner or live.id in self.held) and live.running:
+            return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
+        del self.games[live.id]
+        epoch = self.held.pop(live.id, None)
+        self.store.release(live.id)
+        asyncio.get_running_loop().create_task(self._let_go(live, epoch) if isinstance(live, ClusterGame)
+                                               else live.stop())
+
+    # ----- the lobby -----
+    async def lobby_games(self) -> list[dict[str, Any]]:
+        """Every node's open and running games, from the shared store (this node's own from memory)."""
+        summaries = getattr(self.store, "summaries", None)
+        if summaries is None:
+            return self.lobby()
+        out = []
+        for record, progress in await summaries():
+            live = self.games.get(record.id)
+            if live is not None:
+                out.append(live.summary())
+                continue
+            try:
+                meta = GameMeta.from_json(record.meta)
+            except MetaError as damaged:  # listed by no node rather than breaking the lobby of all
+                log.error("game %s: %s", record.id, damaged)
+                continue
+            seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
+            out.append({"id": record.id, "status": "open" if progress.seq == 0 else progress.status,
+                        "seq": progress.seq, "round": progress.round, "turn": progress.turn,
+                        "rules": meta.rules, "belt": meta.belt_name,
+                        "asteroids": len(record.belt.get("asteroids", ())), "turn_seconds": meta.turn_seconds,
+                        "created": record.created, "seats": seats})
+        return out
+
+    # ----- relaying -----
+    async def relay(self, live: ClusterGame, action: Action, by: dict[str, Any], ref: str | int | None,
+                    sender: Connection | None) -> None:
+        """Hand a client's command to the game's owner; take the game over when it has none."""
+        give_up = time.monotonic() + self.settings.lease_seconds * 3
+        holder: tuple[str, int] | None = None
+        while True:
+            try:
+                holder = await self.leases.owner(live.id)
+                if holder is None or holder[0] == self.node:
+                    if await self.take(live):
+                        await live._commit(action, by, ref, sender)
+                        return
+                else:
+                    message = {"t": "act", "g": live.id, "seat": by["seat"], "action": action.to_json(),
+                               "ref": ref, "from": self.node, "c": self._remember(sender)}
+                    if await self.bus.publish_now(node_channel(holder[0]), message):
+                        return
+                    # nobody listens on the owner's channel: it is gone, and its lease runs out soon
+            except (StorageError, OSError, ConnectionError) as failure:
+                self._fail(sender, "cluster_unavailable", f"the game's server cannot be reached ({failure}); "
+                           "try again", ref)
+                return
+            except Exception as failure:
+                if type(failure).__module__.startswith("redis"):
+                    self._fail(sender, "cluster_unavailable", "the cluster's coordination (Redis) cannot be "
+                               "reached; try again", ref)
+                    return
+                raise
+            if time.monotonic() > give_up:
+                log.warning("game %s: its owner (%s) cannot be reached from %s", live.id,
+                            holder[0] if holder else "none", self.node)
+                self._fail(sender, "owner_unreachable", "the server playing this game does not answer; try again",
+                           ref)
+                return
+            await asyncio.sleep(0.1)
+
+    def _fail(self, sender: Connection | None, code: str, message: str, ref: str | int | None) -> None:
+        if sender is not None:
+            sender.outbox.put(error(code, message, ref=ref))
+
+    def _remember(self, sender: Connection | None) -> int:
+        if sender is None:
+            return 0
+        self._senders[id(sender)] = sender
+        return id(sender)
+
+    def forget(self, conn: Connection) -> None:
+        """A connection has closed: answers for it are dropped."""
+        self._senders.pop(id(conn), None)
+
+    def reply(self, node: str, conn_id: int, text: str) -> None:
+        """Send an answer to a client of another node."""
+        if node == self.node:
+            conn = self._senders.get(conn_id)
+            if conn is not None:
+                conn.outbox.put(text)
+            return
+        self.bus.publish(node_channel(node), {"t": "reply", "c": conn_id, "m": text})
+
+    def published(self, live: ClusterGame, message: dict[str, Any]) -> None:
+        """The owner accepted a command: every follower hears it."""
+        self.bus.publish(game_channel(live.id), message)
+
+    def presence(self, live: ClusterGame) -> None:
+        """Tell the game's owner how many clients watch it here (in the background)."""
+        asyncio.get_running_loop().create_task(self._tell_owner([live]))
+
+    async def _tell_owner(self, games: list[ClusterGame]) -> None:
+        if not games:
+            return
+        try:
+            values = await self.redis.mget([lease_key(g.id) for g in games])
+        except Exception:
+            return
+        for live, value in zip(games, values, strict=True):
+            if live.owner or self.games.get(live.id) is not live:
+                continue
+            if value is None:
+                if live.running and live.connections:
+                    with contextlib.suppress(Exception):
+                        await self.take(live)  # the owner is gone: the watchdog's takeover
+                continue
+            node = (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
+            if node != self.node:
+                self.bus.publish(node_channel(node), {"t": "here", "g": live.id, "from": self.node,
+                                                      "n": len(live.connections)})
+
+    # ----- messages from other nodes -----
+    def _on_message(self, channel: str, data: dict[str, Any]) -> None:
+        kind = data.get("t")
+        if kind == "reply":
+            conn = self._senders.get(int(data["c"]))
+            if conn is not None:
+                conn.outbox.put(str(data["m"]))
+            return
+        live = self.games.get(str(data.get("g")))
+        if not isinstance(live, ClusterGame):
+            if kind == "act":
+                self.reply(str(data["from"]), int(data["c"]), error(
+                    "not_owner", "this game moved to another server meanwhile: try again", ref=data.get("ref")))
+            return
+        if kind == "update":
+            live.follow(data)
+        elif kind == "act":
+            if not live.owner:
+                self.reply(str(data["from"]), int(data["c"]), error(
+                    "not_owner", "this game moved to another server meanwhile: try again", ref=data.get("ref")))
+                return
+            sender = live.remote_sender(int(data["seat"]), str(data["from"]), int(data["c"]))
+            live.enqueue(sender, action_from_json(data["action"], "relayed act"), data.get("ref"))
+        elif kind == "here":
+            if live.owner:
+                live.watched_by(str(data["from"]), int(data["n"]))
+        elif kind == "owner":
+            if data.get("node") == self.node:
+                return
+            if live.owner and int(data["epoch"]) > live.epoch:
+                asyncio.get_running_loop().create_task(self.drop(live, f"{data['node']} took it over"))
+            elif not live.owner:
+                self.presence(live)
+
+    def _after_outage(self) -> None:
+        """Redis is back: updates may have been lost meanwhile; every followed game asks the store."""
+        for live in list(self.games.values()):
+            if isinstance(live, ClusterGame) and not live.owner:
+                live.catch_up(None)
+
+    # ----- the watchdog -----
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self._tick)
+            try:
+                await self._renew()
+                followed = [g for g in self.games.values()
+                            if isinstance(g, ClusterGame) and not g.owner and g.connections and g.running]
+                await self._tell_owner(followed)
+            except asyncio.CancelledError:
+                raise
+            except Exception as failure:
+                log.debug("watchdog: %s", failure)
+
+    async def _renew(self) -> None:
+        held = dict(self.held)
+        try:
+            still = await self.leases.renew(held)
+        except Exception as failure:  # Redis away: keep playing; the store's fence stays the judge
+            log.debug("leases not renewed: %s", failure)
+            return
+        for game_id, ok in still.items():
+            if ok:
+                continue
+            live = self.games.get(game_id)
+            if not isinstance(live, ClusterGame) or self.held.get(game_id) != held[game_id]:
+                continue
+            holder = None
+            with contextlib.suppress(Exception):
+                holder = await self.leases.owner(game_id)
+            if holder is None:  # the lease is gone (Redis lost it): take it again, with a new epoch
+                epoch = await self.leases.acquire(game_id, max(held[game_id], await self._epoch_of(game_id)))
+                if epoch is not None and await self.store.claim(game_id, epoch):
+                    self.held[game_id] = live.epoch = epoch
+                    continue
+            await self.drop(live, "its lease was lost")

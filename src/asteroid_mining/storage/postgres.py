@@ -1,0 +1,489 @@
+"""`PostgresStore`: games in a PostgreSQL database, shared by every server node of a cluster.
+
+The guarantees are `SqliteStore`'s: a write's caller is told only after its transaction has committed
+(`synchronous_commit` is PostgreSQL's default, on: the commit is in the write-ahead log on disk); writes are
+committed in groups (every write queued while a transaction runs joins the next one, so many games share one
+commit); the command log's key is `(game, seq)`; a snapshot now and then; a schema version with migrations.
+
+One writer task per store sends the groups, each in one transaction of three round trips: lock the rows of the
+games written (`SELECT … FOR UPDATE`, in id order so that two nodes never deadlock), check every command against
+what is stored (the game exists, its seq follows the last one, the writer holds the game's epoch), insert the
+commands that pass in one statement (`unnest` of one array per column), commit.
+
+**The fence.** In a cluster each live game has one owner, chosen through a lease in Redis; a lease can expire
+while its holder still believes it owns the game (a pause, a partition). The store is the final judge: a node
+that takes a game over first `claim`s it with the lease's epoch, which is written into the game's row; from then
+on the store accepts commands of that game only from the store that claimed it with that epoch. A node that lost
+the game fails its next append with `Fenced`, however late it comes.
+
+Reads go through the same connection pool; `load` and `log` read in one repeatable-read transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
+
+from .base import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+
+try:
+    import psycopg
+    from psycopg_pool import AsyncConnectionPool, PoolTimeout
+except ImportError:  # the cluster extra is not installed: the store says so when it is made
+    psycopg = None  # type: ignore[assignment]
+
+SCHEMA_VERSION = 2
+"""The layout this code writes, kept in the `schema_version` table. Version 1 had no fence (no `epoch` in the
+games' rows) and an index of every game by status; version 2 has the epoch, the number of asteroids of each
+game's belt (so that the lobby need not read belt documents) and indexes only running games."""
+
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            created DOUBLE PRECISION NOT NULL,
+            belt TEXT NOT NULL,
+            options TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            settlers INTEGER NOT NULL,
+            meta TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            turn TEXT,
+            updated DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE commands (
+            game TEXT NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            author TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            status TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            turn TEXT,
+            PRIMARY KEY (game, seq)
+        )
+        """,
+        """
+        CREATE TABLE snapshots (
+            game TEXT PRIMARY KEY REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX games_by_status ON games (status, created)",
+    ),
+    2: (
+        "ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN asteroids INTEGER",
+        "UPDATE games SET asteroids = coalesce(json_array_length(belt::json -> 'asteroids'), 0)",
+        "ALTER TABLE games ALTER COLUMN asteroids SET NOT NULL",
+        "DROP INDEX games_by_status",
+        "CREATE INDEX games_running ON games (created, id) WHERE status = 'running'",
+    ),
+}
+"""The statements that bring a database from the version before to each version."""
+
+_MIGRATION_LOCK = 0x61737465  # any constant: nodes starting together migrate one after the other
+_BATCH = 512
+"""The most writes one transaction takes."""
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _storage_error(failure: BaseException) -> StorageError:
+    if isinstance(failure, StorageError):
+        return failure
+    if psycopg is not None and isinstance(failure, PoolTimeout):
+        return StorageError("the database cannot be reached (no connection within the pool's timeout)")
+    return StorageError(f"{type(failure).__name__}: {str(failure).strip()}")
+
+
+@dataclass(slots=True)
+class _Write:
+    """A new game (`record` set) or a command of one (`command` set), waiting for the writer."""
+
+    game: str
+    future: asyncio.Future[None]
+    record: tuple[Any, ...] | None = None
+    command: tuple[Any, ...] | None = None
+    seq: int = 0
+    epoch: int | None = None
+    ended: tuple[Any, ...] | None = None
+    snapshot: tuple[Any, ...] | None = None
+    error: StorageError | None = field(default=None)
+
+
+class PostgresStore(GameStore):
+    """Games in PostgreSQL at `url` (`postgresql://user@host:port/db`); see the module's documentation."""
+
+    def __init__(self, url: str, min_connections: int = 2, max_connections: int = 8, timeout: float = 5.0) -> None:
+        if psycopg is None:
+            raise StorageError("PostgreSQL needs the cluster extra: pip install 'asteroid-mining[cluster]'")
+        self.url = url
+        self.timeout = timeout
+        self._pool = AsyncConnectionPool(url, min_size=min_connections, max_size=max_connections, open=False,
+                                         timeout=timeout, kwargs={"autocommit": True, "connect_timeout": 5},
+                                         name="games")
+        self._queue: asyncio.Queue[_Write | None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._epochs: dict[str, int] = {}  # game -> the epoch this store claimed it with
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({redact_url(self.url)!r})"
+
+    # ----- life -----
+    async def open(self) -> None:
+        """Connect, create or bring the schema up to date, start the writer; StorageError when it cannot."""
+        try:  # one connection first: a database that cannot be reached is one clear sentence, not the pool's retries
+            first = await psycopg.AsyncConnection.connect(self.url, connect_timeout=max(1, round(self.timeout)))
+            await first.close()
+        except Exception as failure:
+            reason = str(failure).strip().splitlines()[0] if str(failure).strip() else type(failure).__name__
+            raise StorageError(f"cannot connect to PostgreSQL at {redact_url(self.url)}: {reason}") from None
+        try:
+            await self._pool.open(wait=True, timeout=self.timeout)
+        except Exception as failure:
+            with contextlib.suppress(Exception):
+                await self._pool.close()
+            raise StorageError(f"cannot connect to PostgreSQL at {redact_url(self.url)}: "
+                               f"{_storage_error(failure)}") from None
+        try:
+            await self._bring_up_to_date()
+        except BaseException:
+            await self._pool.close()
+            raise
+        self._queue = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write_loop(), name="postgres-writer")
+
+    async def close(self) -> None:
+        """Finish the queued writes, then close every connection."""
+        queue, writer = self._queue, self._writer
+        self._queue = self._writer = None
+        if queue is not None and writer is not None:
+            queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+        await self._pool.close()
+
+    async def _bring_up_to_date(self) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                row = await (await conn.execute("SELECT max(version) FROM schema_version")).fetchone()
+                version = row[0] if row and row[0] is not None else 0
+                if version > SCHEMA_VERSION:
+                    raise StorageError(f"the database at {redact_url(self.url)} was written by a newer version of "
+                                       f"the game (schema {version})")
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _MIGRATIONS[step]:
+                        await conn.execute(statement)
+                    log.info("PostgreSQL schema brought to version %d", step)
+                if version < SCHEMA_VERSION:
+                    await conn.execute("DELETE FROM schema_version")
+                    await conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
+        except StorageError:
+            raise
+        except Exception as failure:
+            raise StorageError(f"cannot prepare the database at {redact_url(self.url)}: "
+                               f"{_storage_error(failure)}") from None
+
+    # ----- the fence -----
+    async def claim(self, game_id: str, epoch: int) -> bool:
+        """Take the game's log for `epoch`: True when no store holds a newer epoch of it (appends by stores that
+        claimed an older one fail from now on), False when one does."""
+        async def work(conn: Any) -> bool:
+            cur = await conn.execute("UPDATE games SET epoch = %s WHERE id = %s AND epoch <= %s RETURNING id",
+                                     (epoch, game_id, epoch))
+            return await cur.fetchone() is not None
+
+        won = await self._run(work)
+        if won:
+            self._epochs[game_id] = epoch
+        return won
+
+    def release(self, game_id: str) -> None:
+        """Forget the epoch of a game this store no longer writes."""
+        self._epochs.pop(game_id, None)
+
+    async def epoch_of(self, game_id: str) -> int | None:
+        """The epoch the game was last claimed with (0: never), or None when there is no such game."""
+        async def work(conn: Any) -> int | None:
+            row = await (await conn.execute("SELECT epoch FROM games WHERE id = %s", (game_id,))).fetchone()
+            return None if row is None else int(row[0])
+
+        return await self._run(work)
+
+    async def last_seq(self, game_id: str) -> int | None:
+        """The seq of the game's last stored command (0 before any), or None when there is no such game."""
+        async def work(conn: Any) -> int | None:
+            row = await (await conn.execute(
+                "SELECT (SELECT max(seq) FROM commands WHERE game = g.id) FROM games AS g WHERE g.id = %s",
+                (game_id,))).fetchone()
+            return None if row is None else int(row[0] or 0)
+
+        return await self._run(work)
+
+    # ----- writes -----
+    def _submit(self, write: _Write) -> asyncio.Future[None]:
+        if self._queue is None:
+            raise StorageError("the store is closed")
+        self._queue.put_nowait(write)
+        return write.future
+
+    async def create(self, record: GameRecord, progress: Progress) -> None:
+        """Insert a new game; durable on return."""
+        asteroids = record.belt.get("asteroids")
+        row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
+               record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
+               progress.updated, len(asteroids) if isinstance(asteroids, list) else 0)
+        future = asyncio.get_running_loop().create_future()
+        await self._submit(_Write(record.id, future, record=row))
+
+    async def append(self, game_id: str, command: Command, progress: Progress,
+                     snapshot: Snapshot | None = None) -> None:
+        """Append a command with its progress (and snapshot) in one transaction; durable on return."""
+        row = (game_id, command.seq, _dumps(command.action), _dumps(command.by), command.at, progress.status,
+               progress.round, progress.turn)
+        ended = None
+        if progress.status != "running":
+            ended = (progress.seq, progress.status, progress.round, progress.turn, command.at, game_id)
+        shot = (game_id, snapshot.seq, _dumps(snapshot.state)) if snapshot is not None else None
+        future = asyncio.get_running_loop().create_future()
+        await self._submit(_Write(game_id, future, command=row, seq=command.seq, epoch=self._epochs.get(game_id),
+                                  ended=ended, snapshot=shot))
+
+    async def _write_loop(self) -> None:
+        queue = self._queue
+        assert queue is not None
+        stopping = False
+        while not stopping:
+            first = await queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < _BATCH and not queue.empty():
+                write = queue.get_nowait()
+                if write is None:
+                    stopping = True
+                    break
+                batch.append(write)
+            try:
+                await self._commit(batch)
+            except Exception as failure:  # the transaction is lost (or its outcome unknown): every caller hears
+                lost = _storage_error(failure)
+                log.warning("the store could not commit %d writes: %s", len(batch), lost)
+                for write in batch:
+                    write.error = write.error or lost
+            for write in batch:
+                if not write.future.done():
+                    if write.error is None:
+                        write.future.set_result(None)
+                    else:
+                        write.future.set_exception(write.error)
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        creates = [w for w in batch if w.record is not None]
+        appends = [w for w in batch if w.command is not None]
+        async with self._pool.connection() as conn, conn.transaction():
+            if creates:
+                cur = await conn.execute(
+                    "INSERT INTO games (id, created, belt, options, seed, settlers, meta, seq, status, round, turn, "
+                    "updated, asteroids) SELECT * FROM unnest(%s::text[], %s::float8[], %s::text[], %s::text[], "
+                    "%s::int8[], %s::int4[], %s::text[], %s::int4[], %s::text[], %s::int4[], %s::text[], "
+                    "%s::float8[], %s::int4[]) ON CONFLICT (id) DO NOTHING RETURNING id",
+                    _columns([w.record for w in creates], 13))  # type: ignore[misc]
+                made = {row[0] for row in await cur.fetchall()}
+                for write in creates:
+                    if write.game not in made:
+                        write.error = StorageError(f"a game with id {write.game} already exists")
+                    made.discard(write.game)  # the same id twice in one group: the second is taken
+            if not appends:
+                return
+            games = sorted({w.game for w in appends})
+            cur = await conn.execute(
+                "SELECT g.id, g.epoch, coalesce((SELECT max(c.seq) FROM commands AS c WHERE c.game = g.id), 0) "
+                "FROM games AS g WHERE g.id = ANY(%s) ORDER BY g.id FOR UPDATE OF g", (games,))
+            stored = {row[0]: (row[1], row[2]) for row in await cur.fetchall()}
+            accepted = self._check(appends, stored)
+            if not accepted:
+                return
+            await conn.execute(
+                "INSERT INTO commands (game, seq, action, author, at, status, round, turn) SELECT * FROM "
+                "unnest(%s::text[], %s::int4[], %s::text[], %s::text[], %s::float8[], %s::text[], %s::int4[], "
+                "%s::text[])", _columns([w.command for w in accepted], 8))  # type: ignore[misc]
+            async with conn.cursor() as many:
+                ended = [w.ended for w in accepted if w.ended is not None]
+                if ended:
+                    await many.executemany("UPDATE games SET seq=%s, status=%s, round=%s, turn=%s, updated=%s "
+                                           "WHERE id=%s", ended)
+                shots = [w.snapshot for w in accepted if w.snapshot is not None]
+                if shots:
+                    await many.executemany("INSERT INTO snapshots (game, seq, state) VALUES (%s, %s, %s) ON CONFLICT "
+                                           "(game) DO UPDATE SET seq = excluded.seq, state = excluded.state", shots)
+
+    @staticmethod
+    def _check(appends: list[_Write], stored: dict[str, tuple[int, int]]) -> list[_Write]:
+        """The commands that may be stored: their game exists, their seq follows, their epoch is the game's."""
+        accepted = []
+        last = {game: seq for game, (_, seq) in stored.items()}
+        for write in appends:
+            if write.game not in stored:
+                write.error = StorageError(f"there is no game {write.game}")
+                continue
+            epoch = stored[write.game][0]
+            if write.epoch is not None and write.epoch != epoch:
+                write.error = Fenced(f"game {write.game} is now written by another node (epoch {epoch}, this node "
+                                     f"holds {write.epoch})")
+                continue
+            if write.seq != last[write.game] + 1:
+                write.error = StorageError(f"game {write.game}: command {write.seq} does not follow the stored log "
+                                           f"(its last command is {last[write.game]})")
+                continue
+            last[write.game] = write.seq
+            accepted.append(write)
+        return accepted
+
+    # ----- reads -----
+    async def _run(self, work: Callable[[Any], Awaitable[T]], repeatable: bool = False) -> T:
+        """Run `work` on a pooled connection. A connection that broke while idle (the database restarted) fails on
+        its first use and leaves the pool; the pool then checks its other idle connections, and the work is tried
+        once more."""
+        for attempt in (1, 2):
+            try:
+                async with self._pool.connection() as conn:
+                    if not repeatable:
+                        return await work(conn)
+                    async with conn.transaction():
+                        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                        return await work(conn)
+            except StorageError:
+                raise
+            except psycopg.OperationalError as failure:
+                if attempt == 2:
+                    raise _storage_error(failure) from None
+                with contextlib.suppress(Exception):
+                    await self._pool.check()  # the others broke with it: drop them rather than fail on each
+            except Exception as failure:
+                raise _storage_error(failure) from None
+        raise AssertionError("unreachable")
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        """The record, progress, latest snapshot and the commands after it."""
+        async def work(conn: Any) -> StoredGame | None:
+            found = await _game_row(conn, game_id)
+            if found is None:
+                return None
+            record, progress = found
+            cur = await conn.execute("SELECT seq, state FROM snapshots WHERE game = %s", (game_id,))
+            snap = await cur.fetchone()
+            snapshot = Snapshot(snap[0], orjson.loads(snap[1])) if snap else None
+            return StoredGame(record, progress, snapshot, await _commands(conn, game_id, snapshot.seq if snapshot
+                                                                          else 0))
+
+        return await self._run(work, repeatable=True)
+
+    async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
+        """The record, progress and every command."""
+        async def work(conn: Any) -> tuple[GameRecord, Progress, list[Command]] | None:
+            found = await _game_row(conn, game_id)
+            if found is None:
+                return None
+            return found[0], found[1], await _commands(conn, game_id, 0)
+
+        return await self._run(work, repeatable=True)
+
+    async def unfinished(self) -> list[str]:
+        """The ids of running games, oldest first."""
+        async def work(conn: Any) -> list[str]:
+            cur = await conn.execute("SELECT id FROM games WHERE status = 'running' ORDER BY created, id")
+            return [row[0] for row in await cur.fetchall()]
+
+        return await self._run(work)
+
+    async def running_games_of(self, client: str) -> int:
+        """How many running games `client` (an address) has created, on every node."""
+        async def work(conn: Any) -> int:
+            row = await (await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
+                                            "meta::json ->> 'client' = %s", (client,))).fetchone()
+            return int(row[0])
+
+        return await self._run(work)
+
+    async def summaries(self, game_ids: list[str] | None = None) -> list[tuple[GameRecord, Progress]]:
+        """The records (belts left out) and progress of running games (or of `game_ids`), newest first: what a
+        node's lobby lists of the games other nodes own."""
+        async def work(conn: Any) -> list[tuple[GameRecord, Progress]]:
+            where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
+            cur = await conn.execute(
+                "SELECT g.id, g.created, g.options, g.seed, g.settlers, g.meta, g.seq, g.status, g.round, g.turn, "
+                "g.updated, c.seq, c.status, c.round, c.turn, c.at, g.asteroids FROM games AS g "
+                "LEFT JOIN LATERAL (SELECT seq, status, round, turn, at FROM commands WHERE game = g.id "
+                f"ORDER BY seq DESC LIMIT 1) AS c ON true WHERE {where} ORDER BY g.created DESC, g.id",
+                () if game_ids is None else (game_ids,))
+            out = []
+            for row in await cur.fetchall():
+                meta = orjson.loads(row[5])
+                belt = {"asteroids": [None] * row[16]}  # only the count is used by summaries
+                record = GameRecord(row[0], row[1], belt, orjson.loads(row[2]), row[3], row[4], meta)
+                progress = Progress(row[6], row[7], row[8], row[9], row[10])
+                if row[11] is not None and row[11] >= progress.seq:
+                    progress = Progress(row[11], row[12], row[13], row[14], row[15])
+                out.append((record, progress))
+            return out
+
+        return await self._run(work, repeatable=True)
+
+
+def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as one list per column (for `unnest`)."""
+    return [[row[i] for row in rows] for i in range(width)]
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    who, where = rest.rsplit("@", 1)
+    return f"{scheme}://{who.split(':', 1)[0]}@{where}"
+
+
+async def _game_row(conn: Any, game_id: str) -> tuple[GameRecord, Progress] | None:
+    cur = await conn.execute("SELECT id, created, belt, options, seed, settlers, meta, seq, status, round, turn, "
+                             "updated FROM games WHERE id = %s", (game_id,))
+    row = await cur.fetchone()
+    if row is None:
+        return None
+    loads = orjson.loads
+    record = GameRecord(row[0], row[1], loads(row[2]), loads(row[3]), row[4], row[5], loads(row[6]))
+    progress = Progress(row[7], row[8], row[9], row[10], row[11])
+    cur = await conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game = %s ORDER BY seq DESC "
+                             "LIMIT 1", (game_id,))
+    last = await cur.fetchone()
+    if last is not None and last[0] >= progress.seq:
+        progress = Progress(*last)
+    return record, progress
+
+
+async def _commands(conn: Any, game_id: str, after: int) -> list[Command]:
+    cur = await conn.execute("SELECT seq, action, author, at FROM commands WHERE game = %s AND seq > %s ORDER BY seq",
+                             (game_id, after))
+    return [Command(seq, orjson.loads(action), orjson.loads(author), at) for seq, action, author, at in
+            await cur.fetchall()]

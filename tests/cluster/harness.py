@@ -1,0 +1,67 @@
+"""A cluster for tests: `make cluster`'s throwaway PostgreSQL, Redis, nodes and HAProxy, on free ports."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from tests.services import LocalCluster
+
+
+class Cluster(LocalCluster):
+    """PostgreSQL (fsync off: the tests kill nodes, not the machine), Redis, `nodes` nodes (bots without delay,
+    short leases) and a round-robin balancer on a free port."""
+
+    def __init__(self, nodes: int = 3, lease: float = 1.5, balancer: bool = True, extra: tuple[str, ...] = ()) -> None:
+        super().__init__(nodes, port=None, fsync=False, balancer=balancer,
+                         extra=("--bot-delay", "0", "--lease-seconds", str(lease), "--max-games-per-client", "100",
+                                *extra))
+        self.lease = lease
+
+    @property
+    def url(self) -> str:
+        return self.balancer.url if self.balancer else self.nodes[0].url
+
+    def ws_url(self, game: str, token: str | None = None, node: int | None = None) -> str:
+        base = self.nodes[node].ws_url if node is not None else (self.balancer.ws_url if self.balancer
+                                                                 else self.nodes[0].ws_url)
+        return f"{base}/api/games/{game}/ws" + (f"?token={token}" if token else "")
+
+    def create(self, body: dict[str, Any], node: int | None = None) -> dict[str, Any]:
+        url = self.nodes[node].url if node is not None else self.url
+        for _ in range(50):  # the balancer may still send a request to a node it has not seen die
+            with contextlib.suppress(httpx.HTTPError):
+                answer = httpx.post(f"{url}/api/games", json=body, timeout=10)
+                if answer.status_code == 201:
+                    return dict(answer.json())
+                raise AssertionError(answer.text)
+            time.sleep(0.1)
+        raise AssertionError("no node created the game")
+
+
+def owner_of(cluster: Cluster, game: str) -> str | None:
+    """The node holding the game's lease."""
+    import redis
+
+    assert cluster.redis is not None
+    client = redis.Redis.from_url(cluster.redis.url)
+    try:
+        value = client.get(f"am:lease:{game}")
+        if value is None:
+            return None
+        return (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
+    finally:
+        client.close()
+
+
+def open_ws(url: str) -> ClientConnection:
+    return connect(url, open_timeout=10, close_timeout=2)
+
+
+def receive(conn: ClientConnection, timeout: float) -> dict[str, Any]:
+    return dict(json.loads(conn.recv(timeout=timeout)))

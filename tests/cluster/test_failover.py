@@ -1,0 +1,253 @@
+"""A cluster at work: three nodes behind HAProxy, thirty games played by clients on every node, nodes killed
+(`kill -9`) during play, Redis restarted and PostgreSQL stopped and started during play.
+
+Afterwards: every game has gone on to its end; every action acknowledged to any client is in the log exactly
+once; every client applied the log's commands in order, without a gap or a duplicate; spectators on other nodes
+saw the same commands as the players. Waits are bounded conditions (no sleeps that a slow machine could beat);
+how long takeovers took is measured and printed, and bounded generously (the benchmark reports the figure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from tests.server.helpers import PLANS, two_loops_belt, winning_seed
+
+from .clients import RETRIABLE, Client, PlayerBot, Record
+from .harness import Cluster
+
+TAKEOVER_BOUND = 30.0
+"""A generous bound on a takeover (kill to the game's next accepted command) for a busy test machine; the figure
+itself is measured by `benchmarks/bench_server.py --cluster`."""
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    running = Cluster(nodes=3, lease=1.5)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+class Game:
+    """One game of the test: its id, players and spectator, and what each of them saw."""
+
+    def __init__(self, cluster: Cluster, rng: random.Random) -> None:
+        body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": winning_seed()}
+        created = cluster.create(body)
+        self.id = created["id"]
+        tokens = {seat["settlers"][0]: seat["token"] for seat in created["seats"]}
+        nodes = list(range(len(cluster.nodes)))
+        self.players: dict[str, tuple[Client, Record]] = {}
+        used = set()
+        for settler in ("s1", "s2"):
+            node = rng.choice(nodes)
+            used.add(node)
+            # first to a chosen node, then (reconnecting) through the balancer
+            urls = [cluster.ws_url(self.id, tokens[settler], node), cluster.ws_url(self.id, tokens[settler])]
+            record = Record()
+            self.players[settler] = (Client(urls, record), record)
+        others = [n for n in nodes if n not in used] or nodes
+        self.spectator_record = Record()
+        self.spectator = Client([cluster.ws_url(self.id, None, rng.choice(others)), cluster.ws_url(self.id)],
+                                self.spectator_record)
+
+    def clients(self) -> list[Client]:
+        return [c for c, _ in self.players.values()] + [self.spectator]
+
+    def records(self) -> list[Record]:
+        return [r for _, r in self.players.values()] + [self.spectator_record]
+
+
+def owners(cluster: Cluster, games: list[Game]) -> dict[str, str]:
+    assert cluster.redis is not None
+    client = redis.Redis.from_url(cluster.redis.url)
+    try:
+        out = {}
+        for game in games:
+            value = client.get(f"am:lease:{game.id}")
+            if value is not None:
+                out[game.id] = (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
+        return out
+    finally:
+        client.close()
+
+
+def read_log(cluster: Cluster, game: str) -> dict[str, Any]:
+    """The game's log; a `503 storage_failed` (a node whose connections have not yet noticed that PostgreSQL came
+    back) is asked again, a bounded number of times."""
+    for _ in range(20):
+        answer = httpx.get(f"{cluster.url}/api/games/{game}/log", timeout=30)
+        if answer.status_code != 503:
+            break
+        assert answer.json()["error"]["code"] == "storage_failed"
+        time.sleep(0.2)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def check_logs(cluster: Cluster, games: list[Game]) -> None:
+    """Every game ended; every acknowledged ref is in its log once; every client's updates are the log's."""
+    for game in games:
+        log = read_log(cluster, game.id)
+        commands = log["commands"]
+        assert log["status"] == "won", f"game {game.id} ended {log['status']} at {log['seq']}"
+        assert [c["seq"] for c in commands] == list(range(1, len(commands) + 1))
+        refs = [c["by"].get("ref") for c in commands]
+        assert None not in refs, "every command of these games was a player's, with its ref"
+        assert len(refs) == len(set(refs)), f"game {game.id}: a command was played twice"
+        by_seq = {c["seq"]: (c["action"], c["by"]) for c in commands}
+        for _, record in game.players.values():
+            for ref, seq in record.acknowledged.items():
+                assert refs.count(ref) == 1 and by_seq[seq][1]["ref"] == ref
+        for record in game.records():
+            assert record.duplicates == 0
+            for seq, seen in record.seen.items():
+                assert by_seq[seq] == seen, f"game {game.id}: a client saw another command {seq}"
+            # after its syncs, a client applied everything from its first state to the end: no gap
+            assert max(record.seen) == len(commands)
+
+
+THINK = 0.5
+"""A player's average time to move: a game of 26 moves lasts about 13 s, long enough to kill nodes during it."""
+
+
+async def play_all(games: list[Game], give_up: float) -> list[asyncio.Task[Any]]:
+    rng = random.Random(7)
+    readers = [asyncio.create_task(c.run()) for g in games for c in g.clients()]
+    players = [asyncio.create_task(PlayerBot(g.players[s][0], s, PLANS[s], THINK, random.Random(rng.random()))
+                                   .play(give_up)) for g in games for s in ("s1", "s2")]
+    return readers + players
+
+
+def progress(games: list[Game]) -> int:
+    return min(max(g.spectator.seq, min(c.seq for c, _ in g.players.values())) for g in games)
+
+
+async def wait_for(condition: Any, timeout: float, what: str, tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait until `condition()`; fail at once when a client's task failed, or after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise AssertionError(f"a client failed while waiting for {what}") from task.exception()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {timeout:g} s")
+        await asyncio.sleep(0.05)
+
+
+def takeover_times(games: list[Game], killed_at: float, before: dict[str, int]) -> list[float]:
+    """For each game: the time from the kill to its next accepted command as any of its clients saw it."""
+    out = []
+    for game in games:
+        if game.id not in before:
+            continue
+        firsts = [t for r in game.records() for t, seq in r.update_times if seq > before[game.id] and t >= killed_at]
+        if firsts:
+            out.append(min(firsts) - killed_at)
+    return out
+
+
+def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
+    rng = random.Random(13)
+    games = [Game(cluster, rng) for _ in range(30)]
+    measured: list[float] = []
+    owners_at_kills: list[dict[str, int]] = []
+
+    async def scenario() -> None:
+        give_up = time.monotonic() + 600
+        tasks = await play_all(games, give_up)
+        try:
+            alive = {f"node{i + 1}": i for i in range(len(cluster.nodes))}
+            for kill, restart in ((0, False), (1, True)):
+                await wait_for(lambda kill=kill: progress(games) >= 3 + 7 * kill, 240, "play before a kill", tasks)
+                owned = owners(cluster, games)
+                counts = Counter(node for node in owned.values() if node in alive)
+                assert counts, f"no live node owns a game: {owned}"
+                owners_at_kills.append(dict(counts))
+                name = counts.most_common(1)[0][0]  # the node with the most games: the most to take over
+                victim = alive.pop(name)
+                mine = {g.id: max(c.seq for c in g.clients()) for g in games if owned.get(g.id) == name}
+                killed_at = time.monotonic()
+                cluster.nodes[victim].kill9()
+                taken = [g for g in games if g.id in mine]
+                await wait_for(lambda taken=taken, mine=mine: all(
+                    max(c.seq for c in g.clients()) > mine[g.id] or g.spectator.done for g in taken), 240,
+                    f"the games of {name} going on", tasks)
+                measured.extend(takeover_times(games, killed_at, mine))
+                if restart:
+                    cluster.nodes[victim].start()
+            await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end", tasks)
+            for task in tasks:
+                task.cancel()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            failures = [r for r in results if isinstance(r, BaseException) and not isinstance(
+                r, asyncio.CancelledError)]
+            assert not failures, failures
+        finally:
+            for task in tasks:
+                task.cancel()
+
+    asyncio.run(scenario())
+    print(f"takeovers: {len(measured)} games, kill to next accepted command: max {max(measured):.2f} s, "
+          f"mean {sum(measured) / len(measured):.2f} s; games per node at the kills: {owners_at_kills}")
+    assert measured and max(measured) <= TAKEOVER_BOUND
+    check_logs(cluster, games)
+    for game in games:
+        for record in game.records():
+            assert set(record.errors) <= RETRIABLE, record.errors
+
+
+def test_play_resumes_after_redis_restarts_and_postgres_stops_and_starts() -> None:
+    running = Cluster(nodes=2, lease=1.5)
+    try:
+        rng = random.Random(5)
+        games = [Game(running, rng) for _ in range(6)]
+
+        async def scenario() -> None:
+            give_up = time.monotonic() + 600
+            tasks = await play_all(games, give_up)
+            try:
+                await wait_for(lambda: progress(games) >= 4, 240, "play before Redis restarts", tasks)
+                assert running.redis is not None and running.postgres is not None
+                running.redis.stop()
+                await asyncio.sleep(0.5)  # clients keep playing meanwhile; errors must be clean
+                running.redis.start()
+                mark = progress(games)
+                await wait_for(lambda: progress(games) >= mark + 4, 240, "play after Redis restarted", tasks)
+                running.postgres.stop()
+                await asyncio.sleep(0.5)
+                running.postgres.start()
+                mark = progress(games)
+                await wait_for(lambda: progress(games) >= mark + 2, 240, "play after PostgreSQL restarted", tasks)
+                await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end", tasks)
+                for task in tasks:
+                    task.cancel()
+                results = await asyncio.gather(*tasks, return_exceptions=True)
+                failures = [r for r in results if isinstance(r, BaseException) and not isinstance(
+                    r, asyncio.CancelledError)]
+                assert not failures, failures
+            finally:
+                for task in tasks:
+                    task.cancel()
+
+        asyncio.run(scenario())
+        check_logs(running, games)
+        errors = [code for game in games for record in game.records() for code in record.errors]
+        closes = [code for game in games for record in game.records() for code in record.closes]
+        print(f"errors told to clients: {sorted(errors)}; connections closed with {sorted(closes)}")
+        for game in games:
+            for record in game.records():
+                assert set(record.errors) <= RETRIABLE, record.errors
+    finally:
+        running.close()

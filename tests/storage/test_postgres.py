@@ -1,0 +1,115 @@
+"""`PostgresStore` on its own: the fence, its schema versions, an unreachable or restarted database."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import pytest
+
+from asteroid_mining.storage import Fenced, StorageError
+from asteroid_mining.storage.postgres import _MIGRATIONS, SCHEMA_VERSION, PostgresStore
+from tests.services import Postgres, free_port
+
+from .test_contract import command, progress, record
+
+_numbers = itertools.count(1)
+
+
+def fresh(postgres: Postgres) -> str:
+    return postgres.create_database(f"pg{next(_numbers)}")
+
+
+def test_a_claim_fences_off_the_nodes_that_held_the_game_before(postgres: Postgres) -> None:
+    url = fresh(postgres)
+
+    async def scenario() -> None:
+        old, new = PostgresStore(url), PostgresStore(url)
+        await old.open()
+        await new.open()
+        await old.create(record(), progress(0))
+        assert await old.claim("g1", 1)
+        await old.append("g1", command(1), progress(1))
+        assert await new.claim("g1", 2)
+        with pytest.raises(Fenced, match="another node"):
+            await old.append("g1", command(2), progress(2))
+        assert not await old.claim("g1", 1)  # an older epoch never wins it back
+        await new.append("g1", command(2), progress(2))
+        found = await new.log("g1")
+        assert found is not None and [c.seq for c in found[2]] == [1, 2]
+        await old.close()
+        await new.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_version_1_database_is_brought_up_to_date(postgres: Postgres) -> None:
+    url = fresh(postgres)
+    database = url.rsplit("/", 1)[1]
+    postgres.sql(database, "CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version "
+                 "VALUES (1); " + "; ".join(_MIGRATIONS[1]))
+    postgres.sql(database, "INSERT INTO games VALUES ('g1', 1.0, '{\"belt\":\"json\"}', '{\"uranium_fuse\":1}', 7, "
+                 "2, '{\"seats\":[]}', 0, 'running', 1, 's1', 100.0)")
+
+    async def scenario() -> None:
+        store = PostgresStore(url)
+        await store.open()
+        assert await store.unfinished() == ["g1"]
+        assert await store.claim("g1", 5)
+        await store.append("g1", command(1), progress(1))
+        stored = await store.load("g1")
+        assert stored is not None and stored.record == record() and stored.commands == [command(1)]
+        await store.close()
+
+    asyncio.run(scenario())
+    assert postgres.sql(database, "SELECT version FROM schema_version") == str(SCHEMA_VERSION)
+    assert postgres.sql(database, "SELECT epoch, asteroids FROM games") == "5|0"
+
+
+def test_a_newer_database_is_refused(postgres: Postgres) -> None:
+    url = fresh(postgres)
+    postgres.sql(url.rsplit("/", 1)[1], "CREATE TABLE schema_version (version INTEGER NOT NULL); "
+                 "INSERT INTO schema_version VALUES (99)")
+
+    async def scenario() -> None:
+        with pytest.raises(StorageError, match="newer"):
+            await PostgresStore(url).open()
+
+    asyncio.run(scenario())
+
+
+def test_an_unreachable_database_is_one_clear_error() -> None:
+    async def scenario() -> None:
+        with pytest.raises(StorageError, match=r"cannot connect to PostgreSQL at postgresql://who@127\.0\.0\.1"):
+            await PostgresStore(f"postgresql://who:secret@127.0.0.1:{free_port()}/games", timeout=1.0).open()
+
+    asyncio.run(scenario())
+
+
+def test_writes_fail_cleanly_while_the_database_is_down_and_go_on_when_it_is_back() -> None:
+    server = Postgres().start()
+    try:
+        async def scenario() -> None:
+            store = PostgresStore(server.url, timeout=1.0)
+            await store.open()
+            await store.create(record(), progress(0))
+            await store.append("g1", command(1), progress(1))
+            server.stop()
+            with pytest.raises(StorageError):
+                await store.append("g1", command(2), progress(2))
+            with pytest.raises(StorageError):
+                await store.load("g1")
+            server.start()
+            for _ in range(50):  # the pool replaces its broken connections: the first tries may still fail
+                try:
+                    await store.append("g1", command(2), progress(2))
+                    break
+                except StorageError:
+                    await asyncio.sleep(0.1)
+            found = await store.log("g1")
+            assert found is not None and [c.seq for c in found[2]] == [1, 2]
+            await store.close()
+
+        asyncio.run(scenario())
+    finally:
+        server.close()
