@@ -56,6 +56,10 @@ class Game:
         for asteroid in list(state.asteroids.values()):
             if asteroid.exists:
                 react(state, asteroid, [])  # a belt laid out with exposed reactive cores near the Sun (R6)
+        first = state.asteroids.get(belt.start)
+        if first is not None and not first.exists:  # R6: nobody can start on an asteroid that blew up at once
+            raise SetupError(f"the start asteroid {belt.start} explodes as the game is set up: its core is exposed "
+                             "uranium near the Sun")
         start = setup.existing_asteroid(state, belt.start)
         for sid in state.fresh_ids("s", settlers):  # s1…sN, skipping names the belt already uses
             setup.add_settler(state, sid, start.id)
