@@ -73,12 +73,15 @@ class LiveGame:
         self.broken = False
         self.moved = False
         """True once another server has taken the game over: its clients are told to reconnect."""
+        self.abandoned = False
+        """True once a player has abandoned the game (`abandon`): it is over, as won or lost games are."""
         self._settings = settings
         self._store = store
         self._players = players
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
         self._recent: deque[tuple[int, Message]] = deque(maxlen=settings.sync_buffer)
         self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
+        self._ending: deque[tuple[Seat, asyncio.Future[bool]]] = deque()
         self._wake = asyncio.Event()
         self._turn_started = time.monotonic()
         self._turn_started_wall = time.time()
@@ -87,12 +90,14 @@ class LiveGame:
     # ----- what others read -----
     @property
     def running(self) -> bool:
-        """True until the game is won or lost (as acknowledged)."""
-        return bool(self.tracker.top["status"] == "running")
+        """True until the game is won, lost (as acknowledged) or abandoned."""
+        return not self.abandoned and bool(self.tracker.top["status"] == "running")
 
     @property
     def status(self) -> str:
-        """`open` (no action yet), `running`, `won` or `lost`, as acknowledged to clients."""
+        """`open` (no action yet), `running`, `won`, `lost` or `abandoned`, as acknowledged to clients."""
+        if self.abandoned:
+            return "abandoned"
         status = str(self.tracker.top["status"])
         return "open" if status == "running" and self.seq == 0 else status
 
@@ -154,6 +159,19 @@ class LiveGame:
                 await asyncio.sleep(0.05)
 
     async def _step(self) -> None:
+        if self._ending:
+            seat, done = self._ending.popleft()
+            try:
+                ended = await self._end(seat)
+            except BaseException as failure:
+                if not done.done():
+                    done.set_exception(failure)
+                if isinstance(failure, asyncio.CancelledError):
+                    raise
+            else:
+                if not done.done():
+                    done.set_result(ended)
+            return
         if self._inbox:
             conn, action, ref = self._inbox.popleft()
             await self._commit(action, {"seat": conn.seat.number if conn.seat else 0}, ref, conn)
@@ -209,6 +227,10 @@ class LiveGame:
         if self.broken:
             if sender is not None:
                 sender.outbox.put(error("storage_failed", "this game cannot be saved at the moment", ref=ref))
+            return
+        if self.abandoned:
+            if sender is not None:
+                sender.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
             return
         game = self.game
         try:
@@ -269,6 +291,38 @@ class LiveGame:
                     mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
                     seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
         return message, seated
+
+    async def abandon(self, seat: Seat) -> bool:
+        """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored
+        first, then every client gets an `ended` message and its connection is closed. False when the game is
+        already over; StorageError (nothing changed) when the store does not take it."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._ending.append((seat, done))
+        self._wake.set()
+        return await done
+
+    async def _end(self, seat: Seat) -> bool:
+        if not self.running:
+            return False
+        if self.broken:
+            raise StorageError(f"game {self.id} cannot be saved at the moment")
+        game = self.game
+        progress = Progress(self.seq, "abandoned", game.round, game.turn, time.time())
+        try:
+            await self._store.end(self.id, progress)
+        except Fenced:
+            await self.lost()
+            raise
+        self.abandoned = True
+        while self._inbox:  # commands that came before the end are not played: the game is over
+            conn, _, ref = self._inbox.popleft()
+            conn.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
+        text = dumps({"type": "ended", "seq": self.seq, "status": "abandoned", "by": {"seat": seat.number}})
+        for conn in list(self.connections):
+            conn.outbox.put(text)
+            conn.outbox.close()  # the connection closes (1000) once the message has gone
+        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
+        return True
 
     async def lost(self) -> None:
         """The store no longer takes this server's commands of the game (another server claimed it, see

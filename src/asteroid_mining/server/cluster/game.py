@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules import Action, Event, action_from_json
 from ...storage import Command, StoredGame
+from ..errors import ServerError
 from ..live import Connection, LiveGame
+from ..seats import Seat
 from ..messages import dumps
 from ..outbox import Message, Outbox
 
@@ -69,6 +71,14 @@ class ClusterGame(LiveGame):
         self.refs: OrderedDict[tuple[int, str | int], int] = OrderedDict()
         self._buffer: list[dict[str, Any]] | None = None  # updates arriving while catching up from the store
         self._catching_up: asyncio.Task[None] | None = None
+
+    async def abandon(self, seat: Seat) -> bool:
+        """End the game as `abandoned`: only its owner may (it alone writes the game); a follower asks to be tried
+        again, by when the game may have come to this node."""
+        if not self.owner:
+            raise ServerError(503, "not_owner", "another server of the cluster plays this game at the moment; "
+                              "try again")
+        return await super().abandon(seat)
 
     # ----- roles -----
     def remember(self, commands: list[Command]) -> None:
