@@ -1,4 +1,4 @@
-"""The REST API: health, creating games, the lobby, a game's public state and its replay log."""
+"""The REST API: health, creating games, the lobby, a game's public state, its replay log, and abandoning it."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ..storage import StorageError
-from .errors import storage_refusal
-
-from .errors import ServerError
+from .errors import ServerError, storage_refusal
 from .hub import GameHub
 from .live import LiveGame
 from .rebuild import DamagedGame, read_meta

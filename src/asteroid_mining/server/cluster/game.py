@@ -26,9 +26,9 @@ from ...rules import Action, Event, action_from_json
 from ...storage import Command, StoredGame
 from ..errors import ServerError
 from ..live import Connection, LiveGame
-from ..seats import Seat
 from ..messages import dumps
 from ..outbox import Message, Outbox
+from ..seats import Seat
 
 if TYPE_CHECKING:
     from .node import ClusterHub
