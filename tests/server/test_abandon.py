@@ -106,7 +106,8 @@ def test_no_clock_and_no_bots_after_the_end(client: TestClient) -> None:
         assert player.next()["deadline"] is not None
         assert _abandon(client, game, _token(game)).status_code == 200
         player.next_of("ended")
-    live = client.portal.call(client.app.state.hub.get, game["id"])  # type: ignore[union-attr]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    live = client.portal.call(hub.get, game["id"])  # type: ignore[union-attr]
     assert not live.running and live.deadline is None and live._delay() is None
     seq = live.seq
     with client.websocket_connect(f"/api/games/{game['id']}/ws?token={_token(game)}") as ws:

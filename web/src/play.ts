@@ -82,6 +82,10 @@ export class PlaySession {
         this.on.error(m.code, m.message, m.ref);
         return;
       }
+      if (m.type === "ended") {  // every connection hears it (and closes); the primary's ends the game here
+        if (primary) this.receive(m);
+        return;
+      }
       if (m.choices) {
         this.choices = { ...this.choices, ...m.choices };
         this.choicesSeq[seat] = m.seq;
