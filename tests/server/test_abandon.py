@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,11 +46,15 @@ def test_a_seat_abandons_and_its_clients_are_told(client: TestClient, two_seats:
     assert game_id not in [g["id"] for g in client.get("/api/games").json()["games"]]
 
 
-def test_a_token_in_the_authorization_header(client: TestClient, two_seats: dict[str, Any]) -> None:
+def test_a_token_in_the_authorization_header(client: TestClient, two_seats: dict[str, Any],
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     answer = client.post(f"/api/games/{two_seats['id']}/abandon",
                          headers={"Authorization": f"Bearer {_token(two_seats, 2)}"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["status"] == "abandoned"
+    assert "abandoned by seat 2" in caplog.text
+    assert all(seat["token"] not in caplog.text for seat in two_seats["seats"])  # a token is never logged
 
 
 @pytest.mark.parametrize(("token", "status", "code"), [

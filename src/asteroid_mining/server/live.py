@@ -145,6 +145,10 @@ class LiveGame:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        while self._ending:  # an abandon the owner will not get to: its request hears why
+            _, done = self._ending.popleft()
+            if not done.done():
+                done.set_exception(StorageError(f"game {self.id} was stopped before it could be ended"))
         for conn in list(self.connections):
             conn.outbox.close()
 
