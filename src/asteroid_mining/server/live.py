@@ -317,16 +317,22 @@ class LiveGame:
         except Fenced:
             await self.lost()
             raise
+        self.finish(seat.number, self.seq)
+        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
+        return True
+
+    def finish(self, seat_number: int, seq: int) -> None:
+        """The game has been abandoned by `seat_number` after command `seq` (and stored so): it is over; commands
+        waiting are refused, every client is told with `ended` and its connection closed."""
         self.abandoned = True
         while self._inbox:  # commands that came before the end are not played: the game is over
             conn, _, ref = self._inbox.popleft()
             conn.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
-        text = dumps({"type": "ended", "seq": self.seq, "status": "abandoned", "by": {"seat": seat.number}})
+        text = dumps({"type": "ended", "seq": seq, "status": "abandoned", "by": {"seat": seat_number}})
         for conn in list(self.connections):
             conn.outbox.put(text)
             conn.outbox.close()  # the connection closes (1000) once the message has gone
-        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
-        return True
+        self._wake.set()
 
     async def lost(self) -> None:
         """The store no longer takes this server's commands of the game (another server claimed it, see

@@ -78,7 +78,10 @@ class ClusterGame(LiveGame):
         if not self.owner:
             raise ServerError(503, "not_owner", "another server of the cluster plays this game at the moment; "
                               "try again")
-        return await super().abandon(seat)
+        ended = await super().abandon(seat)
+        if ended:  # the followers' clients are told too
+            self.hub.published(self, {"t": "ended", "g": self.id, "seq": self.seq, "seat": seat.number})
+        return ended
 
     # ----- roles -----
     def remember(self, commands: list[Command]) -> None:
@@ -202,6 +205,11 @@ class ClusterGame(LiveGame):
         message, seated = self._announce(seq, command, events, update.get("ref"))
         for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
             conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
+
+    def follow_end(self, message: dict[str, Any]) -> None:
+        """The owner has abandoned the game (stored): over here as well, and this node's clients are told."""
+        if not self.owner and not self.abandoned:
+            self.finish(int(message["seat"]), int(message["seq"]))
 
     def catch_up(self, pending: dict[str, Any] | None) -> None:
         """Reload from the store (in the background); updates arriving meanwhile are applied after it."""
