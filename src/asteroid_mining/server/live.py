@@ -168,9 +168,10 @@ class LiveGame:
             try:
                 ended = await self._end(seat)
             except BaseException as failure:
-                if not done.done():
-                    done.set_exception(failure)
-                if isinstance(failure, asyncio.CancelledError):
+                stopped = isinstance(failure, asyncio.CancelledError)
+                if not done.done():  # the request hears a storage failure, also when the server stops meanwhile
+                    done.set_exception(StorageError(f"game {self.id} was stopped") if stopped else failure)
+                if stopped:
                     raise
             else:
                 if not done.done():
