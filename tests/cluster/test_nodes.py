@@ -144,3 +144,26 @@ def test_the_games_per_address_limit_holds_across_the_nodes() -> None:
         assert answer.status_code == 429 and answer.json()["error"]["code"] == "too_many_games"
     finally:
         running.close()
+
+
+def test_an_abandoned_game_ends_on_every_node(pair: Cluster) -> None:
+    """Only the node that plays a game abandons it; the clients of the other node are told as well."""
+    game, tokens = two_seats(pair, node=0)
+    with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as player:
+        assert receive(player, 20)["type"] == "state"
+        wait_until(lambda: owner_of(pair, game) is not None, 20, "an owner")
+        owner = 0 if owner_of(pair, game) == pair.nodes[0].name else 1
+        with open_ws(pair.ws_url(game, None, node=1 - owner)) as watcher:
+            assert receive(watcher, 20)["type"] == "state"
+            body = {"token": tokens["s2"]}
+            refused = httpx.post(f"{pair.nodes[1 - owner].url}/api/games/{game}/abandon", json=body, timeout=10)
+            assert refused.status_code == 503 and refused.json()["error"]["code"] == "not_owner"
+            answer = httpx.post(f"{pair.nodes[owner].url}/api/games/{game}/abandon", json=body, timeout=10)
+            assert answer.status_code == 200 and answer.json()["status"] == "abandoned"
+            for conn in (player, watcher):
+                assert next_of(conn, "ended") == {"type": "ended", "seq": 0, "status": "abandoned", "by": {"seat": 2}}
+                with pytest.raises(websockets.ConnectionClosedOK):
+                    receive(conn, 20)
+    for node in pair.nodes:
+        assert game not in [g["id"] for g in httpx.get(f"{node.url}/api/games", timeout=10).json()["games"]]
+        assert httpx.get(f"{node.url}/api/games/{game}/summary", timeout=10).json()["status"] == "abandoned"

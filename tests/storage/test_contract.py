@@ -133,6 +133,50 @@ def test_a_finished_game_leaves_the_unfinished_and_keeps_where_it_ended(make_sto
     asyncio.run(scenario())
 
 
+def test_an_abandoned_game_ends_in_its_row_and_stays_ended(make_store: Stores) -> None:
+    """`end` writes `abandoned` without a command: kept after reopening, out of the unfinished, the log as it was;
+    a game that is not running at that seq is refused and nothing changes."""
+    ended = Progress(2, "abandoned", 2, "s1", 500.0)
+
+    async def first() -> None:
+        store = make_store()
+        await store.open()
+        await store.create(record("g1"), progress(0))
+        await store.create(record("g2", 2.0), progress(0))
+        await store.create(record("g3", 3.0), progress(0))
+        for seq in (1, 2):
+            await store.append("g1", command(seq), progress(seq))
+        with pytest.raises(StorageError):
+            await store.end("g1", Progress(1, "abandoned", 1, "s1", 500.0))  # a command came after seq 1
+        await store.end("g1", ended)
+        with pytest.raises(StorageError):
+            await store.end("g1", ended)  # not running any more
+        await store.append("g2", command(1), progress(1, "won"))
+        with pytest.raises(StorageError):
+            await store.end("g2", Progress(1, "abandoned", 1, "s1", 500.0))
+        with pytest.raises(StorageError):
+            await store.end("nope", Progress(0, "abandoned", 1, "s1", 500.0))
+        await store.end("g3", Progress(0, "abandoned", 1, "s1", 400.0))  # before any command
+        await store.close()
+
+    async def second() -> None:
+        store = make_store()
+        await store.open()
+        assert await store.unfinished() == []
+        stored = await store.load("g1")
+        assert stored is not None and stored.progress == ended and [c.seq for c in stored.commands] == [1, 2]
+        found = await store.log("g1")
+        assert found is not None and found[1] == ended and found[2] == [command(1), command(2)]
+        won = await store.load("g2")
+        assert won is not None and won.progress == progress(1, "won")
+        fresh = await store.load("g3")
+        assert fresh is not None and fresh.progress == Progress(0, "abandoned", 1, "s1", 400.0)
+        await store.close()
+
+    asyncio.run(first())
+    asyncio.run(second())
+
+
 def test_a_later_snapshot_replaces_the_earlier(make_store: Stores) -> None:
     async def scenario() -> None:
         store = make_store()

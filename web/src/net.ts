@@ -24,7 +24,7 @@ export interface CreatedSeat {
 
 export interface GameSummary {
   id: string;
-  status: "open" | "running" | "won" | "lost";
+  status: "open" | "running" | "won" | "lost" | "abandoned";
   seq: number;
   round: number;
   turn: string | null;
@@ -168,6 +168,9 @@ export const api = {
   events: (id: string, after = 0) =>
     call<GameEvents>("GET", `/api/games/${encodeURIComponent(id)}/events${after ? `?after=${after}` : ""}`),
   summary: (id: string) => call<GameSummary>("GET", `/api/games/${encodeURIComponent(id)}/summary`),
+  /** Ends a running game for everyone, with one of its human seats' tokens. */
+  abandon: (id: string, token: string) =>
+    call<GameSummary>("POST", `/api/games/${encodeURIComponent(id)}/abandon`, { token }),
   lessons: () => call<{ lessons: LessonInfo[] }>("GET", "/api/lessons"),
   lessonGame: (id: string) => call<{ id: string; seats: CreatedSeat[] }>("POST", `/api/lessons/${encodeURIComponent(id)}/games`),
   goals: (game: string, lesson: string) =>
@@ -235,7 +238,15 @@ export interface AckMessage {
   seq: number;
 }
 
-export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage;
+/** The game was abandoned: the connection's last message (it closes after it, and is not opened again). */
+export interface EndedMessage {
+  type: "ended";
+  seq: number;
+  status: "abandoned";
+  by: { seat: number };
+}
+
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
 
 export { sunState } from "./sun";
 
@@ -324,7 +335,8 @@ export class GameSocket {
         this.seq = m.seq;
         m.state = withSun(m.state);
       }
-      if (m.type !== "state" && typeof m.ref === "number") this.unanswered.delete(m.ref);
+      if (m.type === "ended") this.stopped = true; // the server closes the connection: no reconnecting
+      if (m.type !== "state" && "ref" in m && typeof m.ref === "number") this.unanswered.delete(m.ref);
       if (m.type === "update") {
         if (this.seq >= 0 && m.seq <= this.seq) return; // already have it
         if (this.seq >= 0 && m.seq > this.seq + 1) {

@@ -82,6 +82,10 @@ export class PlaySession {
         this.on.error(m.code, m.message, m.ref);
         return;
       }
+      if (m.type === "ended") {  // every connection hears it (and closes); the primary's ends the game here
+        if (primary) this.receive(m);
+        return;
+      }
       if (m.choices) {
         this.choices = { ...this.choices, ...m.choices };
         this.choicesSeq[seat] = m.seq;
@@ -100,8 +104,16 @@ export class PlaySession {
       this.turnSeconds = m.turn_seconds;
       this.seq = m.seq;
       const first = this.view === null;
-      this.view = m.state;
-      this.on.state(m.state, first);
+      this.view = m.status === "abandoned" ? { ...m.state, status: "abandoned" } : m.state;
+      this.on.state(this.view, first);
+      return;
+    }
+    if (m.type === "ended") {  // a player abandoned the game: it is over as a won or lost one is
+      if (!this.view) return;
+      this.deadline = null;
+      this.pending = null;
+      this.view = { ...this.view, status: m.status };
+      this.on.state(this.view, false);
       return;
     }
     if (m.type === "update") {

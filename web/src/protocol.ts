@@ -6,7 +6,7 @@
 /**
  * Any message the server sends over the WebSocket.
  */
-export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage;
+export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
 /**
  * Any message a client sends over the WebSocket.
  */
@@ -58,7 +58,10 @@ export interface StateMessage {
    */
   seq: number;
   game: string;
-  status: "open" | "running" | "won" | "lost";
+  /**
+   * `abandoned`: a player ended the game (its view's own status stays as the rules left it)
+   */
+  status: "open" | "running" | "won" | "lost" | "abandoned";
   /**
    * null for a spectator
    */
@@ -618,6 +621,25 @@ export interface AckMessage {
   seq: number;
 }
 /**
+ * The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`). The last message
+ * of every connection, closed after it with code 1000; the game is over, as a won or lost one.
+ */
+export interface EndedMessage {
+  type: "ended";
+  /**
+   * the number of commands played: the log ends there
+   */
+  seq: number;
+  status: "abandoned";
+  by: EndedBy;
+}
+/**
+ * The seat that ended the game.
+ */
+export interface EndedBy {
+  seat: number;
+}
+/**
  * Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
  */
 export interface ActMove {
@@ -770,6 +792,15 @@ export interface SyncMessage {
   ref?: string | number | null;
 }
 /**
+ * The body of `POST /api/games/{id}/abandon` (or send the token as `Authorization: Bearer TOKEN`).
+ */
+export interface AbandonGame {
+  /**
+   * A human seat's token: whoever plays a seat may end the game for everyone.
+   */
+  token?: string | null;
+}
+/**
  * A belt a game can be created on by name.
  */
 export interface BeltEntry {
@@ -893,9 +924,9 @@ export interface ErrorDetail {
 export interface GameDetail {
   id: string;
   /**
-   * `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
    */
-  status: "open" | "running" | "won" | "lost" | "damaged";
+  status: "open" | "running" | "won" | "lost" | "abandoned" | "damaged";
   seq: number;
   round: number;
   turn: string | null;
@@ -948,9 +979,9 @@ export interface LoggedCommand {
 export interface GameSummary {
   id: string;
   /**
-   * `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
    */
-  status: "open" | "running" | "won" | "lost" | "damaged";
+  status: "open" | "running" | "won" | "lost" | "abandoned" | "damaged";
   seq: number;
   round: number;
   turn: string | null;

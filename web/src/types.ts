@@ -35,10 +35,11 @@ export type UfoView = UfoRecord;
 export type GateView = GateRecord;
 export type ForecastView = ForecastRecord;
 export type Options = ProtocolOptions;
-export type Status = ProtocolView["status"];
+/** The rules' status, or `abandoned`: a player ended the game (the server says so; the view is over as well). */
+export type Status = ProtocolView["status"] | "abandoned";
 
 /** The public view (R17) of a game, its asteroids with their derived sun state. */
-export type GameView = Omit<ProtocolView, "asteroids"> & { asteroids: AsteroidView[] };
+export type GameView = Omit<ProtocolView, "asteroids" | "status"> & { asteroids: AsteroidView[]; status: Status };
 
 /** What the client sends to act (the protocol's `ActMessage` narrows each action's fields). */
 export interface ActMessage {

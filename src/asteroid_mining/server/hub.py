@@ -116,6 +116,7 @@ class GameHub:
             self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
             raise damaged from failure
         live = self.make_live(stored.record, meta, game, seq, players)
+        live.abandoned = stored.progress.status == "abandoned"
         self.games[game_id] = live
         live.start()
         _age_young_objects()

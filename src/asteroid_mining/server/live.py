@@ -73,12 +73,15 @@ class LiveGame:
         self.broken = False
         self.moved = False
         """True once another server has taken the game over: its clients are told to reconnect."""
+        self.abandoned = False
+        """True once a player has abandoned the game (`abandon`): it is over, as won or lost games are."""
         self._settings = settings
         self._store = store
         self._players = players
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
         self._recent: deque[tuple[int, Message]] = deque(maxlen=settings.sync_buffer)
         self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
+        self._ending: deque[tuple[Seat, asyncio.Future[bool]]] = deque()
         self._wake = asyncio.Event()
         self._turn_started = time.monotonic()
         self._turn_started_wall = time.time()
@@ -87,12 +90,14 @@ class LiveGame:
     # ----- what others read -----
     @property
     def running(self) -> bool:
-        """True until the game is won or lost (as acknowledged)."""
-        return bool(self.tracker.top["status"] == "running")
+        """True until the game is won, lost (as acknowledged) or abandoned."""
+        return not self.abandoned and bool(self.tracker.top["status"] == "running")
 
     @property
     def status(self) -> str:
-        """`open` (no action yet), `running`, `won` or `lost`, as acknowledged to clients."""
+        """`open` (no action yet), `running`, `won`, `lost` or `abandoned`, as acknowledged to clients."""
+        if self.abandoned:
+            return "abandoned"
         status = str(self.tracker.top["status"])
         return "open" if status == "running" and self.seq == 0 else status
 
@@ -140,6 +145,10 @@ class LiveGame:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        while self._ending:  # an abandon the owner will not get to: its request hears why
+            _, done = self._ending.popleft()
+            if not done.done():
+                done.set_exception(StorageError(f"game {self.id} was stopped before it could be ended"))
         for conn in list(self.connections):
             conn.outbox.close()
 
@@ -154,6 +163,20 @@ class LiveGame:
                 await asyncio.sleep(0.05)
 
     async def _step(self) -> None:
+        if self._ending:
+            seat, done = self._ending.popleft()
+            try:
+                ended = await self._end(seat)
+            except BaseException as failure:
+                stopped = isinstance(failure, asyncio.CancelledError)
+                if not done.done():  # the request hears a storage failure, also when the server stops meanwhile
+                    done.set_exception(StorageError(f"game {self.id} was stopped") if stopped else failure)
+                if stopped:
+                    raise
+            else:
+                if not done.done():
+                    done.set_result(ended)
+            return
         if self._inbox:
             conn, action, ref = self._inbox.popleft()
             await self._commit(action, {"seat": conn.seat.number if conn.seat else 0}, ref, conn)
@@ -209,6 +232,10 @@ class LiveGame:
         if self.broken:
             if sender is not None:
                 sender.outbox.put(error("storage_failed", "this game cannot be saved at the moment", ref=ref))
+            return
+        if self.abandoned:
+            if sender is not None:
+                sender.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
             return
         game = self.game
         try:
@@ -269,6 +296,44 @@ class LiveGame:
                     mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
                     seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
         return message, seated
+
+    async def abandon(self, seat: Seat) -> bool:
+        """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored
+        first, then every client gets an `ended` message and its connection is closed. False when the game is
+        already over; StorageError (nothing changed) when the store does not take it."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._ending.append((seat, done))
+        self._wake.set()
+        return await done
+
+    async def _end(self, seat: Seat) -> bool:
+        if not self.running:
+            return False
+        if self.broken:
+            raise StorageError(f"game {self.id} cannot be saved at the moment")
+        game = self.game
+        progress = Progress(self.seq, "abandoned", game.round, game.turn, time.time())
+        try:
+            await self._store.end(self.id, progress)
+        except Fenced:
+            await self.lost()
+            raise
+        self.finish(seat.number, self.seq)
+        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
+        return True
+
+    def finish(self, seat_number: int, seq: int) -> None:
+        """The game has been abandoned by `seat_number` after command `seq` (and stored so): it is over; commands
+        waiting are refused, every client is told with `ended` and its connection closed."""
+        self.abandoned = True
+        while self._inbox:  # commands that came before the end are not played: the game is over
+            conn, _, ref = self._inbox.popleft()
+            conn.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
+        text = dumps({"type": "ended", "seq": seq, "status": "abandoned", "by": {"seat": seat_number}})
+        for conn in list(self.connections):
+            conn.outbox.put(text)
+            conn.outbox.close()  # the connection closes (1000) once the message has gone
+        self._wake.set()
 
     async def lost(self) -> None:
         """The store no longer takes this server's commands of the game (another server claimed it, see

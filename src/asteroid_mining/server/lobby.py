@@ -1,4 +1,4 @@
-"""The REST API: health, creating games, the lobby, a game's public state and its replay log."""
+"""The REST API: health, creating games, the lobby, a game's public state, its replay log, and abandoning it."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .errors import ServerError
+from ..storage import StorageError
+from .errors import ServerError, storage_refusal
 from .hub import GameHub
 from .live import LiveGame
 from .rebuild import DamagedGame, read_meta
-from .schemas import CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, Health, Lobby
+from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
 
 router = APIRouter(prefix="/api")
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -64,6 +65,41 @@ async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
     detail = live.detail()
     hub_of(request).release(live)
     return detail
+
+
+@router.post("/games/{game_id}/abandon", response_model=GameSummary, responses={
+    **_ERRORS, 401: {"model": ErrorBody, "description": "No token was given"},
+    403: {"model": ErrorBody, "description": "The token plays no human seat of this game"},
+    409: {"model": ErrorBody, "description": "The game is over already (won, lost or abandoned), or damaged"}})
+async def abandon_game(game_id: str, request: Request, body: AbandonGame | None = None) -> dict[str, Any]:
+    """End a running game as `abandoned`, with a human seat's token (in the body, or `Authorization: Bearer`).
+
+    Its clients get an `ended` message and are disconnected, its timer and bots stop; it is listed and replayed
+    as finished games are. The answer is the game's summary.
+    """
+    token = body.token if body is not None else None
+    if token is None:
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            token = value.strip()
+    if token is None:
+        raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
+                          "token")
+    hub = hub_of(request)
+    live = await _game(request, game_id)
+    try:
+        seat = live.seat_for(token)
+        if seat is None or seat.kind != "human":
+            raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
+        try:
+            ended = await live.abandon(seat)
+        except StorageError as failure:
+            raise storage_refusal(failure) from None
+        if not ended:
+            raise ServerError(409, "game_over", f"this game is over already ({live.status})")
+        return live.summary()
+    finally:
+        hub.release(live)
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses=_ERRORS)

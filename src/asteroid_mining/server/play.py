@@ -5,7 +5,8 @@ malformed messages are answered with an `error`, and the connection stays usable
 token, 4403 an origin that may not connect, 4404 no such game, 4410 a stored game that cannot be
 loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and
 sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
-failure, 1012 the game moved to another node of a cluster (reconnect).
+failure, 1012 the game moved to another node of a cluster (reconnect), 1000 after `ended` (the game was
+abandoned: do not reconnect to play).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .security import TokenBucket, origin_allowed
 log = logging.getLogger(__name__)
 router = APIRouter()
 
+CLOSE_ENDED = 1000
 CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_NO_GAME = 4404
@@ -160,6 +162,8 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
             await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
         elif conn.live is not None and conn.live.moved:
             await websocket.close(CLOSE_MOVED, "the game moved to another server: reconnect")
+        elif conn.live is not None and conn.live.abandoned:
+            await websocket.close(CLOSE_ENDED, "the game was abandoned")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client has gone; the receiving side notices and cleans up
     finally:

@@ -23,6 +23,7 @@ from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson
 from .action_schemas import Refusal as Refusal
 from .catalog import Belts, Bots
 from .schemas import (
+    AbandonGame,
     By,
     CreatedGame,
     CreateGame,
@@ -50,7 +51,8 @@ class StateMessage(Record):
     type: Literal["state"]
     seq: int = Field(description="the number of commands played so far")
     game: str
-    status: Literal["open", "running", "won", "lost"]
+    status: Literal["open", "running", "won", "lost", "abandoned"] = Field(
+        description="`abandoned`: a player ended the game (its view's own status stays as the rules left it)")
     you: You | None = Field(description="null for a spectator")
     seats: list[SeatInfo]
     turn_seconds: float | None
@@ -94,6 +96,22 @@ class AckMessage(Record):
     seq: int = Field(description="the command the act was played as")
 
 
+class EndedBy(Record):
+    """The seat that ended the game."""
+
+    seat: int
+
+
+class EndedMessage(Record):
+    """The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`). The last message
+    of every connection, closed after it with code 1000; the game is over, as a won or lost one."""
+
+    type: Literal["ended"]
+    seq: int = Field(description="the number of commands played: the log ends there")
+    status: Literal["abandoned"]
+    by: EndedBy
+
+
 class ReplayStep(Record):
     """One accepted command of a replay: what an `update` carried for it."""
 
@@ -127,11 +145,12 @@ class Constants(BaseModel):
     reactive: list[str]
 
 
-SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage, AckMessage)
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage, AckMessage,
+                                                EndedMessage)
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
-    CreateGame, CreatedGame, Lobby, GameDetail, GameLog, Health, ErrorBody, Belts, Bots,
+    CreateGame, CreatedGame, AbandonGame, Lobby, GameDetail, GameLog, Health, ErrorBody, Belts, Bots,
 )
 """Every model of the protocol, in the order the generated file lists them."""
 

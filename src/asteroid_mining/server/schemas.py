@@ -56,6 +56,13 @@ class CreateGame(_Strict):
     )
 
 
+class AbandonGame(_Strict):
+    """The body of `POST /api/games/{id}/abandon` (or send the token as `Authorization: Bearer TOKEN`)."""
+
+    token: Annotated[str, Field(max_length=256)] | None = Field(
+        None, description="A human seat's token: whoever plays a seat may end the game for everyone.")
+
+
 class SeatInfo(BaseModel):
     """A seat as everyone may see it (never its token)."""
 
@@ -87,8 +94,9 @@ class GameSummary(BaseModel):
     """A game as the lobby lists it."""
 
     id: str
-    status: Literal["open", "running", "won", "lost", "damaged"] = Field(
-        description="`damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).")
+    status: Literal["open", "running", "won", "lost", "abandoned", "damaged"] = Field(
+        description="`abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost "
+        "games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).")
     seq: int
     round: int
     turn: str | None

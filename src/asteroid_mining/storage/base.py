@@ -57,11 +57,26 @@ class Progress:
     seq: int
     """The number of accepted commands (the seq of the last one; 0 before any)."""
     status: str
-    """`running`, `won` or `lost` (the engine's status)."""
+    """`running`, `won` or `lost` (the engine's status), or `abandoned` (a player ended it; see `GameStore.end`)."""
     round: int
     turn: str | None
     updated: float
     """When the game got there (seconds since the epoch): the time of its last command, or of its creation."""
+
+
+ENDED_WITHOUT_COMMAND = ("abandoned",)
+"""The statuses a game reaches without a command of its own (`GameStore.end`)."""
+
+
+def current_progress(row: Progress, last: Progress | None) -> Progress:
+    """Where a game is, from its `games` row (written at creation and when the game ends) and its last command.
+
+    The last command says where a running game is; the row wins when it is ahead of it, or when it says the game
+    ended at that command (a game abandoned after its last command ends in its row alone).
+    """
+    if last is None or last.seq < row.seq or (last.seq == row.seq and row.status != "running"):
+        return row
+    return last
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +147,15 @@ class GameStore(ABC):
     @abstractmethod
     async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
         """The record, progress and the whole command log, or None when there is no such game."""
+
+    @abstractmethod
+    async def end(self, game_id: str, progress: Progress) -> None:
+        """End a running game without a command (`progress.status` is `abandoned`), durably: its status from then
+        on, also after a restart; its log is kept as it is, so its replay still works.
+
+        Raises StorageError when there is no such running game or its last command is not `progress.seq` (a
+        command stored meanwhile), and nothing changes.
+        """
 
     @abstractmethod
     async def unfinished(self) -> list[str]:

@@ -30,7 +30,17 @@ from typing import Any, TypeVar
 
 import orjson
 
-from .base import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from .base import (
+    Command,
+    Fenced,
+    GameRecord,
+    GameStore,
+    Progress,
+    Snapshot,
+    StorageError,
+    StoredGame,
+    current_progress,
+)
 
 try:
     import psycopg
@@ -409,6 +419,23 @@ class PostgresStore(GameStore):
 
         return await self._run(work, repeatable=True)
 
+    async def end(self, game_id: str, progress: Progress) -> None:
+        """Write the game's end into its row, if it is running, its last command is `progress.seq` and (once
+        claimed) this store still holds its epoch; one transaction, durable on return."""
+        epoch = self._epochs.get(game_id)
+
+        async def work(conn: Any) -> bool:
+            cur = await conn.execute(
+                "UPDATE games SET seq = %s, status = %s, round = %s, turn = %s, updated = %s WHERE id = %s AND "
+                "status = 'running' AND (%s::bigint IS NULL OR epoch = %s) AND coalesce((SELECT max(c.seq) FROM "
+                "commands AS c WHERE c.game = %s), 0) = %s RETURNING id",
+                (progress.seq, progress.status, progress.round, progress.turn, progress.updated, game_id, epoch,
+                 epoch, game_id, progress.seq))
+            return await cur.fetchone() is not None
+
+        if not await self._run(work):
+            raise StorageError(f"game {game_id} is not running at command {progress.seq}: it was not ended")
+
     async def unfinished(self) -> list[str]:
         """The ids of running games, oldest first."""
         async def work(conn: Any) -> list[str]:
@@ -443,8 +470,8 @@ class PostgresStore(GameStore):
                 belt = {"asteroids": [None] * row[16]}  # only the count is used by summaries
                 record = GameRecord(row[0], row[1], belt, orjson.loads(row[2]), row[3], row[4], meta)
                 progress = Progress(row[6], row[7], row[8], row[9], row[10])
-                if row[11] is not None and row[11] >= progress.seq:
-                    progress = Progress(row[11], row[12], row[13], row[14], row[15])
+                if row[11] is not None:
+                    progress = current_progress(progress, Progress(row[11], row[12], row[13], row[14], row[15]))
                 out.append((record, progress))
             return out
 
@@ -477,8 +504,8 @@ async def _game_row(conn: Any, game_id: str) -> tuple[GameRecord, Progress] | No
     cur = await conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game = %s ORDER BY seq DESC "
                              "LIMIT 1", (game_id,))
     last = await cur.fetchone()
-    if last is not None and last[0] >= progress.seq:
-        progress = Progress(*last)
+    if last is not None:
+        progress = current_progress(progress, Progress(*last))
     return record, progress
 
 

@@ -38,7 +38,7 @@ from typing import IO, Any, Literal, TypeVar
 
 import orjson
 
-from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame, current_progress
 
 try:
     import fcntl
@@ -465,6 +465,24 @@ class SqliteStore(GameStore):
         shot = (game_id, snapshot.seq, _dumps(snapshot.state)) if snapshot is not None else None
         await self._submit(_Append, row, ended, shot)
 
+    async def end(self, game_id: str, progress: Progress) -> None:
+        """Write the game's end into its row, if it is running and its last command is `progress.seq`.
+
+        Rare, and no command comes after it: one statement in its own transaction on a reading thread's
+        connection (SQLite lets one writer at a time in, waiting for the writer thread's transaction to finish);
+        durable on return like every commit of this store.
+        """
+        row = (progress.seq, progress.status, progress.round, progress.turn, progress.updated, game_id, game_id,
+               progress.seq)
+
+        def work(conn: sqlite3.Connection) -> int:
+            return conn.execute(
+                "UPDATE games SET seq=?, status=?, round=?, turn=?, updated=? WHERE id=? AND status='running' "
+                "AND (SELECT COALESCE(MAX(seq), 0) FROM commands WHERE game=?) = ?", row).rowcount
+
+        if not await self._read(work):
+            raise StorageError(f"game {game_id} is not running at command {progress.seq}: it was not ended")
+
     # ----- reads -----
     def _reader(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -555,8 +573,8 @@ def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[GameRecord, Progr
     progress = Progress(row[7], row[8], row[9], row[10], row[11])
     last = conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game=? ORDER BY seq DESC LIMIT 1",
                         (game_id,)).fetchone()
-    if last is not None and last[1] is not None and last[0] >= progress.seq:
-        progress = Progress(*last)
+    if last is not None and last[1] is not None:  # a command of version 1 or 2 may lack its progress
+        progress = current_progress(progress, Progress(*last))
     return record, progress
 
 

@@ -9,7 +9,7 @@ import { PlaySession } from "../play";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
-import { type GameEvent, type GameView, KINDS, type Kind, WIN_TARGET } from "../types";
+import { type GameEvent, type GameView, KINDS, type Kind, type Status, WIN_TARGET } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
 import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
@@ -268,7 +268,7 @@ export class GameScreen implements Controller {
       this.endShown = true;
       // Let the last animation (an explosion, a storm, the base) play before the end screen covers it.
       const pause = first || this.scene?.tweens.reducedMotion ? 0 : 1800;
-      window.setTimeout(() => void this.showEnd(view.status === "won"), pause);
+      window.setTimeout(() => void this.showEnd(view.status), pause);
     }
   }
 
@@ -338,7 +338,7 @@ export class GameScreen implements Controller {
     this.refresh();
   }
 
-  private async showEnd(won: boolean): Promise<void> {
+  private async showEnd(status: Status): Promise<void> {
     let events = this.log.events;
     try {
       const replay = await api.replay(this.gameId);
@@ -347,7 +347,7 @@ export class GameScreen implements Controller {
       /* without the replay endpoint the summary counts what this page saw */
     }
     const rounds = this.model?.round ?? 0;
-    this.overlay.end(won, summarise(events, rounds), () => {
+    this.overlay.end(status, summarise(events, rounds), () => {
       location.hash = `#/replay/${encodeURIComponent(this.gameId)}`;
     }, () => {
       location.hash = "#/";

@@ -276,7 +276,8 @@ export class Lobby {
       return;
     }
     fill(this.mine, ...games.map((g) => {
-      const over = g.status === "won" || g.status === "lost";
+      const over = g.status === "won" || g.status === "lost" || g.status === "abandoned";
+      const token = [...tokensFor(g.id).entries()].find(([seat]) => g.seats.some((s) => s.seat === seat && s.kind === "human"))?.[1];
       return h("li", { class: "game-row", dataset: { game: g.id, status: g.status } },
         h("div", { class: "g-main" },
           h("strong", {}, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
@@ -284,6 +285,18 @@ export class Lobby {
         h("div", { class: "g-actions" },
           over ? h("a", { class: "button primary replay-link", href: `#/replay/${encodeURIComponent(g.id)}` }, icon(ICONS.replay), t("lobby.replay"))
             : h("a", { class: "button primary", href: `#/game/${encodeURIComponent(g.id)}` }, t("lobby.resume")),
+          !over && token ? h("button", { type: "button", class: "button abandon", onclick: async (e: Event) => {
+            if (!window.confirm(t("lobby.abandon_confirm"))) return;
+            const button = e.currentTarget as HTMLButtonElement;
+            button.disabled = true;
+            try {
+              await api.abandon(g.id, token);
+            } catch (err) {
+              // already over (409): the list shows it as it is now; anything else is said
+              if (!(err instanceof ApiError && err.status === 409)) window.alert(t("lobby.abandon_failed"));
+            }
+            void this.refresh();
+          } }, t("lobby.abandon")) : null,
           h("button", { type: "button", class: "button leave", onclick: () => {
             if (!over && !window.confirm(t("lobby.leave_confirm"))) return;
             forgetGame(g.id);

@@ -3,7 +3,7 @@
 
 import { t } from "../i18n";
 import { CORE_COLOUR, css } from "../render/palette";
-import type { GameEvent } from "../types";
+import type { GameEvent, Status } from "../types";
 import { KINDS } from "../types";
 import { kindName, seatName, settlerName } from "../words";
 import { ICONS, coreIcon, fill, h, icon } from "./dom";
@@ -99,7 +99,10 @@ export class Overlay {
     this.show("handover", card, onReady);
   }
 
-  end(won: boolean, summary: Summary, onReplay: (() => void) | null, onLobby: () => void): void {
+  /** The end of a game: won, lost, or abandoned by a player. */
+  end(status: Status, summary: Summary, onReplay: (() => void) | null, onLobby: () => void): void {
+    const won = status === "won";
+    const end = status === "abandoned" ? "abandoned" : won ? "won" : "lost";
     const mined = KINDS.map((k) => h("div", { class: "stat-kind" }, coreIcon(k),
       h("strong", { style: { color: css(CORE_COLOUR[k]!) } }, String(summary.mined[k] ?? 0)), h("span", {}, kindName(k))));
     const total = KINDS.reduce((n, k) => n + (summary.mined[k] ?? 0), 0);
@@ -107,11 +110,11 @@ export class Overlay {
       ? h("ul", { class: "deaths" }, ...summary.deaths.map((d) =>
         h("li", {}, t(d.cause === "storm" ? "end.death_storm" : "end.death_explosion", { who: settlerName(d.who), where: d.where }))))
       : h("p", { class: "muted" }, t("end.no_deaths"));
-    const card = h("div", { class: `card end ${won ? "won" : "lost"}` },
+    const card = h("div", { class: `card end ${end === "won" ? "won" : "lost"} ${end}` },
       h("div", { class: "end-art", "aria-hidden": "true" }),
-      h("div", { class: "eyebrow" }, t(won ? "end.won_eyebrow" : "end.lost_eyebrow")),
-      h("h2", { id: "overlay-title" }, t(won ? "end.won" : "end.lost")),
-      h("p", {}, won && summary.base ? t("end.won_text", { base: summary.base }) : t(won ? "end.won_text_plain" : "end.lost_text")),
+      h("div", { class: "eyebrow" }, t(`end.${end}_eyebrow`)),
+      h("h2", { id: "overlay-title" }, t(`end.${end}`)),
+      h("p", {}, won && summary.base ? t("end.won_text", { base: summary.base }) : t(won ? "end.won_text_plain" : `end.${end}_text`)),
       h("div", { class: "stats" },
         h("div", { class: "stat" }, h("strong", {}, String(summary.rounds)), h("span", {}, t("end.rounds", { n: summary.rounds }))),
         h("div", { class: "stat" }, h("strong", {}, String(total)), h("span", {}, t("end.mined", { n: total }))),

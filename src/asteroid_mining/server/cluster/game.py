@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules import Action, Event, action_from_json
 from ...storage import Command, StoredGame
+from ..errors import ServerError
 from ..live import Connection, LiveGame
 from ..messages import dumps
 from ..outbox import Message, Outbox
+from ..seats import Seat
 
 if TYPE_CHECKING:
     from .node import ClusterHub
@@ -69,6 +71,17 @@ class ClusterGame(LiveGame):
         self.refs: OrderedDict[tuple[int, str | int], int] = OrderedDict()
         self._buffer: list[dict[str, Any]] | None = None  # updates arriving while catching up from the store
         self._catching_up: asyncio.Task[None] | None = None
+
+    async def abandon(self, seat: Seat) -> bool:
+        """End the game as `abandoned`: only its owner may (it alone writes the game); a follower asks to be tried
+        again, by when the game may have come to this node."""
+        if not self.owner:
+            raise ServerError(503, "not_owner", "another server of the cluster plays this game at the moment; "
+                              "try again")
+        ended = await super().abandon(seat)
+        if ended:  # the followers' clients are told too
+            self.hub.published(self, {"t": "ended", "g": self.id, "seq": self.seq, "seat": seat.number})
+        return ended
 
     # ----- roles -----
     def remember(self, commands: list[Command]) -> None:
@@ -192,6 +205,11 @@ class ClusterGame(LiveGame):
         message, seated = self._announce(seq, command, events, update.get("ref"))
         for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
             conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
+
+    def follow_end(self, message: dict[str, Any]) -> None:
+        """The owner has abandoned the game (stored): over here as well, and this node's clients are told."""
+        if not self.owner and not self.abandoned:
+            self.finish(int(message["seat"]), int(message["seq"]))
 
     def catch_up(self, pending: dict[str, Any] | None) -> None:
         """Reload from the store (in the background); updates arriving meanwhile are applied after it."""

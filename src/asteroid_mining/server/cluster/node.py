@@ -331,6 +331,8 @@ class ClusterHub(GameHub):
             return
         if kind == "update":
             live.follow(data)
+        elif kind == "ended":
+            live.follow_end(data)
         elif kind == "act":
             if not live.owner:
                 self.reply(str(data["from"]), int(data["c"]), error(
