@@ -82,7 +82,9 @@ def test_bulk_never_accepts_a_duplicate_id_or_a_missing_position() -> None:
     assert not _asteroids_in_bulk(doc["asteroids"], Checked())
 
 
-@pytest.mark.parametrize("link", [["A", "B", "C"], "AB", None, [["x"], "A"], "self", "duplicate", "reversed"])
+@pytest.mark.parametrize(
+    "link", [["A", "B", "C"], "AB", None, ["A1", "nowhere"], [["x"], "A"], "self", "duplicate", "reversed"]
+)
 def test_bulk_never_accepts_a_wrong_link(link: Any) -> None:
     doc = _doc()
     first, second = doc["links"][0]

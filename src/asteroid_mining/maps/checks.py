@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 
@@ -322,17 +322,18 @@ def _links_in_bulk(items: list[Any], out: Checked) -> bool:
         at = list(map(out.index.get, chain.from_iterable(items)))
     except TypeError:  # an unhashable end (an array or object)
         return False
-    if None in at:
+    try:
+        pairs = np.array(at, dtype=np.int64)
+    except TypeError:  # an end that is not an asteroid of this belt (None)
         return False
-    pairs = np.array(at, dtype=np.int64)
     first, second = pairs[0::2], pairs[1::2]
     if bool((first == second).any()):
         return False
     keys = np.sort(np.minimum(first, second) * max(1, len(out.names)) + np.maximum(first, second))
     if bool((keys[1:] == keys[:-1]).any()):  # (a sort, not np.unique: the latter hashes, many times slower)
         return False
-    names = list(map(out.names.__getitem__, cast(list[int], at)))
-    out.links.extend(zip(names[0::2], names[1::2], strict=True))
+    names = np.array(out.names, dtype=object)  # the declared strings, not the copies each link holds
+    out.links.extend(zip(names[first].tolist(), names[second].tolist(), strict=True))
     return True
 
 
