@@ -23,7 +23,7 @@ from ..rules import (
 )
 from . import parser as p
 from .checks import evaluate
-from .lexer import Line, ScriptError, a_kind, tokenize
+from .lexer import Line, ScriptError, a_kind, numbered_words
 from .reporter import Reporter
 from .show import describe, describe_game
 
@@ -62,13 +62,12 @@ class Interpreter:
 
     def run(self, source: str) -> bool:
         """Execute every statement of `source`; stop at the first script error. True when there was none."""
-        for line in tokenize(source):
-            words = line.words
+        for number, words in numbered_words(source):
             # a big belt's set-up is mostly `link A B`: such a line is done at once when nothing can be wrong
             # with it; any doubt takes the full path, which reports the error exactly as for any statement
             if len(words) == 3 and words[0] == "link" and self._plain_link(words[1], words[2]):
                 continue
-            if not self.run_line(line.number, words):
+            if not self.run_line(number, words):
                 return False
         return True
 
