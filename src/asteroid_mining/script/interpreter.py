@@ -62,29 +62,26 @@ class Interpreter:
 
     def run(self, source: str) -> bool:
         """Execute every statement of `source`; stop at the first script error. True when there was none."""
+        game = self.game
+        asteroids, link, running = game.asteroids, game.link, not self.ended
         for number, words in numbered_words(source):
-            # a big belt's set-up is mostly `link A B`: such a line is done at once when nothing can be wrong
-            # with it; any doubt takes the full path, which reports the error exactly as for any statement
-            if len(words) == 3 and words[0] == "link" and self._plain_link(words[1], words[2]):
-                continue
+            # A big belt's set-up is mostly `link A B`: such a line is done at once when nothing can be wrong
+            # with it. An id in the game is a valid, unreserved id without `=`, so the line parses to exactly
+            # this link and passes every check of `_link`; any doubt takes the full path, which reports the
+            # error as for any statement. (Only other statements can end the game: `running` is read again
+            # after each.)
+            if running and len(words) == 3 and words[0] == "link":
+                first, second = words[1], words[2]
+                a, b = asteroids.get(first), asteroids.get(second)
+                if a is not None and b is not None and first != second and a.exists and b.exists:
+                    try:
+                        link(first, second)
+                        continue
+                    except SetupError:  # changed nothing: the full path meets it again and reports it
+                        pass
             if not self.run_line(number, words):
                 return False
-        return True
-
-    def _plain_link(self, first: str, second: str) -> bool:
-        """Link two different asteroids still in the belt, the game running; False (nothing done) otherwise.
-
-        An id in the game is a valid, unreserved id without `=`, so the statement `link first second` would
-        parse to exactly this link, and every check of `_link` passes.
-        """
-        asteroids = self.game.asteroids
-        a, b = asteroids.get(first), asteroids.get(second)
-        if a is None or b is None or first == second or not a.exists or not b.exists or self.ended:
-            return False
-        try:
-            self.game.link(first, second)
-        except SetupError:  # changed nothing: the full path meets it again and reports it
-            return False
+            running = not self.ended
         return True
 
     def run_line(self, number: int, words: tuple[str, ...]) -> bool:
