@@ -27,3 +27,16 @@ def test_every_kind_of_line_splits_as_split_words_says() -> None:
 @given(st.text(alphabet=st.sampled_from(list("ab =#\t\r\n\u00a0\x0b")), max_size=40))
 def test_any_text_splits_as_split_words_says(source: str) -> None:
     assert list(numbered_words(source)) == _slow(source)
+
+
+def test_the_collector_is_back_on_after_a_run_whatever_happens() -> None:
+    import gc
+    import io
+
+    from asteroid_mining.script.interpreter import Interpreter
+    from asteroid_mining.script.reporter import Reporter
+
+    assert gc.isenabled()
+    for text in ("asteroid A\nasteroid B\nlink A B\n", "asteroid A\nlink A Q\n", "asteroid A\nexpect A.mantle == 3\n"):
+        Interpreter("x.scn", Reporter(io.StringIO(), quiet=True)).run(text)
+        assert gc.isenabled()
