@@ -143,6 +143,9 @@ ERRORS = [
     ("asteroid A\nsettler s1 at=A carry=iron:6,ice:5\n", 2, "a settler carries at most 10 units, not 11"),
     ("asteroid A\nrules extended\n", 2, "rules must come before the first asteroid, settler, robot, UFO or gate"),
     ("asteroid A\nlink A A\n", 2, "asteroid A cannot neighbour itself"),
+    ("asteroid A\nasteroid B\ngates g1=A g2=B\nlink A g1\n", 4, "g1 is a gate, not an asteroid"),
+    ("asteroid A\nasteroid B\ngates g1=A g2=B\nlink g2 B\n", 4, "g2 is a gate, not an asteroid"),
+    ("asteroid A\nsettler s1 at=A\nlink s1 A\n", 3, "s1 is a settler, not an asteroid"),
     ("asteroid A\nai A on\n", 2, "A is an asteroid: only robots and UFOs have an AI"),
     ("asteroid A\nsettler s1 at=A\nsettler s2 at=s1\n", 3, "s1 is a settler, not an asteroid"),
     (

@@ -10,9 +10,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Literal
 
+import numpy as np
+
 from ..rules.belt import AsteroidSpec, GatePairSpec
+from ..rules.ids import RESERVED
 from ..rules.ids import id_problem as rules_id_problem
 from ..rules.materials import CORES
 from ..rules.orbit import Orbit
@@ -32,6 +37,10 @@ GATE_FIELDS = ("first", "first_at", "second", "second_at")
 """The fields of a gate pair, in order."""
 
 _MISSING: Any = object()
+_IDS_PATTERN = re.compile(r"(?:[A-Za-z][A-Za-z0-9_-]*\n)*", re.ASCII)
+"""Valid ids, each followed by a newline: the rules' `ID_PATTERN` over a whole column of ids at once."""
+_CORE_SET = frozenset(CORES)
+_ID = itemgetter("id")
 
 
 def id_problem(value: object) -> str | None:
@@ -51,6 +60,13 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _is_finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # a whole number too large for a float: no place in the plane either
+        return False
+
+
 @dataclass
 class Checked:
     """What the checks collected: the problems, and the pieces of a belt when there are none."""
@@ -62,8 +78,9 @@ class Checked:
     """The id of every asteroid declared with a valid, new id, in order."""
     index: dict[str, int] = field(default_factory=dict)
     """Asteroid id → position in `names`."""
-    taken: dict[str, str] = field(default_factory=dict)
-    """Every id declared (asteroids and gates share one namespace) → the path that declared it."""
+    taken: dict[str, str | int] = field(default_factory=dict)
+    """Every id declared (asteroids and gates share one namespace) → the path that declared it, or the index of
+    the asteroid that did (`asteroids[i].id`: a huge belt's paths are written only when a problem needs one)."""
     links: list[tuple[str, str]] = field(default_factory=list)
     gates: list[GatePairSpec] = field(default_factory=list)
 
@@ -80,7 +97,8 @@ class Checked:
         assert isinstance(value, str)
         first = self.taken.get(value)
         if first is not None:
-            self.add(path, f"duplicate id {value!r} (already {first})")
+            where = first if isinstance(first, str) else f"asteroids[{first}].id"
+            self.add(path, f"duplicate id {value!r} (already {where})")
             return False
         self.taken[value] = path
         return True
@@ -100,7 +118,85 @@ class Checked:
 
 
 def check_asteroids(items: list[Any], out: Checked) -> None:
-    """Check every asteroid object; collect specs and declare their ids."""
+    """Check every asteroid object; collect specs and declare their ids.
+
+    A valid array (the common case) is checked column by column in bulk; any doubt sends it to the one-by-one
+    check, which explains every problem with its path.
+    """
+    if not out.taken and _asteroids_in_bulk(items, out):
+        return
+    _check_asteroids_one_by_one(items, out)
+
+
+def _asteroids_in_bulk(items: list[Any], out: Checked) -> bool:
+    """Accept a whole array of valid asteroids at once, or change nothing and return False.
+
+    Each column is checked with C-level passes (`map`, sets, one regular expression), strictly enough that
+    anything accepted here has no problem one by one either, and gives the same specs.
+    """
+    if not items or set(map(type, items)) != {dict} or not all(map(ASTEROID_FIELDS.issuperset, items)):
+        return False
+    try:
+        ids = list(map(_ID, items))
+    except KeyError:
+        return False
+    if set(map(type, ids)) != {str} or max(map(len, ids)) > MAX_ID_LENGTH:
+        return False
+    column = "\n".join(ids) + "\n"
+    if column.count("\n") != len(ids) or _IDS_PATTERN.fullmatch(column) is None or not RESERVED.isdisjoint(ids):
+        return False
+    if len(set(ids)) != len(ids):
+        return False
+    mantles = [item.get("mantle", 3) for item in items]
+    if set(map(type, mantles)) != {int} or min(mantles) < 0 or max(mantles) > MAX_MANTLE:
+        return False
+    cores = [item.get("core", "hollow") for item in items]
+    if set(map(type, cores)) != {str} or not _CORE_SET.issuperset(cores):
+        return False
+    positions = [item.get("position", _MISSING) for item in items]
+    xys: list[tuple[float, float] | None]
+    if _MISSING in positions:
+        if positions.count(_MISSING) != len(positions):
+            return False
+        xys = [None] * len(items)
+    else:
+        if set(map(type, positions)) != {list} or set(map(len, positions)) != {2}:
+            return False
+        flat = list(chain.from_iterable(positions))
+        if not {int, float}.issuperset(map(type, flat)):
+            return False
+        try:
+            if not all(map(math.isfinite, flat)):
+                return False
+        except OverflowError:  # a whole number too large for a float
+            return False
+        xs = list(map(float, flat))
+        xys = list(zip(xs[0::2], xs[1::2], strict=True))
+    raw = [item.get("orbit", _MISSING) for item in items]
+    cache: dict[str, Orbit] = {}
+    orbits: list[Orbit | None] = []
+    suns: list[Literal["near", "far"]] = []
+    scratch = Checked()
+    for value in raw:
+        if type(value) is str:
+            known = cache.get(value)
+            if known is not None:
+                orbits.append(known)
+                suns.append("far")
+                continue
+        orbit, sun = _orbit(value, "", cache, scratch)
+        if sun is None:
+            return False
+        orbits.append(orbit)
+        suns.append(sun)
+    out.asteroids.extend(map(AsteroidSpec, ids, mantles, cores, orbits, suns, xys))
+    out.names.extend(ids)
+    out.index.update(zip(ids, range(len(ids)), strict=True))
+    out.taken.update(zip(ids, range(len(ids)), strict=True))
+    return True
+
+
+def _check_asteroids_one_by_one(items: list[Any], out: Checked) -> None:
     orbits: dict[str, Orbit] = {}
     positioned: list[int] = []
     unpositioned: list[int] = []
@@ -147,7 +243,7 @@ def check_asteroids(items: list[Any], out: Checked) -> None:
             if (
                 isinstance(position, list)
                 and len(position) == 2
-                and all(_is_number(c) and math.isfinite(c) for c in position)
+                and all(_is_number(c) and _is_finite(c) for c in position)
             ):
                 xy = (float(position[0]), float(position[1]))
             else:
@@ -205,8 +301,43 @@ def _short(value: object) -> str:
 def check_links(items: list[Any], out: Checked) -> None:
     """Check every link: two different asteroids of the belt, each pair listed once (R2).
 
-    The hottest loop of loading a huge belt: one dict lookup per end and one per pair.
+    A valid array (the common case) is checked in bulk; any doubt sends it to the one-by-one check, which
+    explains every problem with its path.
     """
+    if not _links_in_bulk(items, out):
+        _check_links_one_by_one(items, out)
+
+
+def _links_in_bulk(items: list[Any], out: Checked) -> bool:
+    """Accept a whole array of valid links at once, or change nothing and return False.
+
+    Both ends are looked up with one C-level `map`; self-links and duplicate pairs are found with numpy over
+    the pairs' keys (the lower index times the count plus the higher one).
+    """
+    if not items:
+        return True
+    if set(map(type, items)) != {list} or set(map(len, items)) != {2}:
+        return False
+    try:
+        at = list(map(out.index.get, chain.from_iterable(items)))
+    except TypeError:  # an unhashable end (an array or object)
+        return False
+    try:
+        pairs = np.array(at, dtype=np.int64)
+    except TypeError:  # an end that is not an asteroid of this belt (None)
+        return False
+    first, second = pairs[0::2], pairs[1::2]
+    if bool((first == second).any()):
+        return False
+    keys = np.sort(np.minimum(first, second) * max(1, len(out.names)) + np.maximum(first, second))
+    if bool((keys[1:] == keys[:-1]).any()):  # (a sort, not np.unique: the latter hashes, many times slower)
+        return False
+    names = np.array(out.names, dtype=object)  # the declared strings, not the copies each link holds
+    out.links.extend(zip(names[first].tolist(), names[second].tolist(), strict=True))
+    return True
+
+
+def _check_links_one_by_one(items: list[Any], out: Checked) -> None:
     index_get, names, n = out.index.get, out.names, max(1, len(out.names))
     seen: dict[int, int] = {}
     links = out.links

@@ -21,11 +21,15 @@ from ..rules import (
     SetupError,
     Wait,
 )
+from ..rules.bulk import CollectorPaused
 from . import parser as p
 from .checks import evaluate
-from .lexer import Line, ScriptError, a_kind, tokenize
+from .lexer import Line, ScriptError, a_kind, numbered_words
 from .reporter import Reporter
 from .show import describe, describe_game
+
+_SET_UP = frozenset(("rules", "set", "seed", "asteroid", "link", "settler", "robot", "ufo", "gates"))
+"""The statements that build a game: the collector stays paused while a script is only these."""
 
 
 class Interpreter:
@@ -62,7 +66,41 @@ class Interpreter:
 
     def run(self, source: str) -> bool:
         """Execute every statement of `source`; stop at the first script error. True when there was none."""
-        return all(self.run_line(line.number, line.words) for line in tokenize(source))
+        # The set-up of a big belt is a million new objects and no garbage: the collector, which would walk the
+        # growing heap again and again, is paused until the first statement that is not set-up (see rules.bulk)
+        collector = CollectorPaused()
+        collector.__enter__()
+        try:
+            return self._run(source, collector)
+        finally:
+            collector.__exit__(None, None, None)
+
+    def _run(self, source: str, collector: CollectorPaused) -> bool:
+        building = True
+        game = self.game
+        asteroids, link, running = game.asteroids, game.link, not self.ended
+        for number, words in numbered_words(source):
+            # A big belt's set-up is mostly `link A B`: such a line is done at once when nothing can be wrong
+            # with it. An id in the game is a valid, unreserved id without `=`, so the line parses to exactly
+            # this link and passes every check of `_link`; any doubt takes the full path, which reports the
+            # error as for any statement. (Only other statements can end the game: `running` is read again
+            # after each.)
+            if running and len(words) == 3 and words[0] == "link":
+                first, second = words[1], words[2]
+                a, b = asteroids.get(first), asteroids.get(second)
+                if a is not None and b is not None and first != second and a.exists and b.exists:
+                    try:
+                        link(first, second)
+                        continue
+                    except SetupError:  # changed nothing: the full path meets it again and reports it
+                        pass
+            if building and words[0] not in _SET_UP:
+                building = False
+                collector.__exit__(None, None, None)
+            if not self.run_line(number, words):
+                return False
+            running = not self.ended
+        return True
 
     def run_line(self, number: int, words: tuple[str, ...]) -> bool:
         """Parse and execute one line; report a script error and return False if there is one."""

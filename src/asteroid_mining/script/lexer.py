@@ -48,10 +48,21 @@ def tokenize(source: str) -> Iterator[Line]:
 
     Lines end at `\\n` (a `\\r` before it is dropped), so numbers match what editors show.
     """
+    for number, words in numbered_words(source):
+        yield Line(number, words)
+
+
+def numbered_words(source: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """The line number and words of every statement line of `source` (what `tokenize` gives, as pairs)."""
     for number, raw in enumerate(source.split("\n"), start=1):
-        words = split_words(raw)
-        if words:
-            yield Line(number, words)
+        parts = raw.split(" ")
+        # most lines are words between single spaces: those are split at once, the rest as `split_words` says
+        if "" in parts or "#" in raw or "\t" in raw or "\r" in raw:
+            words = split_words(raw)
+            if words:
+                yield number, words
+        else:
+            yield number, tuple(parts)
 
 
 def is_id(word: str) -> bool:
