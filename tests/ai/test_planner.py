@@ -250,3 +250,23 @@ def test_mines_its_asteroid_open_to_make_a_shelter_in_time() -> None:
     run_rounds(game, 2)
     assert game.settlers["s1"].alive
     assert game.asteroids["A"].shelter
+
+
+def _passable(fuse: int, d: int) -> bool:
+    """Would the planner step onto bare uranium U (near in rounds 2, 6, 10, ...) arriving `d` moves from now?"""
+    from asteroid_mining.ai.planner import _Decision, _Memory
+
+    game = Game.empty(Options(turns="strict", uranium_fuse=fuse))
+    game.add_asteroid("S", mantle=0)
+    game.add_asteroid("U", mantle=0, core="uranium", orbit=Orbit(4, 1, 3))
+    game.link("S", "U")
+    game.add_settler("s1", "S")
+    obs = Observation(game)
+    return _Decision(obs, obs.settler("s1"), _Memory(obs), True)._passable("U", d)
+
+
+def test_steps_onto_bare_uranium_only_where_the_rules_say_it_does_not_explode() -> None:
+    # one exposure explodes it (R6): it explodes at the end of round 1, and is gone after
+    assert [_passable(1, d) for d in (1, 2, 5)] == [False, False, False]
+    # E1: the first near round counts 1 of a fuse of 2; the second (round 6) explodes it at the end of round 5
+    assert [_passable(2, d) for d in (1, 4, 5, 6)] == [True, True, False, False]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asteroid_mining.rules import Game, Options, Orbit, near_round, rounds_until_near
+from asteroid_mining.rules import Drill, Game, Move, Options, Orbit, near_round, rounds_until_near
+from asteroid_mining.rules.dangers import exposed_now_reacts
 from asteroid_mining.rules.events import Exploded, Sublimated
 
 
@@ -76,3 +77,27 @@ def test_drill_danger_says_when_the_exposed_core_comes_near(orbit: Orbit, before
     assert drill.danger is not None and drill.danger.core == core
     assert drill.danger.in_rounds == rounds_until_near(orbit, None, game.round)
     assert (drill.danger.in_rounds == 0) == game.is_near("X")
+
+
+@settings(max_examples=100, deadline=None)
+@given(orbit=orbits(), before=st.integers(0, 9), core=st.sampled_from(("ice", "uranium", "iron", "hollow")))
+def test_exposed_now_reacts_is_what_a_drill_sets_off_this_round(orbit: Orbit, before: int, core: str) -> None:
+    game = Game.empty(Options(turns="free"))
+    game.add_asteroid("X", mantle=1, core=core, orbit=orbit)
+    game.add_asteroid("S", mantle=0)
+    game.link("X", "S")
+    game.add_settler("s1", "X")
+    for _ in range(before):
+        game.end_round()
+    promised = exposed_now_reacts(core, rounds_until_near(orbit, None, game.round))
+    events = game.apply(Drill("s1"))
+    if game.settlers["s1"].alive:
+        game.apply(Move("s1", "S"))  # out of the way: only the core's fate is asked
+        events += game.end_round()
+    assert any(isinstance(e, (Exploded, Sublimated)) for e in events) == promised
+
+
+def test_exposed_now_reacts_needs_a_reactive_core_near_now_or_next_round() -> None:
+    assert [exposed_now_reacts("uranium", w) for w in (0, 1, 2, None)] == [True, True, False, False]
+    assert [exposed_now_reacts("ice", w) for w in (0, 1, 2, None)] == [True, True, False, False]
+    assert not any(exposed_now_reacts(core, 0) for core in ("iron", "carbon", "hollow", "unknown"))

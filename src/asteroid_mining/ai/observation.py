@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, KeysView, Mapping
 from types import MappingProxyType
 
-from ..rules import UNKNOWN, Action, Asteroid, Forecast, Game, Gate, Options, Orbit, Refusal, Settler
+from ..rules import UNKNOWN, Action, Asteroid, Forecast, Game, Gate, Options, Orbit, Reaction, Refusal, Settler
 
 __all__ = ["UNKNOWN", "AsteroidView", "GateView", "Observation", "SettlerView"]
 
@@ -364,6 +364,10 @@ class Observation:
     def reacts_at(self, aid: str) -> int | None:
         """The round at whose end the exposed reactive core of `aid` reacts, or None (R6, E1)."""
         return self._game.reacts_at(aid)
+
+    def reaction(self, aid: str) -> Reaction | None:
+        """What the exposed reactive core of `aid` will do, and in how many rounds, or None (R6, E1)."""
+        return self._game.reaction(aid)
 
     @property
     def forecasts(self) -> list[Forecast]:

@@ -508,10 +508,10 @@ class _Decision:
         storm = obs.storm_round(aid)
         if storm is not None and storm >= self.round + d - 1 and not obs.asteroid(aid).shelter:
             return False
-        bare = obs.bare_core(aid)
-        if bare is not None and bare in MATERIALS and MATERIALS[bare].radioactive:
-            return not obs.near(aid, self.round + d)
-        return True
+        # the rules say when an exposed core explodes (`rules.dangers`, the fuse of E1 counted): arriving in round
+        # round + d - 1, it must not have exploded by that round's end
+        reaction = obs.reaction(aid)
+        return reaction is None or reaction.effect != "explodes" or reaction.in_rounds >= d
 
     def _reach(self) -> Reach:
         """The search from where we stand (made once per decision)."""

@@ -28,8 +28,9 @@ import numpy.typing as npt
 from ..ai.observation import UNKNOWN, Observation
 from ..ai.team import team_needs
 from ..rules import KINDS, Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
+from ..rules.dangers import exposed_now_reacts
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
-from .table import ASTEROID_FEATURES, CORE_CODES, REACTIVE_CODES, BeltTable, Gathered
+from .table import ASTEROID_FEATURES, CORE_CODES, BeltTable, Gathered
 
 __all__ = [
     "ASTEROID_FEATURES", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES", "Encoder", "Mask", "Vector",
@@ -219,7 +220,9 @@ class Encoder:
                 1.0 / (1 + max(0, storm - r)) if storm is not None else 0.0,
                 min(1.0, others / 3),
                 1.0 if needed[core] else 0.0,
-                0.0 if REACTIVE_CODES[core] and (near_now or near_next) else 1.0,
+                # safe to expose now, as the rules judge a drill (`rules.dangers`); only waits of 0 and 1 matter
+                # to it, so a later one is given as 2
+                0.0 if exposed_now_reacts(CORE_CODES[core], 0 if near_now else 1 if near_next else 2) else 1.0,
             ))
         f = rows.features
         f[:, _FILLED] = filled

@@ -16,13 +16,11 @@ import numpy.typing as npt
 
 from ..ai.observation import UNKNOWN, AsteroidView, Observation
 from ..rules import KINDS, Game, Orbit
-from ..rules.materials import HOLLOW, is_reactive
+from ..rules.materials import HOLLOW
 
 CORE_CODES = (*KINDS, HOLLOW, UNKNOWN)
 """The core one-hot order of the observation."""
 CODE_OF = {code: i for i, code in enumerate(CORE_CODES)}
-REACTIVE_CODES = [is_reactive(code) for code in CORE_CODES]
-"""For each core code: an exposed core of it reacts near the Sun (R6)."""
 ASTEROID_FEATURES = 14 + len(CORE_CODES)
 """Features of one asteroid in an observation (see `Encoder`)."""
 MAX_MANTLE = 5

@@ -97,6 +97,14 @@ def reaction(state: GameState, asteroid: Asteroid) -> Reaction | None:
     return Reaction(asteroid.core, effect, due - state.round)
 
 
+def exposed_now_reacts(core: str, wait: int | None) -> bool:
+    """A core of this kind exposed now reacts within this round: it is reactive and near the Sun now (it reacts
+    at once) or next round (at this round's end). `wait`: rounds until the asteroid is near (`rounds_until_near`),
+    None if never. What a drill exposing it would set off before anyone could act again (R6, R12)."""
+    material = MATERIALS.get(core)
+    return material is not None and material.reactive and wait is not None and wait <= 1
+
+
 def drill_danger(state: GameState, asteroid: Asteroid) -> Danger | None:
     """A drill now would expose a reactive core (the last layer of a core the players know) that is near the
     Sun now (0) or comes near in n rounds; None otherwise."""
@@ -109,3 +117,4 @@ def drill_danger(state: GameState, asteroid: Asteroid) -> Danger | None:
     if wait is None:
         return None
     return Danger(asteroid.core, wait)
+

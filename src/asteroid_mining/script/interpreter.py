@@ -5,28 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..rules import (
-    Action,
-    BuildGates,
-    BuildRobot,
-    Deposit,
-    Drill,
-    Game,
-    Mine,
-    Move,
-    OptionError,
-    Options,
-    Place,
-    Refused,
-    SetupError,
-    Wait,
-)
+from ..rules import Action, Game, OptionError, Options, Refused, SetupError, action_from_json
 from ..rules.bulk import CollectorPaused
 from . import parser as p
 from .checks import evaluate
 from .lexer import Line, ScriptError, a_kind, numbered_words
 from .reporter import Reporter
 from .show import describe, describe_game
+from .words import choose
 
 _SET_UP = frozenset(("rules", "set", "seed", "asteroid", "link", "settler", "robot", "ufo", "gates"))
 """The statements that build a game: the collector stays paused while a script is only these."""
@@ -227,26 +213,17 @@ class Interpreter:
 
     def _action(self, s: p.Do) -> Action:
         self._kind(s, s.actor)  # an undeclared actor is a script error; a non-actor is refused by the rules
-        if s.action == "move":
-            self._kind(s, s.args[0])
-            return Move(s.actor, s.args[0])
-        if s.action == "drill":
-            return Drill(s.actor)
-        if s.action == "mine":
-            return Mine(s.actor)
-        if s.action == "deposit":
-            return Deposit(s.actor, s.args[0])
-        if s.action == "place":
-            self._kind(s, s.args[0])
-            return Place(s.actor, s.args[0])
-        if s.action == "wait":
-            return Wait(s.actor)
-        new_ids = s.args[1:]
-        for ident in new_ids:
-            self._new_id(s, ident)
-        if s.args[0] == "robot":
-            return BuildRobot(s.actor, new_ids[0] if new_ids else None)
-        return BuildGates(s.actor, *new_ids) if new_ids else BuildGates(s.actor)
+        chosen = choose(s.action, s.args)
+        assert chosen is not None  # the parser has checked the words
+        found, values = chosen
+        data: dict[str, str] = {"type": found.spec.name, "actor": s.actor}
+        for field, word in zip(found.spec.fields, values, strict=False):
+            if field.sort == "thing":
+                self._kind(s, word)
+            elif field.sort == "new":
+                self._new_id(s, word)
+            data[field.name] = word
+        return action_from_json(data)
 
     def _do(self, s: p.Do) -> None:
         action = self._action(s)

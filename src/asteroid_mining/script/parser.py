@@ -5,25 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..rules import REFUSAL_CODES
+from ..rules import REFUSAL_CODES, Refusal
 from ..rules.materials import CARGO_LIMIT, CORES, KINDS
 from ..rules.options import OptionError, parse_option
 from ..rules.orbit import Orbit
 from .lexer import Line, ScriptError, a_kind, check_id, tokenize, whole_number
+from .words import FIRST_WORDS, choose
 
 OPS = ("==", "!=", "<", "<=", ">", ">=", "in")
 """The comparison operators of `expect`."""
 
-ACTIONS: dict[str, tuple[int, int]] = {
-    "move": (1, 1),
-    "drill": (0, 0),
-    "mine": (0, 0),
-    "deposit": (1, 1),
-    "build": (1, 3),
-    "place": (1, 1),
-    "wait": (0, 0),
-}
-"""Action names of `do`, with the least and most number of words after the name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +105,8 @@ class NewGates(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Do(Statement):
-    """`[reject[=CODE]] do ACTOR ACTION [ARGS]`; `args` are the words after the action name."""
+    """`[reject[=CODE]] do ACTOR ACTION [ARGS]`; `action` is the first word of the action's name, `args` the
+    words after it (`words.choose` tells the action and its fields' values)."""
 
     actor: str
     action: str
@@ -337,28 +329,28 @@ def _do(line: Line, words: list[str], reject: bool = False, code: str | None = N
         raise _error(line, f"expected: {usage}")
     actor, action, *args = words
     check_id(actor, line.number)
-    if action not in ACTIONS:
-        raise _error(line, f"unknown action {action!r} (known: {', '.join(ACTIONS)})")
-    if action == "build":
-        if not args or args[0] not in ("robot", "gates"):
-            raise _error(line, "expected: build robot [NEWID] or build gates [G1 G2]")
-        allowed = (0, 1) if args[0] == "robot" else (0, 2)
-        if len(args) - 1 not in allowed:
-            form = "build robot [NEWID]" if args[0] == "robot" else "build gates [G1 G2]"
-            raise _error(line, f"expected: {form}")
-        if len(args) == 3 and args[1] == args[2]:
-            raise _error(line, "the two gates of a pair need two different ids")
-        ids = args[1:]
-    else:
-        low, high = ACTIONS[action]
-        if not low <= len(args) <= high:
-            shape = {"move": "move X", "deposit": "deposit KIND", "place": "place GATE"}.get(action, action)
-            raise _error(line, f"{action} expects: {shape}")
-        ids = args if action in ("move", "place") else []
-        if action == "deposit" and args[0] not in KINDS:
-            raise _error(line, f"deposit needs a material kind ({', '.join(KINDS)}), not {args[0]!r}")
-    for word in ids:
-        check_id(word, line.number)
+    family = FIRST_WORDS.get(action)
+    if family is None:
+        raise _error(line, f"unknown action {action!r} (known: {', '.join(FIRST_WORDS)})")
+    chosen = choose(action, args)
+    if chosen is None:
+        # several actions share this first word (`build robot`, `build gates`): the next words choose one
+        raise _error(line, "expected: " + " or ".join(a.usage() for a in family))
+    found, values = chosen
+    if len(values) not in found.counts():
+        what = f"{action} expects: " if len(family) == 1 else "expected: "
+        raise _error(line, what + found.usage())
+    pairs = list(zip(found.spec.fields, values, strict=False))
+    new_ids = [word for spec, word in pairs if spec.sort == "new"]
+    for index, word in enumerate(new_ids):
+        if word in new_ids[:index]:
+            # the rules' own words for one new id given twice
+            raise _error(line, Refusal("bad_id", {"actor": actor, "problem": "same", "id": word}).message)
+    for spec, word in pairs:
+        if spec.sort == "material" and word not in KINDS:
+            raise _error(line, f"{' '.join(found.words)} needs a material kind ({', '.join(KINDS)}), not {word!r}")
+        if spec.sort in ("thing", "new"):
+            check_id(word, line.number)
     return Do(line.number, line.text, actor, action, tuple(args), reject, code)
 
 

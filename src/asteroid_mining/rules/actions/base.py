@@ -69,13 +69,23 @@ class Action(_Named):
 A = TypeVar("A", bound=Action)
 
 
+FIELD_SORTS = ("thing", "new", "material")
+"""What a field may name: an existing thing's id, the id of a thing the action makes, or a material kind."""
+
+
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
-    """One field of an action's JSON form besides `type` and `actor`: a string, required or optional."""
+    """One field of an action's JSON form besides `type` and `actor`: a string, required or optional.
+
+    `word` and `sort` say how the scenario language writes it (the placeholder of its usage, e.g. `X` in
+    `move X`) and what it names (one of `FIELD_SORTS`); they are not part of the JSON form.
+    """
 
     name: str
     required: bool
     meaning: str
+    word: str
+    sort: str
 
     def to_json(self) -> dict[str, Any]:
         """The field as a JSON object."""
@@ -109,12 +119,15 @@ class Rule(Generic[A]):
     """The action in a few words, for the refusal `cannot_do`."""
     meanings: ClassVar[Mapping[str, str]] = MappingProxyType({})
     """What each field of the record besides `actor` holds, in a few words (for the spec)."""
+    words: ClassVar[Mapping[str, tuple[str, str]]] = MappingProxyType({})
+    """How the scenario language writes each field besides `actor`: its placeholder and its sort (`FIELD_SORTS`)."""
 
     def __init__(self) -> None:
         # the record's own fields decide the JSON shape: a field with a default may be left out
         record_fields = dataclass_fields(cast(Any, self.record))[1:]
         self.fields: tuple[FieldSpec, ...] = tuple(
-            FieldSpec(f.name, f.default is MISSING, self.meanings[f.name]) for f in record_fields
+            FieldSpec(f.name, f.default is MISSING, self.meanings[f.name], *self.words[f.name])
+            for f in record_fields
         )
         """The fields of its JSON form besides `type` and `actor`, in the record's order."""
 

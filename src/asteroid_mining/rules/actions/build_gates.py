@@ -39,6 +39,7 @@ class BuildGatesRule(Rule[BuildGates]):
     meanings: ClassVar[Mapping[str, str]] = {
         "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
     }
+    words: ClassVar[Mapping[str, tuple[str, str]]] = {"first": ("G1", "new"), "second": ("G2", "new")}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates) -> Refusal | None:
         """Not while carrying gates; needs the materials; both ids or neither, different, free, valid."""

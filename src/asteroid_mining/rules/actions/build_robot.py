@@ -35,6 +35,7 @@ class BuildRobotRule(Rule[BuildRobot]):
 
     record = BuildRobot
     meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
+    words: ClassVar[Mapping[str, tuple[str, str]]] = {"new_id": ("NEWID", "new")}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot) -> Refusal | None:
         """Needs the materials; a chosen id must be free and valid."""

@@ -34,6 +34,7 @@ class DepositRule(Rule[Deposit]):
 
     record = Deposit
     meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
+    words: ClassVar[Mapping[str, tuple[str, str]]] = {"kind": ("KIND", "material")}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit) -> Refusal | None:
         """A material the settler carries, into the hollow core of a drilled-through asteroid."""

@@ -36,6 +36,7 @@ class MoveRule(Rule[Move]):
     meanings: ClassVar[Mapping[str, str]] = {
         "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
     }
+    words: ClassVar[Mapping[str, tuple[str, str]]] = {"target": ("X", "thing")}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Move) -> Refusal | None:
         """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""

@@ -33,6 +33,7 @@ class PlaceRule(Rule[Place]):
 
     record = Place
     meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
+    words: ClassVar[Mapping[str, tuple[str, str]]] = {"gate": ("GATE", "thing")}
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Place) -> Refusal | None:
         """A gate the settler carries, whose partner does not already orbit this asteroid."""
