@@ -101,12 +101,24 @@ class Bus:
             while not self._outgoing.empty() and len(batch) < 256:
                 batch.append(self._outgoing.get_nowait())
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
-            except Exception as failure:
-                log.warning("could not publish %d messages (%s); they are lost", len(batch), failure)
+                await self._publish_batch(batch)
+            except Exception:
+                # a pipeline is not retried by the client: after Redis restarted, each idle pooled connection
+                # fails once ("closed by server") although Redis is back and the followers have subscribed
+                # again, and a message lost then is one no follower knows it missed. Drop the idle connections
+                # (all stale alike) and send once more on a fresh one.
+                with contextlib.suppress(Exception):
+                    await self.redis.connection_pool.disconnect(inuse_connections=False)
+                try:
+                    await self._publish_batch(batch)
+                except Exception as failure:
+                    log.warning("could not publish %d messages (%s); they are lost", len(batch), failure)
+
+    async def _publish_batch(self, batch: list[tuple[str, bytes]]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, data in batch:
+                pipe.publish(channel, data)
+            await pipe.execute()
 
     async def _read(self) -> None:
         while True:

@@ -118,10 +118,7 @@ class ClusterGame(LiveGame):
 
     def watched(self) -> bool:
         """Somebody is connected, here or (as other nodes have said lately) elsewhere."""
-        if self.connections:
-            return True
-        now = time.monotonic()
-        return any(count > 0 and now - seen < self.hub.presence_ttl for count, seen in self.watchers.values())
+        return bool(self.connections) or self.remotely_watched()
 
     def join(self, conn: Connection) -> None:
         """Add a connection; a follower tells the owner that somebody watches."""
@@ -210,6 +207,18 @@ class ClusterGame(LiveGame):
         """The owner has abandoned the game (stored): over here as well, and this node's clients are told."""
         if not self.owner and not self.abandoned:
             self.finish(int(message["seat"]), int(message["seq"]))
+
+    def behind(self, seq: int) -> None:
+        """The owner says the game is at `seq`: a follower that has less missed an update (pub/sub delivers at
+        most once), maybe the last one before a turn of its own clients, so no later update would show the gap:
+        it reloads from the store."""
+        if not self.owner and seq > self.seq:
+            self.catch_up(None)
+
+    def remotely_watched(self) -> bool:
+        """Another node has said lately that it has clients of this game (so it follows the game's updates)."""
+        now = time.monotonic()
+        return any(count > 0 and now - seen < self.hub.presence_ttl for count, seen in self.watchers.values())
 
     def catch_up(self, pending: dict[str, Any] | None) -> None:
         """Reload from the store (in the background); updates arriving meanwhile are applied after it."""

@@ -5,6 +5,9 @@ game's lease if nobody holds it (and becomes its owner) or else follows it. A wa
 
 - renews the leases this node holds (one pipelined round trip); a lease found gone (Redis restarted) is taken
   again, a lease found taken by another node means the game has moved: it is dropped and its clients reconnect;
+- tells the followers of each game it owns the game's seq, so that one that lost an update reloads (a lost last
+  update would otherwise show as a gap only when a later one arrived, and none arrives while the next move is up
+  to a client who has not seen it);
 - for each game it follows, looks up the owner: none (the owner died and its lease ran out) — the node takes the
   game over, rebuilding it from the store, clock and bots included; else it tells the owner how many clients
   watch here, so that the owner's clock runs for them.
@@ -340,6 +343,8 @@ class ClusterHub(GameHub):
                 return
             sender = live.remote_sender(int(data["seat"]), str(data["from"]), int(data["c"]))
             live.enqueue(sender, action_from_json(data["action"], "relayed act"), data.get("ref"))
+        elif kind == "seq":
+            live.behind(int(data["seq"]))
         elif kind == "here":
             if live.owner:
                 live.watched_by(str(data["from"]), int(data["n"]))
@@ -363,6 +368,7 @@ class ClusterHub(GameHub):
             await asyncio.sleep(self._tick)
             try:
                 await self._renew()
+                self._beat()
                 followed = [g for g in self.games.values()
                             if isinstance(g, ClusterGame) and not g.owner and g.connections and g.running]
                 await self._tell_owner(followed)
@@ -370,6 +376,14 @@ class ClusterHub(GameHub):
                 raise
             except Exception as failure:
                 log.debug("watchdog: %s", failure)
+
+    def _beat(self) -> None:
+        """Tell the followers of each owned game its seq. An update lost on the way (Redis restarting, a publish
+        failing) shows as a gap only when a later one arrives, and none does when the next move is up to a
+        client who has not seen it: this beat lets such a follower notice within a tick and reload."""
+        for live in self.games.values():
+            if isinstance(live, ClusterGame) and live.owner and live.remotely_watched():
+                self.bus.publish(game_channel(live.id), {"t": "seq", "g": live.id, "seq": live.seq})
 
     async def _renew(self) -> None:
         held = dict(self.held)
