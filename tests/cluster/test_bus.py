@@ -133,7 +133,8 @@ async def lost_update(server: Redis, database: str, tmp_path: Path) -> None:
         await hub.store.open()
         await hub.start()
     try:
-        request = CreateGame(seats=2, settlers_per_seat=1, belt=two_loops_belt(), seed=winning_seed())
+        request = CreateGame.model_validate({"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
+                                             "seed": winning_seed()})
         created, _ = await owner.create(request, "127.0.0.1")
         mine, theirs = await owner.get(created.id), await follower.get(created.id)
         assert isinstance(mine, ClusterGame) and isinstance(theirs, ClusterGame)
