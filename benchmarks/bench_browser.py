@@ -140,10 +140,10 @@ async (n) => {
 
 def hub_belt(seed: int = 7) -> tuple[dict[str, Any], str, int]:
     """The `large` belt of `seed` starting on its hub whose degree is the smallest of at least 290."""
-    from asteroid_mining.server.belts import resolve_belt
+    from asteroid_mining.server.belts import checked_belt
     from asteroid_mining.server.config import Settings
 
-    _, doc = resolve_belt("large", seed, Settings())
+    _, doc = checked_belt("large", seed, Settings())
     degree: dict[str, int] = {}
     for a, b in doc["links"]:
         degree[a] = degree.get(a, 0) + 1

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 
 from asteroid_mining.rules import Game
-from asteroid_mining.server.belts import resolve_belt
+from asteroid_mining.server.belts import checked_belt
 from asteroid_mining.server.choices import ChoiceTracker
 from asteroid_mining.server.config import Settings
 from asteroid_mining.server.diff import ViewTracker
@@ -34,8 +34,9 @@ def new_games(count: int) -> list[Game]:
     """`count` standard-belt games of 4 settlers, as the server sets them up."""
     out = []
     for seed in range(count):
-        belt, _ = resolve_belt("standard", seed, Settings())
-        out.append(Game.new(belt, game_options("classic", {}), seed, 4))
+        resolved, _ = checked_belt("standard", seed, Settings())
+        options = game_options("classic", {}, resolved.options_for("classic"))
+        out.append(Game.new(resolved.belt, options, seed, 4))
     return out
 
 
