@@ -3,7 +3,9 @@
 
 import type { Choices } from "./choices";
 import { sunState } from "./sun";
-import type { Belts, Bots } from "./protocol";
+import type { AckMessage, Belts, Bots, EndedMessage, ErrorMessage } from "./protocol";
+
+export type { AckMessage, EndedMessage, ErrorMessage };
 import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
 export interface SeatPublic {
@@ -221,29 +223,6 @@ export interface UpdateMessage {
   deadline: number | null;
   /** The choices that changed with this update. */
   choices?: Record<string, Choices>;
-}
-
-export interface ErrorMessage {
-  type: "error";
-  code: string;
-  message: string;
-  field?: string;
-  ref?: string | number;
-}
-
-/** A command sent again (after a reconnect) that the server had already played, as command `seq`. */
-export interface AckMessage {
-  type: "ack";
-  ref: string | number;
-  seq: number;
-}
-
-/** The game was abandoned: the connection's last message (it closes after it, and is not opened again). */
-export interface EndedMessage {
-  type: "ended";
-  seq: number;
-  status: "abandoned";
-  by: { seat: number };
 }
 
 export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
