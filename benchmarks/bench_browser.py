@@ -41,14 +41,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 FRAME_PROBE = """
 async ([frames, whole]) => {
   const scene = window.__am.scene;
-  const app = scene.app;
   const cam = scene.camera;
   const work = [], gaps = [];
-  let start = 0, last = 0;
-  const begin = () => { start = performance.now(); if (last) gaps.push(start - last); last = start; };
-  const end = () => { work.push(performance.now() - start); };
-  app.ticker.add(begin, null, 50);   // before everything else of a frame
-  app.ticker.add(end, null, -50);    // after the render (which runs at LOW, -25)
+  let last = 0;
+  // Each frame of the scene: its work (camera, culling, labels, issuing the draw) and the interval since the last.
+  scene.onFrame = (start, end) => { work.push(end - start); if (last) gaps.push(start - last); last = start; };
   if (whole) scene.fitAll(false); else cam.lookAt(cam.x, cam.y, 0.8);
   const zoom0 = cam.zoom;
   await new Promise((done) => {
@@ -62,7 +59,7 @@ async ([frames, whole]) => {
     };
     requestAnimationFrame(step);
   });
-  app.ticker.remove(begin); app.ticker.remove(end);
+  scene.onFrame = null;
   return { work, gaps, zoom: [zoom0, cam.zoom] };
 }
 """
@@ -116,12 +113,9 @@ def open_game(page: Page, url: str, game: dict[str, Any]) -> float:
 # own time plus the work of the next frame (camera, labels, issuing the draw), without the wait for that frame.
 SELECT_PROBE = """
 async (n) => {
-  const app = window.__am.scene.app;
-  let start = 0, frame = 0;
-  const begin = () => { start = performance.now(); };
-  const end = () => { frame = performance.now() - start; };
-  app.ticker.add(begin, null, 50);
-  app.ticker.add(end, null, -50);
+  const scene = window.__am.scene;
+  let frame = 0;
+  scene.onFrame = (start, end) => { frame = end - start; };
   const times = [];
   for (let i = 0; i < n; i++) {
     await new Promise((r) => requestAnimationFrame(() => r()));
@@ -132,7 +126,7 @@ async (n) => {
     while (frame < 0) await new Promise((r) => requestAnimationFrame(() => r()));
     times.push(handler + frame);
   }
-  app.ticker.remove(begin); app.ticker.remove(end);
+  scene.onFrame = null;
   return times;
 }
 """

@@ -26,8 +26,15 @@ export class Camera {
     return this.target !== null || performance.now() - this.lastMove < 150;
   }
 
+  /** True while a glide is under way (it moves the view a little every frame). */
+  get gliding(): boolean {
+    return this.target !== null;
+  }
+
   /** Called whenever the view moved (to cull and place labels). */
   onChange: () => void = () => {};
+  /** Called when a glide starts: the view will move on the coming frames. */
+  onGlide: () => void = () => {};
 
   constructor(private readonly world: Container) {}
 
@@ -86,6 +93,7 @@ export class Camera {
       return;
     }
     this.target = { x, y, zoom };
+    this.onGlide();
   }
 
   /** Zoom to show the world rectangle whole. */

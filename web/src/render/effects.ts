@@ -184,6 +184,11 @@ export class Effects {
     }
   }
 
+  /** Particles are still flying. */
+  get busy(): boolean {
+    return this.live.length > 0;
+  }
+
   tick(dt: number): void {
     for (let i = this.live.length - 1; i >= 0; i--) {
       const p = this.live[i]!;

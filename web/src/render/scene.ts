@@ -1,7 +1,10 @@
 // The belt on a WebGL canvas (PixiJS 8): the Sun and the stars, and the layers that share its layout and camera
 // (render/core.ts) — storms, links and gates, asteroids, highlights, tokens, effects and labels, each in
 // render/layers/. Static things live in spatial chunks inside one render group, so panning and zooming only
-// move the group and hide the chunks off screen.
+// move the group and hide the chunks off screen. Frames are drawn only while something changes or moves: the
+// scene's own animation-frame loop stops when the scene is still and starts again on the next change (an idle
+// belt costs no frames, which on a phone, or wherever WebGL is drawn in software, leaves the page free to answer
+// the player at once).
 
 import { Application, Container, Graphics, type Sprite } from "pixi.js";
 import type { Model } from "../model";
@@ -18,6 +21,7 @@ import { StormLayer } from "./layers/storms";
 import { TokenLayer } from "./layers/tokens";
 import { computeLayout, type Layout } from "./layout";
 import { BACKGROUND } from "./palette";
+import { QualityGovernor } from "./quality";
 import { Tweens } from "./tween";
 
 export type { Highlights, SceneText } from "./core";
@@ -35,18 +39,28 @@ export class BeltScene {
   private readonly highlightLayer: HighlightLayer;
   private readonly tokens: TokenLayer;
   private readonly labels: LabelLayer;
-  private readonly effectLayer = new Container();
+  private readonly effectLayer = new Container({ isRenderGroup: true });
   private readonly effects: Effects;
   private existing = -1;
-  private time = 0;
-  private lastLabels = 0;
+  /** When the labels were last laid out (performance.now()). */
+  private lastLabels = -Infinity;
   private lastZoom = -1;
   /** What the sprites were last drawn from: asteroid records, the forecasts and the round. */
   private readonly drawnRecords = new Map<string, AsteroidView>();
   private drawnForecasts: unknown = null;
   private drawnRound = -1;
-  /** Milliseconds spent in the last frames' render calls (for the benchmark). */
-  readonly frameTimes: number[] = [];
+  /** Called after each frame of the scene with its start and end (performance.now(); for the benchmark). */
+  onFrame: ((start: number, end: number) => void) | null = null;
+  /** The animation frame asked for, or 0; and the time of the last frame while frames run (-1: stopped). */
+  private frameId = 0;
+  private lastFrame = -1;
+  /** Something changed since the last frame drawn: the next tick draws. */
+  private dirty = true;
+  /** The resolution and the pulse, lowered while handing frames over to the screen costs the page too much. */
+  private readonly governor: QualityGovernor;
+  /** Measures a frame's hand-over: a message posted after the render is taken once the frame is done. */
+  private readonly handover = new MessageChannel();
+  private renderedAt = 0;
 
   private constructor(app: Application, text: SceneText) {
     this.app = app;
@@ -71,6 +85,10 @@ export class BeltScene {
     sun.label = "sun";
     this.world.addChildAt(sun, 1);
     this.camera.onChange = () => this.viewChanged();
+    this.camera.onGlide = () => this.requestFrame();
+    this.tweens.onStart = () => this.requestFrame();
+    this.governor = new QualityGovernor(window.devicePixelRatio || 1);
+    this.handover.port1.onmessage = () => this.handedOver();
   }
 
   /** Creates the WebGL canvas inside `host`. */
@@ -81,8 +99,10 @@ export class BeltScene {
       antialias: false,
       background: BACKGROUND,
       preference: "webgl",
-      resolution: Math.min(2, window.devicePixelRatio || 1),
+      resolution: new QualityGovernor(window.devicePixelRatio || 1).quality.resolution,
       autoDensity: true,
+      // The scene runs its own frames (see `animationFrame`): PixiJS's ticker would draw one on every refresh.
+      autoStart: false,
     });
     app.canvas.setAttribute("aria-hidden", "true");
     app.canvas.classList.add("belt-canvas");
@@ -91,18 +111,67 @@ export class BeltScene {
     scene.tweens.reducedMotion = reducedMotion;
     scene.camera.resize(host.clientWidth, host.clientHeight);
     app.renderer.on("resize", (w: number, h: number) => scene.camera.resize(w, h));
-    app.ticker.add((ticker) => scene.tick(ticker.deltaMS));
-    const render = app.renderer.render.bind(app.renderer);
-    app.renderer.render = ((...args: Parameters<typeof render>) => {
-      const t0 = performance.now();
-      render(...args);
-      scene.frameTimes.push(performance.now() - t0);
-      if (scene.frameTimes.length > 600) scene.frameTimes.splice(0, 300);
-    }) as typeof render;
+    app.canvas.addEventListener("webglcontextrestored", () => scene.requestFrame());
+    scene.requestFrame();
     return scene;
   }
 
+  /** Draws the next frame (and keeps drawing while anything moves); call after changing what the scene shows. */
+  requestFrame(): void {
+    this.dirty = true;
+    if (!this.frameId) this.frameId = requestAnimationFrame(this.animationFrame);
+  }
+
+  /** One animation frame: advances what moves, draws when anything changed, and asks for the next frame only
+   * while something still moves. */
+  private readonly animationFrame = (now: number): void => {
+    this.frameId = 0;
+    const start = performance.now();
+    // The first frame after a pause advances by one display refresh; later ones by the time since the last
+    // (at most 100 ms, so that a stalled page does not jump its animations to their end).
+    const dt = this.lastFrame < 0 ? 1000 / 60 : Math.min(100, Math.max(0, now - this.lastFrame));
+    this.lastFrame = now;
+    const more = this.tick(dt);
+    if (more) this.frameId = requestAnimationFrame(this.animationFrame);
+    else this.lastFrame = -1;
+    this.onFrame?.(start, performance.now());
+  };
+
+  /** The resolution the belt is drawn with (canvas pixels per CSS pixel). */
+  get resolution(): number {
+    return this.app.renderer.resolution;
+  }
+
+  /** Whether the highlights pulse (not where frames cost the page too much; see quality.ts). */
+  get pulsing(): boolean {
+    return this.governor.quality.pulse && !this.tweens.reducedMotion;
+  }
+
+  /** A frame drawn after `renderedAt` has been handed over to the screen (its commit done): the governor hears
+   * what that cost, and lowers the resolution, then stops the pulse, when it keeps costing too much. */
+  private handedOver(): void {
+    const next = this.governor.record(performance.now() - this.renderedAt);
+    if (next === null) return;
+    const r = this.app.renderer;
+    if (next.resolution !== r.resolution) r.resize(r.screen.width, r.screen.height, next.resolution);
+    if (!next.pulse) this.highlightLayer.rest();
+    this.requestFrame();
+  }
+
+  /** True while the scene draws frames (something changed or moves). */
+  get animating(): boolean {
+    return this.frameId !== 0;
+  }
+
+  /** Ends the highlights' pulse (the player has acted), so that no frame is drawn until the answer comes. */
+  rest(): void {
+    this.highlightLayer.rest();
+  }
+
   destroy(): void {
+    if (this.frameId) cancelAnimationFrame(this.frameId);
+    this.frameId = -1; // no frame is asked for any more
+    this.handover.port1.close();
     this.app.destroy({ removeView: true }, { children: true });
   }
 
@@ -153,6 +222,7 @@ export class BeltScene {
     core.stamp++;
     core.labelsDirty = true;
     if (first) this.viewChanged();
+    this.requestFrame();
   }
 
   private buildStatic(model: Model): void {
@@ -194,12 +264,15 @@ export class BeltScene {
   setHighlights(h: Highlights): void {
     const core = this.core;
     const before = core.highlights;
+    // The same highlights again (the panels were drawn again, or an action was sent) draw no frame.
+    if (sameHighlights(before, h)) return;
     core.highlights = h;
     this.highlightLayer.apply();
     // Labels are written again only when what they show can change (the destinations, the settler's place);
     // a new focus or hover only lays them out again.
     if (before.targets !== h.targets || before.here !== h.here || before.current !== h.current) core.stamp++;
     core.labelsDirty = true;
+    this.requestFrame();
   }
 
   /** The language changed: texts drawn on the map (storm labels, countdowns) are written again. */
@@ -207,6 +280,7 @@ export class BeltScene {
     this.drawnForecasts = null;
     this.core.stamp++;
     this.core.labelsDirty = true;
+    this.requestFrame();
   }
 
   get dangerOverlay(): boolean {
@@ -218,6 +292,7 @@ export class BeltScene {
     this.labels.dangerOverlay = on;
     this.core.stamp++;
     this.core.labelsDirty = true;
+    this.requestFrame();
   }
 
   // ---- camera and culling ----------------------------------------------------------------------------
@@ -234,6 +309,7 @@ export class BeltScene {
     }
     this.storms.keepInView();
     this.core.labelsDirty = true;
+    this.requestFrame();
   }
 
   // ---- picking and navigation ------------------------------------------------------------------------
@@ -271,16 +347,40 @@ export class BeltScene {
     this.camera.fit({ x0: -r, y0: -r, x1: r, y1: r }, 20, smooth);
   }
 
-  private tick(dt: number): void {
-    this.time += dt;
+  /** Advances and draws one frame; true while anything still moves (another frame is needed). */
+  private tick(dt: number): boolean {
+    // A glide, a tween or a particle changes the picture on this tick.
+    let changed = this.camera.gliding || this.tweens.busy || this.effects.busy;
     this.camera.tick(dt);
     this.tweens.tick(dt);
     this.effects.tick(dt);
-    // While the camera moves, labels follow at most ten times a second.
-    if (this.core.labelsDirty && (this.time - this.lastLabels > 100 || !this.camera.moving)) {
-      this.lastLabels = this.time;
+    // While the camera moves, labels follow at most ten times a second (by the clock: the scene's frames pause
+    // when it is still, and the first frame after a pause lays them out at once).
+    const now = performance.now();
+    if (this.core.labelsDirty && (now - this.lastLabels > 100 || !this.camera.moving)) {
+      this.lastLabels = now;
       this.labels.refresh();
+      changed = true;
     }
-    if (!this.tweens.reducedMotion) this.highlightLayer.tick(this.time);
+    const pulsing = this.pulsing && this.highlightLayer.tick(dt);
+    if (changed || pulsing || this.dirty) {
+      this.dirty = false;
+      this.app.render();
+      if (!this.governor.settled) {
+        this.renderedAt = performance.now();
+        this.handover.port2.postMessage(null);
+      }
+    }
+    // Still: nothing more to draw until something changes again.
+    return pulsing || this.camera.gliding || this.tweens.busy || this.effects.busy || this.core.labelsDirty;
   }
+}
+
+/** Whether two highlights show the same: the same places, the same destinations with the same legality. */
+function sameHighlights(a: Highlights, b: Highlights): boolean {
+  if (a.here !== b.here || a.current !== b.current || a.focus !== b.focus || a.hover !== b.hover) return false;
+  if (a.targets === b.targets) return true;
+  if (a.targets.size !== b.targets.size) return false;
+  for (const [id, ok] of a.targets) if (b.targets.get(id) !== ok) return false;
+  return true;
 }

@@ -24,6 +24,8 @@ export class Tweens {
   }
   private now = 0;
   reducedMotion = false;
+  /** Called when a tween starts, so that the scene draws frames again while it runs. */
+  onStart: () => void = () => {};
 
   /** Runs `step(p)` for p from 0 to 1 over `duration` ms, starting after `delay` ms. */
   add(duration: number, step: (p: number) => void, opts: { delay?: number; ease?: Ease; done?: () => void } = {}): void {
@@ -36,6 +38,7 @@ export class Tweens {
     if (opts.done) tween.done = opts.done;
     if (!opts.delay) step(0);
     this.list.push(tween);
+    this.onStart();
   }
 
   get busy(): boolean {

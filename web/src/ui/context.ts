@@ -15,6 +15,8 @@ export interface Ctx {
   current: SettlerView | undefined;
   /** The current settler is played from this browser and no action is waiting for the server. */
   canAct: boolean;
+  /** An action of the current settler is on its way to the server (so `canAct` is false for that moment only). */
+  sending: boolean;
   /** Why this browser cannot act now, when it cannot (translated). */
   waitingReason: string | null;
   /** Everything the current settler can do (the server's choices, or the client's until it sends them). */

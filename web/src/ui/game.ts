@@ -20,11 +20,29 @@ import { Overlay, summarise } from "./overlays";
 import { DestinationsPanel, HerePanel, SettlerPanel, SidePanel, inspectorCard } from "./panels";
 import { TopBar } from "./topbar";
 
+/** One action answered, as the page saw it (performance.now() times, ms). */
+export interface TapTimes {
+  /** The input that led to it: the finger lifted, the button released, or the key pressed (the event's own
+   * time stamp, which counts the time the event waited for the page). */
+  input: number;
+  /** The action sent on the WebSocket. */
+  sent: number;
+  /** The server's answer received (and parsed). */
+  received: number;
+  /** The answer folded into the view, the panels and the map's scene updated. */
+  handled: number;
+  /** The frame that shows it drawn and committed: the first task after that frame's animation callbacks. */
+  shown: number;
+}
+
 export interface Perf {
   ready: boolean;
   readyAt: number;
   lastActMs: number | null;
+  /** From the input of an action of this browser to the frame that shows the server's answer (ms). */
   acts: number[];
+  /** The same, in steps. */
+  taps: TapTimes[];
   /** The page's own work per update: the message handled, the view folded in and the screen redrawn (ms). */
   updates: number[];
   /** From sending an action to the server's answer arriving (ms): the network and the server's part of a tap. */
@@ -49,7 +67,29 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], taps: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
+
+/** When the player last finished an input (the event's time stamp): a finger lifted or a button released (a tap
+ * or a click is complete then; how long it was held is not the page's time), or a key pressed. */
+let lastInput = -Infinity;
+for (const type of ["pointerup", "keydown"] as const) {
+  document.addEventListener(type, (e) => {
+    lastInput = e.timeStamp;
+  }, { capture: true, passive: true });
+}
+
+/** Runs `fn` once the next frame has been drawn: after its animation callbacks (the map's render among them),
+ * style, layout and paint, and its commit, which all run in one task before the next task is taken. */
+function afterNextFrame(fn: () => void): void {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      fn();
+    };
+    channel.port2.postMessage(null);
+  });
+}
 
 export class GameScreen implements Controller {
   readonly el: HTMLElement;
@@ -109,12 +149,15 @@ export class GameScreen implements Controller {
         if (mine) window.__am.rtts.push(received - mine.t0);
         this.log.add(seq, events);
         this.setView(view, events, false);
-        window.__am.updates.push(performance.now() - received);
+        const handled = performance.now();
+        window.__am.updates.push(handled - received);
         if (mine) {
-          requestAnimationFrame(() => {
-            const ms = performance.now() - mine.t0;
-            window.__am.lastActMs = ms;
-            window.__am.acts.push(ms);
+          const input = this.actInput;
+          afterNextFrame(() => {
+            const shown = performance.now();
+            window.__am.lastActMs = shown - input;
+            window.__am.acts.push(shown - input);
+            window.__am.taps.push({ input, sent: mine.t0, received, handled, shown });
           });
         }
       },
@@ -241,6 +284,8 @@ export class GameScreen implements Controller {
   }
 
   private lastChoice: Choice | null = null;
+  /** When the input that sent the pending action happened (performance.now() time). */
+  private actInput = 0;
 
   private setView(view: GameView, events: GameEvent[], first: boolean): void {
     const model = new Model(view);
@@ -362,6 +407,7 @@ export class GameScreen implements Controller {
     const current = model.current();
     const spectator = mySeats.size === 0;
     let waitingReason: string | null = null;
+    let sending = false;
     if (model.view.status !== "running") waitingReason = t(`wait.${model.view.status}`);
     else if (spectator) waitingReason = t("wait.spectator");
     else if (!current) waitingReason = t("wait.robots");
@@ -370,14 +416,17 @@ export class GameScreen implements Controller {
       waitingReason = seat?.kind === "bot"
         ? t("wait.bot", { settler: settlerName(current.id), seat: seatName(seat.seat) })
         : t("wait.other", { settler: settlerName(current.id), seat: seatName(this.seatOf(current.id) + 1) });
-    } else if (this.session.pending) waitingReason = t("wait.sending");
+    } else if (this.session.pending) {
+      waitingReason = t("wait.sending");
+      sending = true;
+    }
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
     // Brief choices (a refusal and no entries: the settler cannot act now) show its places from the view.
     const all = current ? this.session.choices[current.id] ?? null : null;
     const moves = all && !all.refusal ? movesOf(all) : current ? viewMoves(model, current.id) : [];
     return {
-      model, seats: this.session.seats, mySeats, mySettlers, current, canAct, waitingReason, all,
+      model, seats: this.session.seats, mySeats, mySettlers, current, canAct, sending, waitingReason, all,
       choices: actionsOf(all), destinations: this.sortDestinations(model, moves),
       focus: this.focus, spectator, seatOf: (s) => this.seatOf(s),
     };
@@ -413,7 +462,9 @@ export class GameScreen implements Controller {
       targets = new Map<string, boolean>();
       for (const d of ctx.destinations) {
         const id = this.exitOf(d);
-        if (id) targets.set(id, ctx.canAct && !d.refusal);
+        // While an action is on its way the map keeps its rings as they were: greying them for the few
+        // milliseconds of the answer would only cost a frame on the way to it.
+        if (id) targets.set(id, (ctx.canAct || ctx.sending) && !d.refusal);
       }
       this.targetsOf = { ctx, targets };
     }
@@ -485,7 +536,18 @@ export class GameScreen implements Controller {
       this.bar.error(t("error.connection"));
       return;
     }
-    this.refresh();
+    // An action's time runs from the input that sent it (a tap, a click, a key) to the frame that shows the
+    // answer; an action sent without an input just before it counts from its sending.
+    const sent = this.session.pending?.t0 ?? performance.now();
+    this.actInput = sent - lastInput < 1000 ? lastInput : sent;
+    // The pulse of the rings has done its job: no frame is drawn while the answer is on its way.
+    this.scene?.rest();
+    // Only the action bar shows that the action is on its way; the panels change with the answer, a few
+    // milliseconds later, and drawing them all again now would only hold that answer up.
+    if (this.model) {
+      this.ctx = this.buildCtx(this.model);
+      this.bar.update(this.ctx);
+    }
   }
 
   setFocus(index: number, show = true): void {

@@ -6,11 +6,15 @@ import { HUB_DEGREE } from "../../model";
 import type { SceneCore } from "../core";
 import { HIGHLIGHT, NEIGHBOUR } from "../palette";
 
+/** How long the rings breathe after the turn, the place or the chosen destination changes (ms): one breath of
+ * the current asteroid's ring catches the eye; then they hold still, so that a still belt draws no frames. */
+export const PULSE_MS = 1630;
+
 export class HighlightLayer {
   /** The rings, over the asteroids. */
-  readonly container = new Container();
+  readonly container = new Container({ isRenderGroup: true });
   /** The lines, under the asteroids. */
-  readonly lines = new Graphics();
+  readonly lines = new Graphics({ isRenderGroup: true });
   private readonly rings: Sprite[] = [];
   private readonly hereRing: Sprite;
   private readonly focusRing: Sprite;
@@ -18,6 +22,12 @@ export class HighlightLayer {
   /** The targets (and the asteroid) the rings were last laid out for. */
   private ringsFor: Map<string, boolean> | null = null;
   private ringsHere: string | null = null;
+  /** What the last pulse was started for: a new turn, place or focus pulses again; a hover does not. */
+  private pulsedFor = "";
+  /** Milliseconds into the running pulse, or null when the rings hold still. */
+  private pulseAt: number | null = null;
+  /** The rings' turn, advanced only while they pulse (so that each pulse goes on from where the last ended). */
+  private spin = 0;
 
   constructor(private readonly core: SceneCore) {
     this.hereRing = core.sprite("ring", HIGHLIGHT);
@@ -26,11 +36,25 @@ export class HighlightLayer {
     this.container.addChild(this.hereRing, this.focusRing, this.hoverRing);
   }
 
-  /** Gentle pulses on the current asteroid and the destinations. */
-  tick(time: number): void {
-    this.hereRing.alpha = 0.75 + 0.25 * Math.sin(time / 260);
-    for (const r of this.rings) if (r.visible) r.rotation = time / 3000;
-    this.focusRing.rotation = -time / 2000;
+  /** A gentle pulse on the current asteroid and the destinations, for a moment after they change; true while it
+   * runs (the scene then keeps drawing frames). */
+  tick(dt: number): boolean {
+    if (this.pulseAt === null) return false;
+    this.pulseAt += dt;
+    this.spin += dt;
+    const done = this.pulseAt >= PULSE_MS;
+    this.hereRing.alpha = done ? 1 : 0.75 + 0.25 * Math.cos((this.pulseAt / PULSE_MS) * Math.PI * 2);
+    for (const r of this.rings) if (r.visible) r.rotation = this.spin / 3000;
+    this.focusRing.rotation = -this.spin / 2000;
+    if (done) this.pulseAt = null;
+    return !done;
+  }
+
+  /** Ends the pulse at once (the player has acted: the highlights have done their job). */
+  rest(): void {
+    if (this.pulseAt === null) return;
+    this.pulseAt = null;
+    this.hereRing.alpha = 1;
   }
 
   apply(): void {
@@ -47,6 +71,11 @@ export class HighlightLayer {
         sp.width = sp.height = (s?.radius ?? R) * scale;
       }
     };
+    const pulseFor = `${h.current}|${h.here}|${h.focus}`;
+    if (pulseFor !== this.pulsedFor) {
+      this.pulsedFor = pulseFor;
+      this.pulseAt = h.here ? 0 : null;
+    }
     put(this.hereRing, h.here, 3.1);
     put(this.focusRing, h.focus, 3.5);
     put(this.hoverRing, h.hover && h.hover !== h.focus ? h.hover : null, 3.2);

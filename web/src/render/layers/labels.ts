@@ -18,7 +18,7 @@ interface Label {
 }
 
 export class LabelLayer {
-  readonly container = new Container();
+  readonly container = new Container({ isRenderGroup: true });
   private readonly labels: Label[] = [];
   private readonly labelOf = new Map<string, Label>();
   private readonly freeLabels: Label[] = [];

@@ -9,7 +9,7 @@ import { SEAT_COLOUR } from "../palette";
 import { easeOut } from "../tween";
 
 export class TokenLayer {
-  readonly container = new Container();
+  readonly container = new Container({ isRenderGroup: true });
   private readonly tokens = new Map<string, Container>();
 
   constructor(private readonly core: SceneCore) {}
