@@ -132,8 +132,12 @@ export class BeltScene {
     const dt = this.lastFrame < 0 ? 1000 / 60 : Math.min(100, Math.max(0, now - this.lastFrame));
     this.lastFrame = now;
     const more = this.tick(dt);
-    if (more) this.frameId = requestAnimationFrame(this.animationFrame);
-    else this.lastFrame = -1;
+    // A change during the tick (the camera moved, a tween started) may have asked for the next frame already.
+    if (more || this.frameId) {
+      if (!this.frameId) this.frameId = requestAnimationFrame(this.animationFrame);
+    } else {
+      this.lastFrame = -1;
+    }
     this.onFrame?.(start, performance.now());
   };
 

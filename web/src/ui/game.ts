@@ -69,6 +69,9 @@ declare global {
 
 window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], taps: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
 
+/** How long an action may wait for its answer before the action bar says it is on its way (ms). */
+const SENDING_SHOWN_AFTER_MS = 150;
+
 /** When the player last finished an input (the event's time stamp): a finger lifted or a button released (a tap
  * or a click is complete then; how long it was held is not the page's time), or a key pressed. */
 let lastInput = -Infinity;
@@ -542,12 +545,13 @@ export class GameScreen implements Controller {
     this.actInput = sent - lastInput < 1000 ? lastInput : sent;
     // The pulse of the rings has done its job: no frame is drawn while the answer is on its way.
     this.scene?.rest();
-    // Only the action bar shows that the action is on its way; the panels change with the answer, a few
-    // milliseconds later, and drawing them all again now would only hold that answer up.
-    if (this.model) {
-      this.ctx = this.buildCtx(this.model);
-      this.bar.update(this.ctx);
-    }
+    // The screen changes with the answer, a few milliseconds later: drawing anything now would only hold that
+    // answer up. The action bar says the action is on its way only when the answer is slow to come.
+    if (this.model) this.ctx = this.buildCtx(this.model);
+    const pending = this.session.pending;
+    window.setTimeout(() => {
+      if (this.ctx && this.session.pending === pending && pending) this.bar.update(this.ctx);
+    }, SENDING_SHOWN_AFTER_MS);
   }
 
   setFocus(index: number, show = true): void {
