@@ -54,6 +54,9 @@ export class BeltScene {
   /** The animation frame asked for, or 0; and the time of the last frame while frames run (-1: stopped). */
   private frameId = 0;
   private lastFrame = -1;
+  /** Until when frames are held back (performance.now()), and the timer that resumes them. */
+  private heldUntil = 0;
+  private resume = 0;
   /** Something changed since the last frame drawn: the next tick draws. */
   private dirty = true;
   /** The resolution and the pulse, lowered while handing frames over to the screen costs the page too much. */
@@ -127,6 +130,11 @@ export class BeltScene {
   private readonly animationFrame = (now: number): void => {
     this.frameId = 0;
     const start = performance.now();
+    if (start < this.heldUntil) {
+      // Held back while an answer is on its way: it is taken as soon as it comes, not after a frame.
+      if (!this.resume) this.resume = window.setTimeout(() => this.release(), this.heldUntil - start);
+      return;
+    }
     // The first frame after a pause advances by one display refresh; later ones by the time since the last
     // (at most 100 ms, so that a stalled page does not jump its animations to their end).
     const dt = this.lastFrame < 0 ? 1000 / 60 : Math.min(100, Math.max(0, now - this.lastFrame));
@@ -167,14 +175,26 @@ export class BeltScene {
     return this.frameId !== 0;
   }
 
-  /** Ends the highlights' pulse (the player has acted), so that no frame is drawn until the answer comes. */
-  rest(): void {
+  /** The player has acted: the highlights' pulse ends, and no frame is drawn (animations wait) until the answer
+   * comes, or `ms` at most — where a frame costs the page tens of milliseconds, the answer would otherwise wait
+   * for the frame under way when it arrives. */
+  hold(ms = 200): void {
     this.highlightLayer.rest();
+    this.heldUntil = performance.now() + ms;
+  }
+
+  /** Frames go on (the answer came, or the hold timed out). */
+  release(): void {
+    this.heldUntil = 0;
+    if (this.resume) window.clearTimeout(this.resume);
+    this.resume = 0;
+    if (this.dirty || this.lastFrame >= 0) this.requestFrame();
   }
 
   destroy(): void {
     if (this.frameId) cancelAnimationFrame(this.frameId);
     this.frameId = -1; // no frame is asked for any more
+    window.clearTimeout(this.resume);
     this.handover.port1.close();
     this.app.destroy({ removeView: true }, { children: true });
   }

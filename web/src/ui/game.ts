@@ -151,6 +151,7 @@ export class GameScreen implements Controller {
         window.__am.seq = seq;
         if (mine) window.__am.rtts.push(received - mine.t0);
         this.log.add(seq, events);
+        if (mine) this.scene?.release();
         this.setView(view, events, false);
         const handled = performance.now();
         window.__am.updates.push(handled - received);
@@ -277,6 +278,7 @@ export class GameScreen implements Controller {
   }
 
   private onError(code: string, message: string): void {
+    this.scene?.release();
     // Prefer the client's own sentence for a refusal it can explain, in the player's language.
     let text = serverErrorText(code, message);
     const c = this.lastChoice;
@@ -543,8 +545,8 @@ export class GameScreen implements Controller {
     // answer; an action sent without an input just before it counts from its sending.
     const sent = this.session.pending?.t0 ?? performance.now();
     this.actInput = sent - lastInput < 1000 ? lastInput : sent;
-    // The pulse of the rings has done its job: no frame is drawn while the answer is on its way.
-    this.scene?.rest();
+    // The pulse of the rings has done its job, and no frame is drawn while the answer is on its way.
+    this.scene?.hold();
     // The screen changes with the answer, a few milliseconds later: drawing anything now would only hold that
     // answer up. The action bar says the action is on its way only when the answer is slow to come.
     if (this.model) this.ctx = this.buildCtx(this.model);
