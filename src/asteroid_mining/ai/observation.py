@@ -398,6 +398,21 @@ class Observation:
                     out.append((gid, dest))
         return out
 
+    def gate_sites(self) -> set[str]:
+        """Ids of the asteroids any gate orbits (active or not). O(gates)."""
+        return {g.at for g in self._game.gates.values() if g.at is not None}
+
+    def gate_exit_map(self) -> dict[str, list[tuple[str, str]]]:
+        """`gate_exits` of every asteroid that has any: asteroid → [(gate, destination)]. O(gates)."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for g in self._game.gates.values():
+            at = g.at
+            if at is not None and at not in out:
+                exits = self.gate_exits(at)
+                if exits:
+                    out[at] = exits
+        return out
+
     def bare_core(self, aid: str) -> str | None:
         """The core of `aid` when its mantle is 0 (exposed, so public), else None."""
         a = self._game.asteroids[aid]

@@ -287,10 +287,11 @@ class _Decision:
         reach = self._reach()
         others = self._others_claims()
         home = self._home_distances()
+        # a unit costs at least its distance, less the rescue bonus, which only a core with gates around it has
+        bonus = RESCUE_BONUS if self.obs.gate_sites() else 0
         best: tuple[float, int, int, str, str | None, int] | None = None
-        for aid in reach.order:
-            d = reach.dist[aid]
-            if best is not None and d - RESCUE_BONUS > best[0]:
+        for aid, d in reach.walk():
+            if best is not None and d - bonus > best[0]:
                 break  # nothing further can cost less than the best so far
             a = self.obs.asteroid(aid)
             option = self._option(a, d, others)
@@ -318,7 +319,7 @@ class _Decision:
         for s in self.obs.living_settlers():
             if s.id == self.sid or s.at is None:
                 continue
-            d = reach.dist.get(s.at)
+            d = reach.distance(s.at)
             if d is not None and (best is None or d < best[0]):
                 best = (d, s.at)
         if best is None or best[0] == 0:
@@ -516,5 +517,6 @@ class _Decision:
     def _reach(self) -> Reach:
         """The search from where we stand (made once per decision)."""
         if self._own_reach is None:
-            self._own_reach = search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable)
+            # lazy: most decisions read only the nearest few asteroids of it
+            self._own_reach = search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable, lazy=True)
         return self._own_reach
