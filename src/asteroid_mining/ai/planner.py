@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules import KINDS, Action, BuildGates, BuildRobot, Drill, Mine, Move, Place, Wait
+from ..rules import Action, BuildGates, BuildRobot, Drill, Mine, Move, Place, Wait
 from ..rules.materials import CARGO_LIMIT, GATES_COST, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
 from .observation import UNKNOWN, AsteroidView, Observation, SettlerView
 from .search import Reach, search
@@ -431,8 +431,7 @@ class _Decision:
         if not self.build_robots:
             return None
         cargo = self.me.cargo
-        carried = {k: self._carried(k) for k in KINDS}
-        if all(cargo[k] >= n and carried[k] - n >= 3 for k, n in ROBOT_COST.items()):
+        if all(cargo[k] >= n and self._carried(k) - n >= 3 for k, n in ROBOT_COST.items()):
             return BuildRobot(self.sid)
         return None
 
