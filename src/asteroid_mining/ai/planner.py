@@ -54,6 +54,8 @@ GATE_SAVING = 4
 gate back, less `GATE_STEPS`."""
 MEMORY_GAMES = 8
 """Games remembered at once (a bot may serve several games)."""
+EXPLOSIVE = frozenset(kind for kind, m in MATERIALS.items() if m.reactive and not m.sublimates)
+"""Cores that explode when they react (R6): the others sublimate, or do not react at all."""
 
 
 @dataclass(slots=True)
@@ -509,7 +511,9 @@ class _Decision:
         if storm is not None and storm >= self.round + d - 1 and not obs.asteroid(aid).shelter:
             return False
         # the rules say when an exposed core explodes (`rules.dangers`, the fuse of E1 counted): arriving in round
-        # round + d - 1, it must not have exploded by that round's end
+        # round + d - 1, it must not have exploded by that round's end; only a bare explosive core can
+        if obs.bare_core(aid) not in EXPLOSIVE:
+            return True
         reaction = obs.reaction(aid)
         return reaction is None or reaction.effect != "explodes" or reaction.in_rounds >= d
 
