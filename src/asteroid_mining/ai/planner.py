@@ -288,6 +288,8 @@ class _Decision:
             return None
         reach = self._reach()
         others = self._others_claims()
+        claimed = {c.target for c in others}
+        surveys = {c.target for c in others if c.kind is None}
         home = self._home_distances()
         # a unit costs at least its distance, less the rescue bonus, which only a core with gates around it has
         bonus = RESCUE_BONUS if self.obs.gate_sites() else 0
@@ -296,7 +298,7 @@ class _Decision:
             if best is not None and d - bonus > best[0]:
                 break  # nothing further can cost less than the best so far
             a = self.obs.asteroid(aid)
-            option = self._option(a, d, others)
+            option = self._option(a, d, others, claimed, surveys)
             if option is None:
                 continue
             cost, kind, finish = option
@@ -348,11 +350,15 @@ class _Decision:
                     return 0
         return 1
 
-    def _option(self, a: AsteroidView, d: int, others: list[Claim]) -> tuple[int, str | None, int] | None:
-        """(cost in rounds, kind, finishing round) of going for asteroid `a` at distance `d`, or None."""
+    def _option(self, a: AsteroidView, d: int, others: list[Claim], claimed: set[str],
+                surveys: set[str]) -> tuple[int, str | None, int] | None:
+        """(cost in rounds, kind, finishing round) of going for asteroid `a` at distance `d`, or None.
+
+        `claimed`: the targets of `others`; `surveys`: those of them that go to survey.
+        """
         core = a.core
         if core == UNKNOWN:
-            if any(c.target == a.id and c.kind is None for c in others):
+            if a.id in surveys:
                 return None
             return d + SURVEY_COST, None, self.round + d
         if core not in MATERIALS:
@@ -371,7 +377,7 @@ class _Decision:
             if last is None:
                 return None
             finish = last + 1
-        if any(c.target == a.id for c in others):
+        if a.id in claimed:
             return None
         if not rescue:
             ahead = sum(1 for c in others if c.kind == core and c.finish <= finish)
