@@ -26,8 +26,8 @@ class Reach:
     `dist`, `first`, `order` and `complete` are the whole search's (reading them finishes a lazy search).
     """
 
-    __slots__ = ("_dist", "_first", "_gates", "_max_depth", "_max_nodes", "_neighbours", "_next", "_open",
-                 "_order", "_passable", "complete", "origin")
+    __slots__ = ("_complete", "_dist", "_first", "_gates", "_max_depth", "_max_nodes", "_neighbours", "_next",
+                 "_open", "_order", "_passable", "origin")
 
     def __init__(self, obs: Observation, origin: str, max_depth: int, max_nodes: int,
                  passable: Passable | None) -> None:
@@ -35,8 +35,7 @@ class Reach:
         self._dist: dict[str, int] = {origin: 0}
         self._first: dict[str, str] = {}
         self._order: list[str] = [origin]
-        self.complete = True
-        """False when a cap stopped the search before it ran out of asteroids (known once it is finished)."""
+        self._complete = True
         self._max_depth = max_depth
         self._max_nodes = max_nodes
         self._passable = passable
@@ -66,6 +65,12 @@ class Reach:
         """The asteroids found, in visiting order (nearest first)."""
         self._grow(None, None)
         return self._order
+
+    @property
+    def complete(self) -> bool:
+        """False when a cap stopped the search before it ran out of asteroids."""
+        self._grow(None, None)
+        return self._complete
 
     def finish(self) -> Reach:
         """Expand everything the caps allow (a lazy search becomes a finished one); returns itself."""
@@ -119,7 +124,7 @@ class Reach:
             i += 1
             d = dist[aid]
             if d >= max_depth:
-                self.complete = False
+                self._complete = False
                 continue
             step = first.get(aid)  # None at the origin: the step is the move itself
             near = d + 1
@@ -131,7 +136,7 @@ class Reach:
                 first[dest] = step or dest
                 order.append(dest)
                 if len(order) >= max_nodes:
-                    self.complete = False
+                    self._complete = False
                     self._open = False
                     return
             exits = gates.get(aid)
@@ -143,7 +148,7 @@ class Reach:
                     first[dest] = step or gate
                     order.append(dest)
                     if len(order) >= max_nodes:
-                        self.complete = False
+                        self._complete = False
                         self._open = False
                         return
         self._next = i
