@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import asteroid_mining.ai
-from asteroid_mining.ai import BUILD, make_bot, planner
-from asteroid_mining.rules import _engine
+from asteroid_mining.ai import BUILD, Observation, _native, make_bot, planner
+from asteroid_mining.ai.planner import PlannerBot
+from asteroid_mining.rules import Action, Game, Move, Wait, _engine
 
 from .conftest import play, small_game
 
@@ -83,3 +84,45 @@ def test_compiled_is_refused_when_not_usable() -> None:
 def test_the_planner_plays_on_either_build() -> None:
     game = play(small_game(seed=3), make_bot("planner", 3))
     assert game.status == "won"
+
+
+class Offering(Observation):
+    """An observation of a kind of its own: the settler may take only the actions it is given."""
+
+    __slots__ = ("offers",)
+
+    def __init__(self, game: Game, offers: list[Action]) -> None:
+        super().__init__(game)
+        self.offers = offers
+
+    def legal_actions(self, settler: str) -> list[Action]:
+        return self.offers
+
+
+class Patient(PlannerBot):
+    """A planner that waits whenever the planner would move."""
+
+    def choose(self, obs: Observation, settler: str) -> Action:
+        action = super().choose(obs, settler)
+        return Wait(settler) if isinstance(action, Move) else action
+
+
+def test_python_classes_may_derive_from_the_observation_and_the_planner() -> None:
+    game = small_game(seed=3)
+    offers: list[Action] = [Wait("s1")]
+    assert Offering(game, offers).legal_actions("s1") is offers
+    assert Offering(game, offers).round == game.round
+    bot = Patient(3)
+    for _ in range(12):
+        settler = game.turn
+        assert settler is not None
+        action = bot.choose(Observation(game), settler)
+        assert not isinstance(action, Move)
+        game.apply(action)
+
+
+def test_without_mypy_extensions_the_decorator_changes_nothing() -> None:
+    class Plain:
+        pass
+
+    assert _native.mypyc_attr(allow_interpreted_subclasses=True)(Plain) is Plain

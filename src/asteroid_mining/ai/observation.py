@@ -16,6 +16,11 @@ from types import MappingProxyType
 
 from ..rules import UNKNOWN, Action, Asteroid, Forecast, Game, Gate, Options, Orbit, Reaction, Refusal, Settler
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure modules run without the development tools
+    from ._native import mypyc_attr
+
 __all__ = ["UNKNOWN", "AsteroidView", "GateView", "Observation", "SettlerView"]
 
 
@@ -239,6 +244,8 @@ class GateView:
         return self._obs._game.gates[self._g.partner].at if self.active else None
 
 
+# Python classes may derive from it (a test's observation offering chosen actions); compiled, a class must say so
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Observation:
     """What the players may know about `game` now (R17), read lazily from the live game; O(1) to create.
 

@@ -37,6 +37,11 @@ from .search import Reach, search
 from .sun import far_through, first_safe_round, safe_to_expose
 from .team import Claim, covering_group, team_needs
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure modules run without the development tools
+    from ._native import mypyc_attr
+
 SURVEY_COST = 3
 """Extra rounds an unknown asteroid is reckoned to cost over a known unit at the same distance."""
 MAX_DEPTH = 14
@@ -75,6 +80,8 @@ class _Memory:
     group: tuple[str, ...] = ()
 
 
+# a bot of one's own may build on the planner by deriving from it (compiled, a class must say so)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlannerBot:
     """The cooperative team player (see the module's documentation)."""
 
