@@ -127,27 +127,35 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
+    # the loop runs a few hundred times a game, and a random bot's game costs little more than the engine's
+    # work: what it calls is looked up once, and one observation serves every decision (it is a live view)
+    obs = Observation(game)
+    choose, apply, clock = bot.choose, game.apply, time.perf_counter
     while game.status == "running" and game.round <= max_rounds:
         settler = game.turn
         if settler is None:  # cannot happen in strict turns while running; be safe
             break
-        start = time.perf_counter()
-        action = bot.choose(Observation(game), settler)
-        thinking += time.perf_counter() - start
+        start = clock()
+        action = choose(obs, settler)
+        thinking += clock() - start
         decisions += 1
         try:
-            events = game.apply(action)
+            events = apply(action)
         except Refused:
             refused += 1
-            events = game.apply(Wait(settler))
+            events = apply(Wait(settler))
         for event in events:
             if isinstance(event, Died):
                 deaths[event.cause] += 1
-            elif isinstance(event, Sublimated | Exploded):
+            elif isinstance(event, _LOSSES):
                 lost += 1
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
     return GameResult(bot_name, game_index, seed, outcome, rounds, dict(deaths), lost, refused, decisions, thinking)
+
+
+_LOSSES = (Sublimated, Exploded)
+"""Events of units lost to reactions (R6); a tuple, which `isinstance` checks faster than a union."""
 
 
 # ----- many games -----
