@@ -100,7 +100,8 @@ class _Stage:
     seed: int
 
     def rng(self, stage: int) -> np.random.Generator:
-        return np.random.default_rng([self.seed, stage])
+        # what np.random.default_rng([seed, stage]) makes, without its checks of what it was given
+        return np.random.Generator(np.random.PCG64([self.seed, stage]))
 
 
 def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overrides: Any) -> Belt:

@@ -184,11 +184,10 @@ class Encoder:
             len(obs.living_settlers()) / max(1, len(obs.settler_ids())),
             1.0 if not any(need.values()) else 0.0,
             len(me.gates) / GATE_LIMIT,
-            *(need[kind] / WIN_TARGET for kind in KINDS),
-            *(cargo[kind] / CARGO_LIMIT for kind in KINDS),
-            me.carry_total / CARGO_LIMIT,
-            0.0,  # the degree of the settler's asteroid, below
         ]
+        g += [need[kind] / WIN_TARGET for kind in KINDS]
+        g += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
+        g += [me.carry_total / CARGO_LIMIT, 0.0]  # then the degree of the settler's asteroid, below
         if at is None:
             out[:GLOBAL_FEATURES] = g
             return out
