@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from ..maps import BeltError
 from ..maps.difficulty import DIFFICULTY_NAMES
 from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Refused, Wait
+from ..rules import Belt, Game, Options, Refused, Wait
 from ..rules.events import Died, Exploded, Sublimated
 from .observation import Observation
 from .registry import BotError, bot_factory, make_bot
@@ -123,7 +124,7 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     """
     resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
     bot = make_bot(bot_name, seed, files=True)
-    game = Game.new(resolved.belt, resolved.options_for(rules), seed=seed, settlers=settlers)
+    game = Game.new(resolved.belt, _options(resolved, rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
@@ -152,6 +153,17 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
     return GameResult(bot_name, game_index, seed, outcome, rounds, dict(deaths), lost, refused, decisions, thinking)
+
+
+def _options(resolved: Resolved, rules: str) -> Options:
+    """`resolved.options_for(rules)`, worked out once for each set of recommended options: the games of a
+    simulation on generated belts share them (options are immutable values)."""
+    return _options_of(rules, tuple(sorted(resolved.options.items())))
+
+
+@lru_cache(maxsize=64)
+def _options_of(rules: str, options: tuple[tuple[str, int | bool], ...]) -> Options:
+    return Resolved(Belt((), (), ""), dict(options)).options_for(rules)  # the options do not depend on the belt
 
 
 _LOSSES = (Sublimated, Exploded)

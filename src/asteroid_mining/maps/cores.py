@@ -97,7 +97,7 @@ def make_cores(
         hollow[rng.choice(np.flatnonzero(~hollow), size=extra, replace=False)] = True
     elif extra < 0:  # a tiny belt cannot shelter everyone: keep the first shelters of the cover
         hollow[np.flatnonzero(hollow)[n_hollow:]] = False
-    codes = np.concatenate([np.full(counts[k], CORES.index(k), dtype=np.int64) for k in KINDS])
+    codes = np.repeat(_KIND_CODES, [counts[k] for k in KINDS])  # each kind's code, as many times as it is held
     core = np.full(n, HOLLOW_CODE, dtype=np.int64)
     core[~hollow] = codes[rng.permutation(len(codes))]
     _keep_reactive_safe(core, hot, hubs, rng)
@@ -191,6 +191,10 @@ def _small_cover(indptr: list[int], indices: list[int], order: list[int]) -> Boo
     return chosen
 
 
+_KIND_CODES = np.array([CORES.index(k) for k in KINDS], dtype=np.int64)
+"""The code of each material kind, in the order of `KINDS`."""
+_THIN = np.array([0, 1, 2])
+"""The mantles of a hollow asteroid."""
 _REACTIVE = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
 """Whether each core code is reactive (ice, uranium)."""
 
@@ -203,10 +207,11 @@ def _keep_reactive_safe(core: IntArray, hot: BoolArray, hubs: IntArray, rng: np.
     """Swap ice and uranium off hot asteroids and hubs, onto safe asteroids holding a steady material."""
     banned = hot.copy()
     banned[hubs] = True
-    wrong = np.flatnonzero(banned & _reactive_mask(core))
-    safe = np.flatnonzero(~banned & ~_reactive_mask(core) & (core != HOLLOW_CODE))
+    reactive = _reactive_mask(core)
+    wrong = np.flatnonzero(banned & reactive)
     if len(wrong) == 0:
         return
+    safe = np.flatnonzero(~banned & ~reactive & (core != HOLLOW_CODE))
     partners = rng.choice(safe, size=min(len(wrong), len(safe)), replace=False)
     for a, b in zip(wrong.tolist(), partners.tolist(), strict=False):
         core[a], core[b] = core[b], core[a]
@@ -216,8 +221,8 @@ def _mantles(core: IntArray, rng: np.random.Generator) -> IntArray:
     n = len(core)
     hollow = core == HOLLOW_CODE
     steady = ~hollow & ~_reactive_mask(core)
-    thin = rng.choice(np.array([0, 1, 2]), size=n, p=[0.35, 0.4, 0.25])
+    thin = rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])
     thick = 1 + rng.binomial(4, 0.45, n) + (rng.random(n) < 0.06) * rng.integers(1, 4, n)
     bare = steady & (rng.random(n) < 0.06)
     mantle = np.where(hollow, thin, np.where(bare, 0, thick))
-    return mantle.astype(np.int64)
+    return mantle.astype(np.int64, copy=False)

@@ -178,7 +178,8 @@ def _asteroids(
 
 
 def _links(ids: list[str], edges: IntArray) -> tuple[tuple[str, str], ...]:
-    return tuple((ids[a], ids[b]) for a, b in edges.tolist())
+    name = ids.__getitem__
+    return tuple(zip(map(name, edges[:, 0].tolist()), map(name, edges[:, 1].tolist()), strict=True))
 
 
 def _describe(params: BeltParams, preset: str, seed: int, n: int, links: int, hubs: int, interval: int) -> str:
