@@ -4,6 +4,11 @@ Loading a game of 100,000 asteroids creates about a million containers (records,
 document's lists). Each few hundred allocations start a collection that walks every young object, and each
 older generation's collection walks the whole growing heap, so that more than half of the time went to the
 collector, which finds nothing: a game holds no garbage cycles while it is being built or written.
+
+Once the collector is back on, the next allocation would start a collection of the youngest generation, which
+now holds everything just built: it would walk it all (a tenth of a second at that size), and the next
+generation's collection would walk it all again, to find nothing and move it on. What was built is the game
+and lives as long as it: it goes straight to the oldest generation, which full collections still walk.
 """
 
 from __future__ import annotations
@@ -13,7 +18,12 @@ from types import TracebackType
 
 
 class CollectorPaused:
-    """`with CollectorPaused():` — the garbage collector is off inside, and back as it was after."""
+    """`with CollectorPaused():` — the garbage collector is off inside, and back as it was after.
+
+    When the block ends normally, what was allocated meanwhile (and whatever else was young) moves to the
+    collector's oldest generation without being walked. Not when objects have been frozen (`gc.freeze`, as
+    servers that fork do): moving them back would undo that.
+    """
 
     __slots__ = ("_was_on",)
 
@@ -27,4 +37,7 @@ class CollectorPaused:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         if self._was_on:
+            if kind is None and gc.get_freeze_count() == 0:
+                gc.freeze()  # every generation into the permanent one, without walking anything ...
+                gc.unfreeze()  # ... and all of it back into the oldest
             gc.enable()
