@@ -193,3 +193,19 @@ def test_what_was_built_goes_to_the_oldest_generation_unless_objects_are_frozen(
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_pairs_resolve_to_the_names_themselves_or_not_at_all() -> None:
+    from asteroid_mining.rules.bulk import resolve_pairs
+
+    names = ["ab", "bc", "cd"]
+    index = {name: n for n, name in enumerate(names)}
+    copies = [["".join(["b", "c"]), "".join(["a", "b"])], ["ab", "cd"]]  # equal to the names, not the names
+    assert copies[0][0] is not names[1]
+    resolved = resolve_pairs(copies, index, names)
+    assert resolved is not None
+    pairs, keys = resolved
+    assert pairs == [("bc", "ab"), ("ab", "cd")] and keys == [1, 2]
+    assert pairs[0][0] is names[1] and pairs[0][1] is names[0]
+    for bad in (["ab", "ab"], ["ab", "zz"], ["ab"], ("ab", "bc"), ["ab", 1], "ab", None, ["ab", "bc", "cd"]):
+        assert resolve_pairs([["ab", "bc"], bad], index, names) is None

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..rules.belt import AsteroidSpec, GatePairSpec
+from ..rules.bulk import resolve_pairs
 from ..rules.ids import RESERVED
 from ..rules.ids import id_problem as rules_id_problem
 from ..rules.materials import CORES
@@ -311,29 +312,20 @@ def check_links(items: list[Any], out: Checked) -> None:
 def _links_in_bulk(items: list[Any], out: Checked) -> bool:
     """Accept a whole array of valid links at once, or change nothing and return False.
 
-    Both ends are looked up with one C-level `map`; self-links and duplicate pairs are found with numpy over
-    the pairs' keys (the lower index times the count plus the higher one).
+    Both ends are looked up in compiled code (`rules.bulk.resolve_pairs`, which also rules out self-links);
+    duplicate pairs are found with numpy over the pairs' keys.
     """
     if not items:
         return True
-    if set(map(type, items)) != {list} or set(map(len, items)) != {2}:
+    resolved = resolve_pairs(items, out.index, out.names)
+    if resolved is None:
         return False
-    try:
-        at = list(map(out.index.get, chain.from_iterable(items)))
-    except TypeError:  # an unhashable end (an array or object)
+    pairs, keys = resolved
+    order = np.array(keys, dtype=np.int64)
+    order.sort()  # (a sort, not np.unique: the latter hashes, many times slower)
+    if bool((order[1:] == order[:-1]).any()):
         return False
-    try:
-        pairs = np.array(at, dtype=np.int64)
-    except TypeError:  # an end that is not an asteroid of this belt (None)
-        return False
-    first, second = pairs[0::2], pairs[1::2]
-    if bool((first == second).any()):
-        return False
-    keys = np.sort(np.minimum(first, second) * max(1, len(out.names)) + np.maximum(first, second))
-    if bool((keys[1:] == keys[:-1]).any()):  # (a sort, not np.unique: the latter hashes, many times slower)
-        return False
-    names = np.array(out.names, dtype=object)  # the declared strings, not the copies each link holds
-    out.links.extend(zip(names[first].tolist(), names[second].tolist(), strict=True))
+    out.links.extend(pairs)
     return True
 
 

@@ -1,4 +1,5 @@
-"""Building or writing a whole game at once, without the cyclic garbage collector getting in the way.
+"""Building or writing a whole game at once: without the cyclic garbage collector getting in the way, and
+reading the biggest arrays of a belt in compiled code.
 
 Loading a game of 100,000 asteroids creates about a million containers (records, their dicts, the parsed
 document's lists). Each few hundred allocations start a collection that walks every young object, and each
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from types import TracebackType
+from typing import Any
 
 
 class CollectorPaused:
@@ -41,3 +43,32 @@ class CollectorPaused:
                 gc.freeze()  # every generation into the permanent one, without walking anything ...
                 gc.unfreeze()  # ... and all of it back into the oldest
             gc.enable()
+
+
+def resolve_pairs(items: list[Any], index: dict[str, int],
+                  names: list[str]) -> tuple[list[tuple[str, str]], list[int]] | None:
+    """Pairs of ids (`[a, b]`, the links of a belt) as pairs of the names they stand for, with each pair's key
+    (the lower index times `len(names)` plus the higher one, to find a pair given twice); `index` gives each
+    name's position in `names`. None at the first item that is not a list of two different names of `index`.
+
+    A belt of 100,000 asteroids has 1.4 million links: each is one look-up per end here, and its pair is made
+    of the names themselves rather than of the document's copies of them.
+    """
+    pairs: list[tuple[str, str]] = []
+    keys: list[int] = []
+    size = len(names)
+    for item in items:
+        if type(item) is not list:
+            return None
+        pair: list[Any] = item
+        if len(pair) != 2:
+            return None
+        first, second = pair[0], pair[1]
+        if type(first) is not str or type(second) is not str:
+            return None
+        at_first, at_second = index.get(first), index.get(second)
+        if at_first is None or at_second is None or at_first == at_second:
+            return None
+        pairs.append((names[at_first], names[at_second]))
+        keys.append(at_first * size + at_second if at_first < at_second else at_second * size + at_first)
+    return pairs, keys
