@@ -57,6 +57,8 @@ def resolve_pairs(items: list[Any], index: dict[str, int],
     pairs: list[tuple[str, str]] = []
     keys: list[int] = []
     size = len(names)
+    last: str = ""
+    at_last: int | None = None
     for item in items:
         if type(item) is not list:
             return None
@@ -66,7 +68,11 @@ def resolve_pairs(items: list[Any], index: dict[str, int],
         first, second = pair[0], pair[1]
         if type(first) is not str or type(second) is not str:
             return None
-        at_first, at_second = index.get(first), index.get(second)
+        # a belt lists an asteroid's links one after the other: comparing with the last first end is cheaper
+        # than looking it up again
+        if first != last:
+            last, at_last = first, index.get(first)
+        at_first, at_second = at_last, index.get(second)
         if at_first is None or at_second is None or at_first == at_second:
             return None
         pairs.append((names[at_first], names[at_second]))

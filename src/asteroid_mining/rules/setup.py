@@ -101,8 +101,12 @@ def link_pairs(state: GameState, firsts: list[str], seconds: list[str]) -> int:
     pairs linked. A belt's set-up is mostly such pairs: a scenario's `link A B` lines are done this way.
     """
     asteroids, touched = state.asteroids, state.touched
+    last: str = ""
+    a: Asteroid | None = None
     for i in range(min(len(firsts), len(seconds))):
-        a = asteroids.get(firsts[i])
+        if firsts[i] != last:  # a belt lists an asteroid's links one after the other
+            last = firsts[i]
+            a = asteroids.get(last)
         b = asteroids.get(seconds[i])
         if a is None or b is None or a is b or not a.exists or not b.exists:
             return i
