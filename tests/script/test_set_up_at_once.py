@@ -56,9 +56,10 @@ def test_an_error_in_a_run_of_links_is_named_at_its_line() -> None:
         ("link C X", "asteroid X has exploded"),
         ("link X C", "asteroid X has exploded"),
     ]:
-        ok, output = agree(f"{start}{bad}\nlink A C\n")
-        assert not ok
-        assert output.strip().splitlines()[-1] == f"t.scn:9: error: {message}"
+        for newline in ("\n", "\r\n"):
+            ok, output = agree(f"{start}{bad}\nlink A C\n".replace("\n", newline))
+            assert not ok
+            assert output.strip().splitlines()[-1] == f"t.scn:9: error: {message}"
 
 
 def test_an_asteroid_line_that_is_not_plain_is_read_by_the_parser() -> None:
@@ -92,6 +93,7 @@ LINE = st.one_of(
     st.builds(lambda a, b: f"link {a}  {b}", IDS, IDS),
     st.builds(lambda a, b: f"link {a} {b} # note", IDS, IDS),
     st.builds(lambda a, b: f"link\t{a} {b}\r", IDS, IDS),
+    st.builds(lambda a, b: f"link {a} {b}\r", IDS, IDS),
     st.builds(lambda a: f"settler s1 at={a}", IDS),
     st.builds(lambda a: f"storm {a}", IDS),
     st.sampled_from(["", "# comment", "set uranium_fuse 1", "end-round", "rules extended", "expect A.mantle == 3",

@@ -19,7 +19,7 @@ from .words import choose
 
 _SET_UP = frozenset(("rules", "set", "seed", "asteroid", "link", "settler", "robot", "ufo", "gates"))
 """The statements that build a game: the collector stays paused while a script is only these."""
-_LINK_RUN = re.compile(r"(?:link [A-Za-z][A-Za-z0-9_-]* [A-Za-z][A-Za-z0-9_-]*\n){1,10000}")
+_LINK_RUN = re.compile(r"(?:link [A-Za-z][A-Za-z0-9_-]* [A-Za-z][A-Za-z0-9_-]*\r?\n){1,10000}")
 """Lines `link A B` of single spaces and ids, up to 10,000 at a time (their words are split at once)."""
 _ASTEROID_OPTIONS = frozenset(("mantle", "core", "sun", "orbit"))
 
@@ -88,7 +88,8 @@ class Interpreter:
                     if 3 * done == len(run_words):
                         pos = run.end()
                         continue
-                    pos += sum(map(len, run_words[:3 * done])) + 3 * done  # a line: 3 words, 2 spaces, a newline
+                    lines = source[pos:run.end()].split("\n", done)
+                    pos += sum(map(len, lines[:done])) + done  # past the lines linked and their newlines
             end = source.find("\n", pos)
             if end < 0:
                 end = size
