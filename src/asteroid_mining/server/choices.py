@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import orjson
 
@@ -37,7 +37,7 @@ from ..rules import Choices, Game, Refusal
 class _Sent:
     """A settler's choices as last sent, and what they were made of."""
 
-    choices: Choices
+    settler: str
     text: str
     """`choices.to_json()` as JSON text."""
     near: frozenset[str]
@@ -111,21 +111,20 @@ class ChoiceTracker:
         choices = self._game.choices(sid, brief=True)
         general = choices.refusal
         if general is None:
-            return _Sent(choices, _encode(choices), self._near(sid), None, None)
+            return _Sent(sid, _encode(choices), self._near(sid), None, None)
         pieces = _pieces(choices)
-        return _Sent(choices, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
+        return _Sent(sid, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
 
     def _patched(self, sent: _Sent) -> _Sent:
         """`sent` (the brief choices of a settler that cannot act) with why it cannot act asked again."""
         assert sent.pieces is not None
-        sid = sent.choices.settler
+        sid = sent.settler
         refusal = self._game.actor_refusal(sid)
         if refusal is None:  # it may act after all: the whole choices are needed
             return self._compute(sid)
         if refusal == sent.general:
             return sent
-        return _Sent(replace(sent.choices, refusal=refusal), _refusal_text(refusal).join(sent.pieces), sent.near,
-                     refusal, sent.pieces)
+        return _Sent(sid, _refusal_text(refusal).join(sent.pieces), sent.near, refusal, sent.pieces)
 
     def _near(self, sid: str) -> frozenset[str]:
         """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
