@@ -104,6 +104,42 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
     assert seen["s1"].count >= steps // 2 and seen["s2"].count >= steps // 2
 
 
+def test_a_client_that_takes_no_choices_gets_none(client: TestClient, connect: Sessions) -> None:
+    body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": 3}
+    game = client.post("/api/games", json=body).json()
+    one, two = connect(game, 1, choices=False), connect(game, 2)
+    assert one.messages[-1]["choices"] == {} and one.you == {"seat": 1, "settlers": ["s1"]}
+    seen = Seen(two)
+    live = client.app.state.hub.games[game["id"]]  # type: ignore[attr-defined]
+    assert live.choices.watched == {"s2"}  # s1's choices are never computed
+    turn = one.view["turn"] if one.view else None
+    plans = {sid: list(plan) for sid, plan in PLANS.items()}
+    for _ in range(8):
+        assert turn is not None
+        (one if turn == "s1" else two).act(**plans[turn].pop(0))
+        update = one.next_of("update")
+        SERVER_MESSAGE.validate_python(update)
+        assert "choices" not in update
+        seen.take(two.next_of("update"))
+        assert seen.choices == {"s2": _mirror(client, game["id"]).choices("s2", brief=True).to_json()}
+        turn = update["diff"]["turn"]
+    one.send({"type": "sync", "after": 0})
+    one.seq = 0
+    assert all("choices" not in one.next() for _ in range(8))
+
+
+def test_choices_takes_true_or_false(client: TestClient, two_seats: dict[str, Any]) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    path = f"/api/games/{two_seats['id']}/ws?token={two_seats['seats'][0]['token']}&choices=maybe"
+    with client.websocket_connect(path) as session:
+        answer = session.receive_json()
+        assert answer["code"] == "invalid" and answer["field"] == "choices" and "maybe" in answer["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session.receive_json()
+        assert closed.value.code == 4400
+
+
 def test_a_refused_act_answers_the_engines_refusal(client: TestClient, two_seats: dict[str, Any],
                                                    connect: Sessions) -> None:
     one = connect(two_seats, 1)

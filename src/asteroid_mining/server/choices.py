@@ -62,6 +62,11 @@ class ChoiceTracker:
         self._sent: dict[str, _Sent] = {}
         self._turn, self._round, self._status = game.turn, game.round, game.status
 
+    @property
+    def watched(self) -> set[str]:
+        """The settlers whose choices are kept: those some connection that takes choices may move."""
+        return set(self._watched)
+
     def watch(self, settlers: Iterable[str]) -> None:
         """A connection that may move `settlers` has joined."""
         self._watched.update(settlers)
