@@ -10,13 +10,23 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from asteroid_mining.maps import parse_belt
 from asteroid_mining.rules import CLASSIC, Game
 from asteroid_mining.server.action_schemas import ActionJson, Choices
 from asteroid_mining.server.protocol import ErrorMessage, Replay, StateMessage, UpdateMessage, protocol_schema
-from asteroid_mining.server.schemas import GameDetail, GameLog
+from asteroid_mining.server.schemas import (
+    CreatedGame,
+    GameDetail,
+    GameEvents,
+    GameLog,
+    GameSummary,
+    Health,
+    LessonProgress,
+    Lessons,
+    Lobby,
+)
 
 from .helpers import PLANS, Player, two_loops_belt
 from .test_play import Sessions, connect
@@ -180,6 +190,20 @@ def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two
     GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())
     Replay.model_validate(client.get(f"/api/games/{game_id}/replay").json())
     Choices.model_validate(update["choices"]["s1"])
+    # the answers the client's types (web/src/net.ts) come from: each one exactly its model, nothing left over
+    lesson = client.get("/api/lessons").json()["lessons"][0]["id"]
+    created = client.post(f"/api/lessons/{lesson}/games").json()
+    answers: list[tuple[type[BaseModel], dict[str, Any]]] = [
+        (Health, client.get("/api/health").json()),
+        (Lobby, client.get("/api/games").json()),
+        (GameSummary, client.get(f"/api/games/{game_id}/summary").json()),
+        (GameEvents, client.get(f"/api/games/{game_id}/events").json()),
+        (Lessons, client.get("/api/lessons").json()),
+        (CreatedGame, created),
+        (LessonProgress, client.get(f"/api/games/{created['id']}/goals?lesson={lesson}").json()),
+    ]
+    for model, answer in answers:
+        assert model.model_validate(answer).model_dump(mode="json", exclude_unset=True) == answer, model.__name__
 
 
 @pytest.mark.parametrize("seed", [0, 5])

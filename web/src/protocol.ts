@@ -77,7 +77,7 @@ export interface StateMessage {
    * the choices of each settler the client may move (none for a spectator)
    */
   choices: {
-    [k: string]: Choices | undefined;
+    [k: string]: Choices;
   };
 }
 /**
@@ -277,7 +277,7 @@ export interface Choices {
    * the settler's asteroid and each asteroid one move away whose exposed reactive core will react
    */
   reactions: {
-    [k: string]: Reaction | undefined;
+    [k: string]: Reaction;
   };
   /**
    * every storm forecast
@@ -292,7 +292,7 @@ export interface Choices {
 export interface Refusal {
   code: string;
   params: {
-    [k: string]: string | number | undefined;
+    [k: string]: string | number;
   };
   message: string;
 }
@@ -460,7 +460,7 @@ export interface UpdateMessage {
    * the choices of the client's settlers that changed
    */
   choices?: {
-    [k: string]: Choices | undefined;
+    [k: string]: Choices;
   };
 }
 /**
@@ -562,7 +562,7 @@ export interface By {
  */
 export interface GameEvent {
   type: string;
-  [k: string]: unknown | undefined;
+  [k: string]: unknown;
 }
 /**
  * What changed in the view after a command: the scalars always; a list's changed or new records (whole),
@@ -596,7 +596,7 @@ export interface ErrorMessage {
    * a refusal's values (an act the rules refuse)
    */
   params?: {
-    [k: string]: string | number | undefined;
+    [k: string]: string | number;
   };
   message: string;
   /**
@@ -853,7 +853,7 @@ export interface CreateGame {
   belt?:
     | string
     | {
-        [k: string]: unknown | undefined;
+        [k: string]: unknown;
       };
   /**
    * A difficulty level (`easy`, `normal`, `hard`, `brutal`; `GET /api/belts` lists them): its belt-generator parameters and recommended options. Null: the belt as it is made.
@@ -867,7 +867,7 @@ export interface CreateGame {
    * Rule options set one by one over the preset: uranium_fuse, ufos, haywire_gates (true/false), storm_warning, storm_interval (RULES.md, Options). Turns are always strict.
    */
   options?: {
-    [k: string]: number | boolean | undefined;
+    [k: string]: number | boolean;
   };
   /**
    * The game's seed (R18); random when left out.
@@ -881,7 +881,7 @@ export interface CreateGame {
    * Seats played by the server: `{"2": "planner"}` (seat → bot name).
    */
   bots?: {
-    [k: string]: string | undefined;
+    [k: string]: string;
   };
 }
 /**
@@ -919,6 +919,14 @@ export interface ErrorDetail {
   field?: string | null;
 }
 /**
+ * One accepted command's events, as the `update` for it carried them.
+ */
+export interface EventStep {
+  seq: number;
+  by: By;
+  events: GameEvent[];
+}
+/**
  * The answer to `GET /api/games/{id}`: the summary and the public view (R17) after command `seq`.
  */
 export interface GameDetail {
@@ -939,15 +947,24 @@ export interface GameDetail {
   state: GameView;
 }
 /**
+ * The answer to `GET /api/games/{id}/events`: every accepted command's events (after `after`), oldest first.
+ */
+export interface GameEvents {
+  id: string;
+  status: string;
+  seq: number;
+  steps: EventStep[];
+}
+/**
  * The answer to `GET /api/games/{id}/log`: everything `Game.replay` needs, and more.
  */
 export interface GameLog {
   id: string;
   belt: {
-    [k: string]: unknown | undefined;
+    [k: string]: unknown;
   };
   options: {
-    [k: string]: unknown | undefined;
+    [k: string]: unknown;
   };
   seed: number;
   settlers: number;
@@ -997,6 +1014,58 @@ export interface GameSummary {
  */
 export interface Health {
   status: "ok";
+}
+/**
+ * A lesson or puzzle as `GET /api/lessons` lists it: its texts in every language and its steps.
+ */
+export interface LessonInfo {
+  id: string;
+  kind: "lesson" | "puzzle";
+  order: number;
+  /**
+   * the rounds a puzzle can be solved in
+   */
+  par: number;
+  title: {
+    [k: string]: string;
+  };
+  goal: {
+    [k: string]: string;
+  };
+  intro: {
+    [k: string]: string;
+  };
+  steps: LessonStep[];
+  /**
+   * the shipped belt it is played on; null: a belt of its own
+   */
+  belt: string | null;
+}
+/**
+ * One step of a lesson: its hint in every language, and what it asks the player to press (null: nothing
+ * in particular).
+ */
+export interface LessonStep {
+  hint: {
+    [k: string]: string;
+  };
+  press: string | null;
+}
+/**
+ * The answer to `GET /api/games/{id}/goals?lesson=ID`: which of the lesson's steps hold now, and its goal.
+ */
+export interface LessonProgress {
+  lesson: string;
+  round: number;
+  status: string;
+  steps: boolean[];
+  goal: boolean;
+}
+/**
+ * The answer to `GET /api/lessons`: every lesson and puzzle, in order.
+ */
+export interface Lessons {
+  lessons: LessonInfo[];
 }
 /**
  * The answer to `GET /api/games`: open and running games, newest first.

@@ -29,8 +29,13 @@ from .schemas import (
     CreateGame,
     ErrorBody,
     GameDetail,
+    GameEvents,
     GameLog,
+    GameSummary,
     Health,
+    LessonInfo,
+    LessonProgress,
+    Lessons,
     Lobby,
     SeatInfo,
     SyncMessage,
@@ -150,7 +155,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, Err
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
-    CreateGame, CreatedGame, AbandonGame, Lobby, GameDetail, GameLog, Health, ErrorBody, Belts, Bots,
+    CreateGame, CreatedGame, AbandonGame, Lobby, GameSummary, GameDetail, GameLog, GameEvents, Lessons,
+    LessonInfo, LessonProgress, Health, ErrorBody, Belts, Bots,
 )
 """Every model of the protocol, in the order the generated file lists them."""
 
