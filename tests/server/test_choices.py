@@ -26,7 +26,7 @@ def _decoded(texts: dict[str, str]) -> dict[str, Any]:
 def _engine_texts(game: Game, settlers: list[str]) -> dict[str, str]:
     """The engine's choices as orjson writes them: the tracker writes its text from pieces it keeps, and must
     write exactly this."""
-    return {sid: orjson.dumps(game.choices(sid, brief=True).to_json()).decode() for sid in settlers}
+    return {sid: orjson.dumps(game.choices(sid, brief=True).to_json(messages=False)).decode() for sid in settlers}
 
 
 def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None = None) -> Counter[str]:
@@ -50,7 +50,7 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
             assert choices != held[sid], "sent again unchanged"
         held.update(changed)
         counts["sent"] += len(changed)
-        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in settlers}
+        assert held == {sid: game.choices(sid, brief=True).to_json(messages=False) for sid in settlers}
         engine = _engine_texts(game, settlers)
         assert all(text == engine[sid] for sid, text in raw.items()), "not the engine's JSON text"
     return counts
@@ -113,9 +113,9 @@ def test_choices_of_building_and_placing_gates() -> None:
         game.apply(action)
         view.update()
         held.update(_decoded(tracker.update(view.touched)))
-        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}, action
+        assert held == {sid: game.choices(sid, brief=True).to_json(messages=False) for sid in ("s1", "s2")}, action
     game.end_round()
     view.update()
     held.update(_decoded(tracker.update(view.touched)))
-    assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}
+    assert held == {sid: game.choices(sid, brief=True).to_json(messages=False) for sid in ("s1", "s2")}
     assert game.settlers["s1"].at == "A"

@@ -94,7 +94,7 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
     SERVER_MESSAGE.validate_python(watcher.messages[-1])
     mirror = _mirror(client, game["id"])
     for sid, held in seen.items():
-        assert held.choices == {sid: mirror.choices(sid, brief=True).to_json()}
+        assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)}
     turn = one.view["turn"] if one.view else None
     steps = 0
     plans = {sid: list(plan) for sid, plan in PLANS.items()}
@@ -108,7 +108,7 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
         assert "choices" not in update
         mirror = _mirror(client, game["id"])
         for sid, held in seen.items():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json()}, f"step {steps}: {sid}"
+            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)}, f"step {steps}: {sid}"
         turn = update["diff"]["turn"]
         steps += 1
     assert seen["s1"].count >= steps // 2 and seen["s2"].count >= steps // 2
@@ -131,7 +131,7 @@ def test_a_client_that_takes_no_choices_gets_none(client: TestClient, connect: S
         SERVER_MESSAGE.validate_python(update)
         assert "choices" not in update
         seen.take(two.next_of("update"))
-        assert seen.choices == {"s2": _mirror(client, game["id"]).choices("s2", brief=True).to_json()}
+        assert seen.choices == {"s2": _mirror(client, game["id"]).choices("s2", brief=True).to_json(messages=False)}
         turn = update["diff"]["turn"]
     one.send({"type": "sync", "after": 0})
     one.seq = 0
@@ -176,7 +176,7 @@ def test_sync_brings_the_choices_back(client: TestClient, two_seats: dict[str, A
     assert [m["seq"] for m in again] == [1, 2]
     assert "choices" not in again[0]
     mirror = _mirror(client, two_seats["id"])
-    assert again[1]["choices"] == {"s1": mirror.choices("s1", brief=True).to_json()}
+    assert again[1]["choices"] == {"s1": mirror.choices("s1", brief=True).to_json(messages=False)}
 
 
 def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two_seats: dict[str, Any],
@@ -225,8 +225,9 @@ def test_views_of_random_games_follow_the_protocol(seed: int) -> None:
             record.pop("next_change", None)
         GameView.model_validate(view)
         for sid in game.settlers:
-            Choices.model_validate(game.choices(sid).to_json())
-            Choices.model_validate(game.choices(sid, brief=True).to_json())
+            for messages in (True, False):
+                Choices.model_validate(game.choices(sid).to_json(messages))
+                Choices.model_validate(game.choices(sid, brief=True).to_json(messages))
         game.apply(rng.choice(game.legal_actions(game.turn)))
 
 
@@ -252,4 +253,4 @@ def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClie
             seen[number].take(player.next_of("update"))
         mirror = _mirror(client, game["id"])
         for held in seen.values():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json() for sid in held.choices}
+            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False) for sid in held.choices}

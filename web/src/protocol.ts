@@ -285,16 +285,20 @@ export interface Choices {
   storms: StormOutlook[];
 }
 /**
- * Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+ * Why the rules refuse an action: a stable `code` and the values its sentence needs.
  *
- * The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+ * The codes and their params are listed in docs/engine.md; a client words the refusal from `code` and `params`
+ * (the choices' refusals carry nothing else; an `error` adds the English sentence as its `message`).
  */
 export interface Refusal {
   code: string;
   params: {
     [k: string]: string | number;
   };
-  message: string;
+  /**
+   * the English sentence (the engine's `Refusal.to_json()`; the server's choices leave it out)
+   */
+  message?: string;
 }
 /**
  * Whether the settler may fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.

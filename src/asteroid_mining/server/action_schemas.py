@@ -104,14 +104,16 @@ ActionJson: Any = _union(list(ACTION_MODELS), "type")
 
 # ----- choices (`Game.choices(settler).to_json()`) -----
 class Refusal(Record):
-    """Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+    """Why the rules refuse an action: a stable `code` and the values its sentence needs.
 
-    The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+    The codes and their params are listed in docs/engine.md; a client words the refusal from `code` and `params`
+    (the choices' refusals carry nothing else; an `error` adds the English sentence as its `message`).
     """
 
     code: str
     params: dict[str, str | int]
-    message: str
+    message: str | None = absent("the English sentence (the engine's `Refusal.to_json()`; the server's choices "
+                                 "leave it out)")
 
 
 class Danger(Record):
