@@ -108,7 +108,8 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
         assert "choices" not in update
         mirror = _mirror(client, game["id"])
         for sid, held in seen.items():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)}, f"step {steps}: {sid}"
+            expected = mirror.choices(sid, brief=True).to_json(messages=False)
+            assert held.choices == {sid: expected}, f"step {steps}: {sid}"
         turn = update["diff"]["turn"]
         steps += 1
     assert seen["s1"].count >= steps // 2 and seen["s2"].count >= steps // 2
@@ -253,4 +254,5 @@ def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClie
             seen[number].take(player.next_of("update"))
         mirror = _mirror(client, game["id"])
         for held in seen.values():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False) for sid in held.choices}
+            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)
+                                    for sid in held.choices}

@@ -105,8 +105,10 @@ class ChoiceTracker:
         changed: dict[str, str] = {}
         for sid in self._watched:
             sent = self._sent.get(sid)
-            if sent is None or everything or sid in (turn, before) or not touched.isdisjoint(sent.near):
+            if sent is None or not touched.isdisjoint(sent.near):
                 fresh = self._compute(sid)
+            elif everything or sid in (turn, before):  # its neighbourhood is as it was: so is what it is made of
+                fresh = self._compute(sid, sent.near)
             elif turn_moved and sent.general is not None:
                 fresh = self._patched(sent)
             else:
@@ -116,13 +118,17 @@ class ChoiceTracker:
                 changed[sid] = fresh.text
         return changed
 
-    def _compute(self, sid: str) -> _Sent:
+    def _compute(self, sid: str, near: frozenset[str] | None = None) -> _Sent:
+        """`sid`'s choices now; `near`: the ids they are made of, when nothing among them has changed since they
+        were last taken (a change to any of them touches one of them: the settler, its asteroid, a gate)."""
         choices = self._game.choices(sid, brief=True)
         general = choices.refusal
+        if near is None:
+            near = self._near(sid)
         if general is None:
-            return _Sent(sid, _encode(choices), self._near(sid), None, None)
+            return _Sent(sid, _encode(choices), near, None, None)
         pieces = _pieces(choices)
-        return _Sent(sid, _refusal_text(general).join(pieces), self._near(sid), general, pieces)
+        return _Sent(sid, _refusal_text(general).join(pieces), near, general, pieces)
 
     def _patched(self, sent: _Sent) -> _Sent:
         """`sent` (the brief choices of a settler that cannot act) with why it cannot act asked again."""
