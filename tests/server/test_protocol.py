@@ -28,7 +28,7 @@ from asteroid_mining.server.schemas import (
     Lobby,
 )
 
-from .helpers import PLANS, Player, two_loops_belt
+from .helpers import PLANS, Player, sent_choices, two_loops_belt
 from .test_play import Sessions, connect
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
     SERVER_MESSAGE.validate_python(watcher.messages[-1])
     mirror = _mirror(client, game["id"])
     for sid, held in seen.items():
-        assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)}
+        assert held.choices == {sid: sent_choices(mirror, sid)}
     turn = one.view["turn"] if one.view else None
     steps = 0
     plans = {sid: list(plan) for sid, plan in PLANS.items()}
@@ -108,7 +108,7 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
         assert "choices" not in update
         mirror = _mirror(client, game["id"])
         for sid, held in seen.items():
-            expected = mirror.choices(sid, brief=True).to_json(messages=False)
+            expected = sent_choices(mirror, sid)
             assert held.choices == {sid: expected}, f"step {steps}: {sid}"
         turn = update["diff"]["turn"]
         steps += 1
@@ -132,7 +132,7 @@ def test_a_client_that_takes_no_choices_gets_none(client: TestClient, connect: S
         SERVER_MESSAGE.validate_python(update)
         assert "choices" not in update
         seen.take(two.next_of("update"))
-        assert seen.choices == {"s2": _mirror(client, game["id"]).choices("s2", brief=True).to_json(messages=False)}
+        assert seen.choices == {"s2": sent_choices(_mirror(client, game["id"]), "s2")}
         turn = update["diff"]["turn"]
     one.send({"type": "sync", "after": 0})
     one.seq = 0
@@ -177,7 +177,7 @@ def test_sync_brings_the_choices_back(client: TestClient, two_seats: dict[str, A
     assert [m["seq"] for m in again] == [1, 2]
     assert "choices" not in again[0]
     mirror = _mirror(client, two_seats["id"])
-    assert again[1]["choices"] == {"s1": mirror.choices("s1", brief=True).to_json(messages=False)}
+    assert again[1]["choices"] == {"s1": sent_choices(mirror, "s1")}
 
 
 def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two_seats: dict[str, Any],
@@ -190,7 +190,8 @@ def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two
     GameDetail.model_validate(client.get(f"/api/games/{game_id}").json())
     GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())
     Replay.model_validate(client.get(f"/api/games/{game_id}/replay").json())
-    Choices.model_validate(update["choices"]["s1"])
+    Choices.model_validate(one.messages[0]["choices"]["s1"])  # its turn: every entry
+    assert update["choices"]["s1"] is None  # no longer its turn
     # the answers the client's types (web/src/net.ts) come from: each one exactly its model, nothing left over
     lesson = client.get("/api/lessons").json()["lessons"][0]["id"]
     created = client.post(f"/api/lessons/{lesson}/games").json()
@@ -254,5 +255,5 @@ def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClie
             seen[number].take(player.next_of("update"))
         mirror = _mirror(client, game["id"])
         for held in seen.values():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json(messages=False)
+            assert held.choices == {sid: sent_choices(mirror, sid)
                                     for sid in held.choices}

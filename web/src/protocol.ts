@@ -74,10 +74,10 @@ export interface StateMessage {
   deadline: number | null;
   state: GameView;
   /**
-   * the choices of each settler the client may move (none for a spectator)
+   * the choices of each settler the client may move (none for a spectator, or a client that connected with `choices=false`); null for a settler that cannot act now (the view says why)
    */
   choices: {
-    [k: string]: Choices;
+    [k: string]: Choices | null;
   };
 }
 /**
@@ -251,7 +251,7 @@ export interface ForecastRecord {
   sector: [number, number] | null;
 }
 /**
- * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).
+ * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). The server sends the choices of a settler that may act now; for one that cannot (not its turn, dead, the game over) it sends null.
  */
 export interface Choices {
   settler: string;
@@ -461,10 +461,10 @@ export interface UpdateMessage {
   diff: ViewDiff;
   deadline: number | null;
   /**
-   * the choices of the client's settlers that changed
+   * the choices of the client's settlers that changed (null: the settler cannot act now)
    */
   choices?: {
-    [k: string]: Choices;
+    [k: string]: Choices | null;
   };
 }
 /**

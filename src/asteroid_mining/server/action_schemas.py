@@ -163,8 +163,8 @@ Choices: Any = create_model(
     "Choices",
     __base__=Record,
     __doc__="Every action a settler could take now, legal or refused, in a stable order, with the hints a "
-            "player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has "
-            "why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).",
+            "player needs (`Game.choices`). The server sends the choices of a settler that may act now; for one "
+            "that cannot (not its turn, dead, the game over) it sends null.",
     settler=(str, ...),
     round=(int, ...),
     refusal=(Refusal | None, Field(description="why the settler cannot act now (every entry would be refused with "
