@@ -7,7 +7,8 @@
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
 #   make test    set up (if needed), build the browser client, run the checks (make lint), the TypeScript unit
 #                tests and every pytest (then the engine's tests once more on the pure engine: make test-pure)
-#   make compiled  compile the rules engine with mypyc (run by setup; without a C compiler the pure engine runs)
+#   make compiled  compile the rules engine and the bots' search with mypyc (run by setup; without a C compiler
+#                the pure modules run)
 #   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
 #   make protocol  write web/src/protocol.ts (the protocol's TypeScript types) from the server's schemas
 #   make bench   run every benchmarks/bench_*.py
@@ -47,8 +48,14 @@ export PIP_NO_INPUT := 1
 RULES         := src/asteroid_mining/rules
 ENGINE_STAMP  := $(RULES)/_compiled.json
 RULES_SOURCES := $(shell find $(RULES) -name '*.py')
+# The bots' search is compiled the same way, as a build of its own (the modules `rules/_engine.py` names).
+AI            := src/asteroid_mining/ai
+AI_STAMP      := $(AI)/_compiled.json
+AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py search.py sun.py team.py)
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
-PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py
+PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
+                 tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
+                 tests/ai/test_compiled_ai.py tests/ai/test_search.py
 
 .PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
 
@@ -57,7 +64,7 @@ help:
 	@echo "make cluster - the same on a throwaway cluster: PostgreSQL, Redis, 3 nodes, HAProxy on PORT"
 	@echo "make web     - build the browser client (web/ into $(STATIC))"
 	@echo "make test    - set up and run all tests"
-	@echo "make compiled - compile the rules engine with mypyc (part of setup)"
+	@echo "make compiled - compile the rules engine and the bots' search with mypyc (part of setup)"
 	@echo "make lint    - ruff check, mypy (strict) and tsc --noEmit"
 	@echo "make protocol - write web/src/protocol.ts from the server's schemas"
 	@echo "make bench   - run the benchmarks"
@@ -72,9 +79,9 @@ setup:
 	@$(MAKE) --no-print-directory -s compiled
 
 # Without a C compiler (or Python's headers) the script says so and the pure engine is used.
-compiled: $(ENGINE_STAMP)
+compiled: $(ENGINE_STAMP) $(AI_STAMP)
 
-$(ENGINE_STAMP): $(RULES_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
+$(ENGINE_STAMP) $(AI_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
 	@$(PY) tools/compile_engine.py
 
 # The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
@@ -154,7 +161,7 @@ cluster: setup web
 	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
 
 clean:
-	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) -name '*.so' -delete; rm -f $(ENGINE_STAMP); }
+	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) $(AI) -name '*.so' -delete; rm -f $(ENGINE_STAMP) $(AI_STAMP); }
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 

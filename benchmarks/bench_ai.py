@@ -21,11 +21,11 @@ import subprocess
 import sys
 import time
 
-from asteroid_mining.ai import BOT_NAMES, Observation, make_bot
+from asteroid_mining.ai import BOT_NAMES, BUILD, Observation, make_bot
 from asteroid_mining.ai.simulate import SimConfig, run, summarize
 from asteroid_mining.maps.generator import BeltParams, generate_belt
 from asteroid_mining.maps.resolve import resolve
-from asteroid_mining.rules import Game, Options
+from asteroid_mining.rules import ENGINE, Game, Options
 from asteroid_mining.rules.robot_ai import robot_action
 from asteroid_mining.rules.setup import add_robot
 from asteroid_mining.rules.state import Forecast
@@ -143,7 +143,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.games or (40 if args.quick else 200)
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} CPU(s)")
+          f"{os.cpu_count()} CPU(s); rules engine {ENGINE}, the planner's modules {BUILD}")
     started = time.perf_counter()
     win_rates(games, args.jobs)
     decision_times(3 if args.quick else 10)

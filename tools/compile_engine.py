@@ -1,12 +1,15 @@
-"""Compile the rules engine (src/asteroid_mining/rules) with mypyc, next to its sources.
+"""Compile the rules engine (src/asteroid_mining/rules) and the bots' search (the planner's modules of
+src/asteroid_mining/ai) with mypyc, next to their sources.
 
-    python tools/compile_engine.py          # build, or say why not and leave the pure engine in place
-    python tools/compile_engine.py --clean  # remove the compiled modules (the pure engine is used)
+    python tools/compile_engine.py          # build, or say why not and leave the pure modules in place
+    python tools/compile_engine.py --clean  # remove the compiled modules (the pure ones are used)
 
-The extension modules are written beside the `.py` files they are built from, with `_compiled.json` recording
-the interpreter and a hash of every source; `asteroid_mining.rules._engine` uses them only while that record
-matches the sources. Without a C compiler or Python's headers nothing is built, and the pure engine runs:
-the exit status is 0 either way, since the compiled engine is an optimisation, never a requirement.
+Each build is a library of its own (the rules; the modules `_engine.AI_MODULES` names) and is remade only when
+its sources changed. The extension modules are written beside the `.py` files they are built from, with
+`_compiled.json` in the package recording the interpreter and a hash of every source; `asteroid_mining.rules._engine`
+uses a build only while that record matches the sources. Without a C compiler or Python's headers nothing is
+built, and the pure modules run: the exit status is 0 either way, since compiling is an optimisation, never a
+requirement.
 """
 
 from __future__ import annotations
@@ -19,15 +22,14 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 RULES = SRC / "asteroid_mining" / "rules"
-GROUP = "asteroid_mining.rules._compiled"
-"""The name of the shared library holding every compiled module (`_compiled__mypyc`)."""
-
 
 
 def _load_engine_module() -> ModuleType:
@@ -42,11 +44,47 @@ def _load_engine_module() -> ModuleType:
 _engine = _load_engine_module()
 
 
-def clean() -> None:
-    """Remove every extension module and the build record from the package."""
-    _engine.MANIFEST.unlink(missing_ok=True)
-    for path in RULES.rglob("*"):
-        if path.suffix in (".so", ".pyd"):
+@dataclass(frozen=True)
+class Build:
+    """One compiled library: the package it is built in, its modules (None: all, see `compiled_sources`)."""
+
+    what: str
+    here: Path
+    modules: Sequence[str] | None
+    group: str
+    """The name of the shared library holding the build's modules (`<group>__mypyc`)."""
+
+    @property
+    def manifest(self) -> Path:
+        """The build's record: the interpreter and the sources' hashes."""
+        return self.here / str(_engine.MANIFEST.name)
+
+    def sources(self) -> list[Path]:
+        """The modules compiled."""
+        return list(_engine.compiled_sources(self.here, self.modules))
+
+    def hashes(self) -> dict[str, str]:
+        """Module path → sha256 of its source."""
+        return dict(_engine.source_hashes(self.here, self.modules))
+
+    def problem(self) -> str | None:
+        """Why the build cannot be used as it is, or None."""
+        problem: str | None = _engine.compiled_problem(self.here, self.modules)
+        return problem
+
+
+BUILDS = (
+    Build("the rules engine", RULES, None, "asteroid_mining.rules._compiled"),
+    Build("the bots' search", _engine.AI_HERE, _engine.AI_MODULES, "asteroid_mining.ai._compiled"),
+)
+
+
+def clean(build: Build) -> None:
+    """Remove the build's extension modules and its record."""
+    build.manifest.unlink(missing_ok=True)
+    stems = None if build.modules is None else {*build.modules, build.group.rpartition(".")[2] + "__mypyc"}
+    for path in build.here.rglob("*"):
+        if path.suffix in (".so", ".pyd") and (stems is None or path.name.split(".")[0] in stems):
             path.unlink()
 
 
@@ -65,22 +103,22 @@ def compiler_problem() -> str | None:
     return None
 
 
-def build() -> None:
-    """Compile every module `_engine.compiled_sources` names into the package directory."""
-    clean()  # a failed build leaves the pure engine, with nothing stale beside it
-    sources = [str(p.relative_to(SRC)) for p in _engine.compiled_sources()]
-    hashes = _engine.source_hashes()
+def build(target: Build) -> None:
+    """Compile the modules of `target` into its package directory."""
+    clean(target)  # a failed build leaves the pure modules, with nothing stale beside them
+    sources = [str(p.relative_to(SRC)) for p in target.sources()]
+    hashes = target.hashes()
     with tempfile.TemporaryDirectory(prefix="mypyc-") as tmp:
         script = Path(tmp) / "setup.py"
-        # mypy reads pyproject.toml's [tool.mypy] (strict on rules/); its notes on other packages' sections
-        # would stop mypyc, hence --no-warn-unused-configs
+        # mypy reads pyproject.toml's [tool.mypy] (strict); its notes on other packages' sections would stop
+        # mypyc, hence --no-warn-unused-configs
         script.write_text(
             "from setuptools import setup\n"
             "from mypyc.build import mypycify\n"
             f"setup(name='asteroid-mining-engine', ext_modules=mypycify(\n"
             f"    ['--config-file', {str(ROOT / 'pyproject.toml')!r}, '--no-warn-unused-configs',\n"
             f"     '--cache-dir', {str(Path(tmp) / 'mypy-cache')!r}, *{sources!r}],\n"
-            f"    opt_level='3', group_name={GROUP!r}, target_dir={str(Path(tmp) / 'c')!r}))\n",
+            f"    opt_level='3', group_name={target.group!r}, target_dir={str(Path(tmp) / 'c')!r}))\n",
             encoding="utf-8",
         )
         command = [sys.executable, str(script), "build_ext", "--build-temp", str(Path(tmp) / "obj"),
@@ -88,17 +126,17 @@ def build() -> None:
         result = subprocess.run(command, cwd=SRC, capture_output=True, text=True, check=False)
         if result.returncode != 0:
             sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
-            raise SystemExit("compile_engine: mypyc failed (the pure engine stays in use)")
-        built_rules = Path(tmp) / "lib" / "asteroid_mining" / "rules"
-        for built in built_rules.rglob("*"):
+            raise SystemExit(f"compile_engine: mypyc failed on {target.what} (its pure modules stay in use)")
+        built_here = Path(tmp) / "lib" / target.here.relative_to(SRC)
+        for built in built_here.rglob("*"):
             if built.is_file():
                 # a new file, never one written over: a running interpreter may have the old one mapped
-                shutil.copy2(built, RULES / built.relative_to(built_rules))
-    if _engine.source_hashes() != hashes:
-        clean()
+                shutil.copy2(built, target.here / built.relative_to(built_here))
+    if target.hashes() != hashes:
+        clean(target)
         raise SystemExit("compile_engine: the sources changed while compiling; run it again")
-    _engine.MANIFEST.write_text(json.dumps({"tag": _engine.build_tag(), "sources": hashes}, indent=1) + "\n",
-                                encoding="utf-8")
+    target.manifest.write_text(json.dumps({"tag": _engine.build_tag(), "sources": hashes}, indent=1) + "\n",
+                               encoding="utf-8")
 
 
 def main() -> None:
@@ -107,21 +145,24 @@ def main() -> None:
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     args = parser.parse_args()
     if args.clean:
-        clean()
-        print("compiled engine removed: the pure engine is used")
+        for target in BUILDS:
+            clean(target)
+        print("compiled modules removed: the pure ones are used")
         return
     problem = compiler_problem()
     if problem is not None:
-        clean()
-        print(f"compiled engine not built: {problem}; the pure engine is used")
+        for target in BUILDS:
+            clean(target)
+        print(f"nothing compiled: {problem}; the pure modules are used")
         return
-    if _engine.compiled_problem() is None:
-        _engine.MANIFEST.touch()  # newer than the sources again, for make
-        print("compiled engine up to date")
-        return
-    print(f"compiling the rules engine with mypyc ({len(_engine.compiled_sources())} modules)")
-    build()
-    print("compiled engine built")
+    for target in BUILDS:
+        if target.problem() is None:
+            target.manifest.touch()  # newer than the sources again, for make
+            print(f"{target.what}: compiled build up to date")
+            continue
+        print(f"compiling {target.what} with mypyc ({len(target.sources())} modules)")
+        build(target)
+        print(f"{target.what}: compiled build made")
 
 
 if __name__ == "__main__":

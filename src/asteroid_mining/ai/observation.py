@@ -16,6 +16,11 @@ from types import MappingProxyType
 
 from ..rules import UNKNOWN, Action, Asteroid, Forecast, Game, Gate, Options, Orbit, Reaction, Refusal, Settler
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure modules run without the development tools
+    from ._native import mypyc_attr
+
 __all__ = ["UNKNOWN", "AsteroidView", "GateView", "Observation", "SettlerView"]
 
 
@@ -239,6 +244,8 @@ class GateView:
         return self._obs._game.gates[self._g.partner].at if self.active else None
 
 
+# Python classes may derive from it (a test's observation offering chosen actions); compiled, a class must say so
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Observation:
     """What the players may know about `game` now (R17), read lazily from the live game; O(1) to create.
 
@@ -396,6 +403,21 @@ class Observation:
                 dest = game.gates[game.gates[gid].partner].at
                 if dest is not None:
                     out.append((gid, dest))
+        return out
+
+    def gate_sites(self) -> set[str]:
+        """Ids of the asteroids any gate orbits (active or not). O(gates)."""
+        return {g.at for g in self._game.gates.values() if g.at is not None}
+
+    def gate_exit_map(self) -> dict[str, list[tuple[str, str]]]:
+        """`gate_exits` of every asteroid that has any: asteroid → [(gate, destination)]. O(gates)."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for g in self._game.gates.values():
+            at = g.at
+            if at is not None and at not in out:
+                exits = self.gate_exits(at)
+                if exits:
+                    out[at] = exits
         return out
 
     def bare_core(self, aid: str) -> str | None:

@@ -30,12 +30,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules import KINDS, Action, BuildGates, BuildRobot, Drill, Mine, Move, Place, Wait
+from ..rules import Action, BuildGates, BuildRobot, Drill, Mine, Move, Place, Wait
 from ..rules.materials import CARGO_LIMIT, GATES_COST, HOLLOW, MATERIALS, ROBOT_COST, is_reactive
 from .observation import UNKNOWN, AsteroidView, Observation, SettlerView
 from .search import Reach, search
 from .sun import far_through, first_safe_round, safe_to_expose
 from .team import Claim, covering_group, team_needs
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure modules run without the development tools
+    from ._native import mypyc_attr
 
 SURVEY_COST = 3
 """Extra rounds an unknown asteroid is reckoned to cost over a known unit at the same distance."""
@@ -54,6 +59,8 @@ GATE_SAVING = 4
 gate back, less `GATE_STEPS`."""
 MEMORY_GAMES = 8
 """Games remembered at once (a bot may serve several games)."""
+EXPLOSIVE = frozenset(kind for kind, m in MATERIALS.items() if m.reactive and not m.sublimates)
+"""Cores that explode when they react (R6): the others sublimate, or do not react at all."""
 
 
 @dataclass(slots=True)
@@ -73,6 +80,8 @@ class _Memory:
     group: tuple[str, ...] = ()
 
 
+# a bot of one's own may build on the planner by deriving from it (compiled, a class must say so)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlannerBot:
     """The cooperative team player (see the module's documentation)."""
 
@@ -286,14 +295,17 @@ class _Decision:
             return None
         reach = self._reach()
         others = self._others_claims()
+        claimed = {c.target for c in others}
+        surveys = {c.target for c in others if c.kind is None}
         home = self._home_distances()
+        # a unit costs at least its distance, less the rescue bonus, which only a core with gates around it has
+        bonus = RESCUE_BONUS if self.obs.gate_sites() else 0
         best: tuple[float, int, int, str, str | None, int] | None = None
-        for aid in reach.order:
-            d = reach.dist[aid]
-            if best is not None and d - RESCUE_BONUS > best[0]:
+        for aid, d in reach.walk():
+            if best is not None and d - bonus > best[0]:
                 break  # nothing further can cost less than the best so far
             a = self.obs.asteroid(aid)
-            option = self._option(a, d, others)
+            option = self._option(a, d, others, claimed, surveys)
             if option is None:
                 continue
             cost, kind, finish = option
@@ -318,7 +330,7 @@ class _Decision:
         for s in self.obs.living_settlers():
             if s.id == self.sid or s.at is None:
                 continue
-            d = reach.dist.get(s.at)
+            d = reach.distance(s.at)
             if d is not None and (best is None or d < best[0]):
                 best = (d, s.at)
         if best is None or best[0] == 0:
@@ -345,11 +357,15 @@ class _Decision:
                     return 0
         return 1
 
-    def _option(self, a: AsteroidView, d: int, others: list[Claim]) -> tuple[int, str | None, int] | None:
-        """(cost in rounds, kind, finishing round) of going for asteroid `a` at distance `d`, or None."""
+    def _option(self, a: AsteroidView, d: int, others: list[Claim], claimed: set[str],
+                surveys: set[str]) -> tuple[int, str | None, int] | None:
+        """(cost in rounds, kind, finishing round) of going for asteroid `a` at distance `d`, or None.
+
+        `claimed`: the targets of `others`; `surveys`: those of them that go to survey.
+        """
         core = a.core
         if core == UNKNOWN:
-            if any(c.target == a.id and c.kind is None for c in others):
+            if a.id in surveys:
                 return None
             return d + SURVEY_COST, None, self.round + d
         if core not in MATERIALS:
@@ -368,7 +384,7 @@ class _Decision:
             if last is None:
                 return None
             finish = last + 1
-        if any(c.target == a.id for c in others):
+        if a.id in claimed:
             return None
         if not rescue:
             ahead = sum(1 for c in others if c.kind == core and c.finish <= finish)
@@ -430,8 +446,7 @@ class _Decision:
         if not self.build_robots:
             return None
         cargo = self.me.cargo
-        carried = {k: self._carried(k) for k in KINDS}
-        if all(cargo[k] >= n and carried[k] - n >= 3 for k, n in ROBOT_COST.items()):
+        if all(cargo[k] >= n and self._carried(k) - n >= 3 for k, n in ROBOT_COST.items()):
             return BuildRobot(self.sid)
         return None
 
@@ -509,12 +524,15 @@ class _Decision:
         if storm is not None and storm >= self.round + d - 1 and not obs.asteroid(aid).shelter:
             return False
         # the rules say when an exposed core explodes (`rules.dangers`, the fuse of E1 counted): arriving in round
-        # round + d - 1, it must not have exploded by that round's end
+        # round + d - 1, it must not have exploded by that round's end; only a bare explosive core can
+        if obs.bare_core(aid) not in EXPLOSIVE:
+            return True
         reaction = obs.reaction(aid)
         return reaction is None or reaction.effect != "explodes" or reaction.in_rounds >= d
 
     def _reach(self) -> Reach:
         """The search from where we stand (made once per decision)."""
         if self._own_reach is None:
-            self._own_reach = search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable)
+            # lazy: most decisions read only the nearest few asteroids of it
+            self._own_reach = search(self.obs, self.here.id, MAX_DEPTH, MAX_NODES, self._passable, lazy=True)
         return self._own_reach

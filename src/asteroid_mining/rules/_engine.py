@@ -7,6 +7,10 @@ or removed, makes the whole package fall back to the pure modules (never a mix o
 Setting `ASTEROID_MINING_ENGINE=pure` asks for the pure modules whatever is built, so that the same tests run
 against both; `ASTEROID_MINING_ENGINE=compiled` makes a missing or stale build an error instead of a fallback.
 
+The bots' search (`ai/`: the observation, the planner and the modules it calls) is compiled the same way, as a
+build of its own with its own record (`ai/_compiled.json`, `AI_MODULES`): its compiled modules call the rules as
+any Python code does, so each build is used or not on its own, and `ASTEROID_MINING_ENGINE` governs both.
+
 This module is never compiled itself: it decides before any compiled module is imported.
 """
 
@@ -31,13 +35,22 @@ ENV = "ASTEROID_MINING_ENGINE"
 """`pure` forces the pure modules; `compiled` requires the compiled ones; unset or `auto` prefers them."""
 
 
+AI_PACKAGE = PACKAGE.rpartition(".")[0] + ".ai"
+AI_HERE = HERE.parent / "ai"
+AI_MODULES = ("observation", "planner", "search", "sun", "team")
+"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops (the
+package's `__init__`, which decides, and the modules other bots or tools extend stay pure)."""
+
+
 class EngineError(RuntimeError):
     """`ASTEROID_MINING_ENGINE=compiled` and no usable compiled build (or an unknown value)."""
 
 
-def compiled_sources(here: Path = HERE) -> list[Path]:
-    """The modules that are compiled: every module of the package and its subpackages but the package's own
-    `__init__` and this module (which decide which build runs)."""
+def compiled_sources(here: Path = HERE, modules: Sequence[str] | None = None) -> list[Path]:
+    """The modules that are compiled: `modules` of the package in `here`, or (None) every module of the package
+    and its subpackages but the package's own `__init__` and this module (which decide which build runs)."""
+    if modules is not None:
+        return sorted(here / f"{m}.py" for m in modules)
     return sorted(p for p in here.rglob("*.py") if p.parent != here or not p.name.startswith("_"))
 
 
@@ -46,9 +59,10 @@ def module_path(source: Path, here: Path = HERE) -> str:
     return source.relative_to(here).with_suffix("").as_posix()
 
 
-def source_hashes(here: Path = HERE) -> dict[str, str]:
+def source_hashes(here: Path = HERE, modules: Sequence[str] | None = None) -> dict[str, str]:
     """Module path (see `module_path`) → sha256 of its source, for the modules `compiled_sources` names."""
-    return {module_path(p, here): hashlib.sha256(p.read_bytes()).hexdigest() for p in compiled_sources(here)}
+    return {module_path(p, here): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in compiled_sources(here, modules) if p.exists()}
 
 
 def build_tag() -> str:
@@ -56,9 +70,9 @@ def build_tag() -> str:
     return f"{sys.implementation.cache_tag}-{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
-def compiled_problem(here: Path = HERE) -> str | None:
-    """Why the compiled modules of the package in `here` cannot be used now, or None when they are built and
-    up to date."""
+def compiled_problem(here: Path = HERE, modules: Sequence[str] | None = None) -> str | None:
+    """Why the compiled modules of the package in `here` (`modules` of it, or all: see `compiled_sources`)
+    cannot be used now, or None when they are built and up to date."""
     record = here / MANIFEST.name
     if not record.exists():
         return "not built (run `make compiled`; it needs a C compiler)"
@@ -69,7 +83,7 @@ def compiled_problem(here: Path = HERE) -> str | None:
         return f"{MANIFEST.name} is unreadable (run `make compiled`)"
     if tag != build_tag():
         return f"built for another interpreter ({tag}); run `make compiled`"
-    current = source_hashes(here)
+    current = source_hashes(here, modules)
     if built != current:
         changed = sorted(set(built) ^ set(current) | {m for m in built.keys() & current.keys()
                                                        if built[m] != current[m]})
@@ -82,14 +96,21 @@ def compiled_problem(here: Path = HERE) -> str | None:
 
 
 class _PureFinder(importlib.abc.MetaPathFinder):
-    """Finds the package's modules as `.py` sources, passing over the extension modules beside them."""
+    """Finds a package's compiled modules as `.py` sources, passing over the extension modules beside them."""
+
+    def __init__(self, package: str = PACKAGE, here: Path = HERE, modules: Sequence[str] | None = None) -> None:
+        self.package, self.here, self.modules = package, here, modules
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        """The spec of the pure module for `asteroid_mining.rules.X[.Y]`, else None (the usual finders run)."""
-        if not fullname.startswith(PACKAGE + "."):
+        """The spec of the pure module for `<package>.X[.Y]` (one of `modules`, if given), else None (the usual
+        finders run)."""
+        if not fullname.startswith(self.package + "."):
             return None
-        where = HERE.joinpath(*fullname[len(PACKAGE) + 1:].split("."))
+        name = fullname[len(self.package) + 1:]
+        if self.modules is not None and name not in self.modules:
+            return None
+        where = self.here.joinpath(*name.split("."))
         if (where / "__init__.py").exists():
             return importlib.util.spec_from_file_location(fullname, where / "__init__.py",
                                                           submodule_search_locations=[str(where)])
@@ -100,14 +121,23 @@ class _PureFinder(importlib.abc.MetaPathFinder):
 
 def choose() -> str:
     """Decide, once, before the package's modules are imported: `compiled` or `pure`."""
+    return _choose(PACKAGE, HERE, None, "engine")
+
+
+def choose_ai() -> str:
+    """The same for the compiled modules of `ai/` (`AI_MODULES`), before any of them is imported."""
+    return _choose(AI_PACKAGE, AI_HERE, AI_MODULES, "build of the bots' search")
+
+
+def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str) -> str:
     wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
     if wanted not in ("auto", "pure", "compiled"):
         raise EngineError(f"{ENV} must be auto, pure or compiled, not {wanted!r}")
-    problem = None if wanted == "pure" else compiled_problem()
+    problem = None if wanted == "pure" else compiled_problem(here, modules)
     if wanted == "compiled" and problem is not None:
-        raise EngineError(f"{ENV}=compiled, but the compiled engine is {problem}")
+        raise EngineError(f"{ENV}=compiled, but the compiled {what} is {problem}")
     if wanted == "pure" or problem is not None:
-        if not any(isinstance(f, _PureFinder) for f in sys.meta_path):
-            sys.meta_path.insert(0, _PureFinder())
+        if not any(isinstance(f, _PureFinder) and f.package == package for f in sys.meta_path):
+            sys.meta_path.insert(0, _PureFinder(package, here, modules))
         return "pure"
     return "compiled"
