@@ -4,10 +4,10 @@ Workload (the server benchmark's, issue 10): games on the standard belt, 4 seats
 turns, every settler watched (a connected seat plays it); random moves, drills and waits. Reported:
 
 - the `ChoiceTracker`'s update after each action (what `server/choices.py` computes and writes as JSON text for
-  the settlers whose choices changed), CPU time per action, the median of several passes;
+  the settlers whose choices changed: the one whose turn comes, every entry, and the one that acted, null), CPU
+  time per action, the median of several passes;
 - for one state after each action, the best of several calls: `Game.choices` of the settler whose turn it is
-  (every entry), the same as the tracker writes it (JSON text), and the tracker's brief choices of a settler
-  that cannot act.
+  (every entry), and the same as the tracker writes it (JSON text).
 
     python benchmarks/bench_choices.py             # 6 games x 200 actions, 3 passes
     python benchmarks/bench_choices.py --games 2   # a quick look
@@ -84,7 +84,7 @@ def written(game: Game, sid: str) -> dict[str, str]:
 def per_settler(games: int, actions: int) -> dict[str, float]:
     """Warm costs of one settler's choices, averaged over the states of a game, in µs."""
     rng = random.Random(2)
-    totals = {"full": 0.0, "full_text": 0.0, "brief_text": 0.0}
+    totals = {"full": 0.0, "full_text": 0.0}
     count = 0
     for game in new_games(games):
         for _ in range(actions):
@@ -93,10 +93,8 @@ def per_settler(games: int, actions: int) -> dict[str, float]:
             step(game, rng)
             turn = game.turn
             assert turn is not None
-            other = next(sid for sid in game.settlers if sid != turn)
             totals["full"] += best(partial(game.choices, turn))
             totals["full_text"] += best(partial(written, game, turn))
-            totals["brief_text"] += best(partial(written, game, other))
             count += 1
     return {key: value / count for key, value in totals.items()}
 
@@ -113,7 +111,7 @@ def main() -> int:
     print(f"  ChoiceTracker.update per action, CPU: {statistics.median(passes):.0f} µs (passes: "
           + ", ".join(f"{p:.0f}" for p in passes) + ")")
     print(f"  the settler whose turn it is: Game.choices {warm['full']:.1f} µs, with its JSON text "
-          f"{warm['full_text']:.1f} µs; another's brief choices with their text {warm['brief_text']:.1f} µs")
+          f"{warm['full_text']:.1f} µs")
     return 0
 
 

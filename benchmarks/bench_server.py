@@ -7,11 +7,18 @@ moment every client of the game has its update (p50/p99), errors, and the server
 growth divided by the number of games). Traffic goes only to 127.0.0.1. The server is a separate process
 (`python -m asteroid_mining.server`, defaults but for the rate limit: these clients play faster than people).
 
+Each client takes its settler's choices (`Game.choices`, sent with the state and with every update that changes
+them), as the browser does; a bot that judges its moves itself connects with `choices=false` and is sent none.
+By default the benchmark runs twice, on a fresh server each time: clients taking choices, then clients taking
+none, and reports both (`--choices true` or `--choices false` runs one).
+
 Acting the instant a turn comes is a closed loop: the server is saturated and the latency is mostly queueing
 (200 games waiting on each other). `--think 0.25` has each client wait about that long (0.5 to 1.5 times it)
 before acting, as people and bots do, to show the latency at a given load instead.
 
-    python benchmarks/bench_server.py                       # 200 games x 4 clients, 50 rounds each
+    python benchmarks/bench_server.py                       # 200 games x 4 clients, 50 rounds each, with and
+                                                            # without choices
+    python benchmarks/bench_server.py --choices false       # clients that take no choices only
     python benchmarks/bench_server.py --think 0.25          # the same, paced
     python benchmarks/bench_server.py --games 20 --rounds 5 # a quick look
     python benchmarks/bench_server.py --database postgresql # one server on a throwaway PostgreSQL instead of SQLite
@@ -325,6 +332,8 @@ async def play_game(port: int, number: int, game: dict[str, Any], args: argparse
         try:
             for client, seat in zip(clients, game["seats"], strict=True):
                 url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/ws?token={seat['token']}"
+                if args.choices == "false":
+                    url += "&choices=false"
                 _, client.ws = await loop.create_connection(lambda u=url, c=client: Socket(u, c.on_text),
                                                             "127.0.0.1", port)
                 await asyncio.wait_for(client.ws.open, 60)
@@ -396,6 +405,7 @@ async def bench(args: argparse.Namespace, url: str, parts: dict[str, list[int]])
 
     return {
         "games": args.games, "clients": args.games * args.clients, "rounds": args.rounds, "belt": args.belt,
+        "choices": args.choices != "false", "load_average": round(os.getloadavg()[0], 2),
         "actions": stats.actions, "seconds": round(elapsed, 2), "actions_per_s": round(stats.actions / elapsed, 1),
         "latency_all_clients_ms": {"p50": round(pct(lat, 0.5), 2), "p99": round(pct(lat, 0.99), 2),
                                    "max": round(lat[-1], 2), "mean": round(statistics.fmean(lat), 2)},
@@ -425,6 +435,9 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0, help="seconds a client waits before it acts, on average")
     parser.add_argument("--rate", type=float, default=1000.0,
                         help="the server's per-connection rate limit (messages/s): the clients play faster than people")
+    parser.add_argument("--choices", default="both", choices=("both", "true", "false"),
+                        help="whether the clients take their settlers' choices; both (default): a run of each")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each kind of client, alternating")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgresql"),
                         help="the store of a single server: SQLite (default) or a throwaway PostgreSQL")
@@ -447,7 +460,40 @@ def main() -> int:
     if args.cluster:
         from cluster_runs import run_cluster  # beside this file
 
+        if args.choices == "both":
+            args.choices = "true"
         return run_cluster(args, limits, runner, bench, report)
+    modes = ("true", "false") if args.choices == "both" else (args.choices,)
+    results = []
+    for _ in range(args.repeat):  # side by side: the machine's other work weighs on both alike
+        for mode in modes:
+            args.choices = mode
+            results.append(run_server(args, limits, runner))
+    if args.json:
+        print(json.dumps(results if len(results) > 1 else results[0], indent=2))
+        return 0
+    pace = f"acting {args.think:g} s after their turn comes" if args.think else "acting the instant their turn comes"
+    where = "PostgreSQL" if args.database == "postgresql" else f"SQLite synchronous={args.synchronous}"
+    print(f"server benchmark: {args.games} games x {args.clients} clients on the {args.belt} belt, "
+          f"{args.rounds} rounds each, {pace} ({where})")
+    for result in results:
+        print("clients taking their choices:" if result["choices"] else "clients taking no choices (choices=false):")
+        report(result)
+    if len(modes) == 2:
+        ratios = []
+        for taking, not_taking in zip(results[::2], results[1::2], strict=True):
+            a, b = taking["server_cpu_s_per_action_ms"], not_taking["server_cpu_s_per_action_ms"]
+            ratios.append(a / b)
+            print(f"server CPU per action: {a} ms taking choices, {b} ms taking none ({a / b - 1:+.0%}); "
+                  f"load average {taking['load_average']}, {not_taking['load_average']}")
+        if len(ratios) > 1:
+            print(f"taking choices costs the server {statistics.median(ratios) - 1:+.0%} CPU per action (median of "
+                  f"{len(ratios)} pairs)")
+    return 0
+
+
+def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[..., Any]) -> dict[str, Any]:
+    """One run of the workload against a fresh server process (SQLite or a throwaway PostgreSQL)."""
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))
     port = free_port()
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
@@ -476,7 +522,7 @@ def main() -> int:
                 time.sleep(0.05)
         else:
             raise SystemExit("the server did not start")
-        result = runner(bench(args, url, parts))
+        outcome = runner(bench(args, url, parts))
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -487,15 +533,8 @@ def main() -> int:
         shutil.rmtree(data, ignore_errors=True)
         if postgres is not None:
             postgres.close()
-    if args.json:
-        print(json.dumps(result, indent=2))
-        return 0
-    pace = f"acting {args.think:g} s after their turn comes" if args.think else "acting the instant their turn comes"
-    where = "PostgreSQL" if args.database == "postgresql" else f"SQLite synchronous={args.synchronous}"
-    print(f"server benchmark: {result['games']} games x {args.clients} clients on the {args.belt} belt, "
-          f"{args.rounds} rounds each, {pace} ({where})")
-    report(result)
-    return 0
+    result: dict[str, Any] = outcome
+    return result
 
 
 def report(result: dict[str, Any]) -> None:

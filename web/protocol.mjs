@@ -62,7 +62,6 @@ async function generate(schema) {
     bannerComment: "",
     unreachableDefinitions: true,
     additionalProperties: false,
-    strictIndexSignatures: true,
     format: true,
     style: { printWidth: 120, singleQuote: false, trailingComma: "all" },
   });

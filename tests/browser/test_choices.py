@@ -44,7 +44,7 @@ def check_screen(page: Page) -> int:
     state = page.evaluate("""() => {
       const turn = document.querySelector('.order li.now')?.innerText;
       const all = window.__am.choices();
-      const mine = Object.values(all).find((c) => c.settler === 's' + turn);
+      const mine = Object.values(all).find((c) => c?.settler === 's' + turn);
       const buttons = {};
       for (const b of document.querySelectorAll('.actionbar .action')) {
         buttons[b.dataset.action] = b.getAttribute('aria-disabled');

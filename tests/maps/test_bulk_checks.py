@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from asteroid_mining.maps import checks
 from asteroid_mining.maps.checks import (
     Checked,
     _asteroids_in_bulk,
@@ -37,6 +38,14 @@ def _one_by_one(doc: dict[str, Any]) -> Checked:
     _check_asteroids_one_by_one(doc["asteroids"], out)
     _check_links_one_by_one(doc["links"], out)
     return out
+
+
+@pytest.fixture(params=["compiled", "pure"], autouse=True)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test runs with the links looked up as with either build of the engine (`checks.ENGINE`)."""
+    engine: str = request.param
+    monkeypatch.setattr(checks, "ENGINE", engine)
+    return engine
 
 
 @pytest.mark.parametrize("positions", [True, False])

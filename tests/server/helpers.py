@@ -247,3 +247,11 @@ def running_server(data: Path, *args: str) -> Iterator[ServerProcess]:
         yield server
     finally:
         server.stop()
+
+
+def sent_choices(game: Game, settler: str) -> dict[str, Any] | None:
+    """What the server sends as `settler`'s choices now (docs/server.md): every entry, refusals without their
+    sentence, when it may act; null when it cannot (not its turn, dead, the game over)."""
+    if game.actor_refusal(settler) is not None:
+        return None
+    return game.choices(settler).to_json(messages=False)

@@ -18,15 +18,16 @@ from asteroid_mining.server.choices import ChoiceTracker
 from asteroid_mining.server.diff import ViewTracker
 from tests.rules.strategies import belts, game_options
 
+from .helpers import sent_choices
+
 
 def _decoded(texts: dict[str, str]) -> dict[str, Any]:
     return {sid: json.loads(text) for sid, text in texts.items()}
 
 
 def _engine_texts(game: Game, settlers: list[str]) -> dict[str, str]:
-    """The engine's choices as orjson writes them: the tracker writes its text from pieces it keeps, and must
-    write exactly this."""
-    return {sid: orjson.dumps(game.choices(sid, brief=True).to_json()).decode() for sid in settlers}
+    """The engine's choices as orjson writes them: the tracker keeps and sends text, and must write exactly this."""
+    return {sid: orjson.dumps(sent_choices(game, sid)).decode() for sid in settlers}
 
 
 def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None = None) -> Counter[str]:
@@ -50,7 +51,7 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
             assert choices != held[sid], "sent again unchanged"
         held.update(changed)
         counts["sent"] += len(changed)
-        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in settlers}
+        assert held == {sid: sent_choices(game, sid) for sid in settlers}
         engine = _engine_texts(game, settlers)
         assert all(text == engine[sid] for sid, text in raw.items()), "not the engine's JSON text"
     return counts
@@ -113,9 +114,9 @@ def test_choices_of_building_and_placing_gates() -> None:
         game.apply(action)
         view.update()
         held.update(_decoded(tracker.update(view.touched)))
-        assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}, action
+        assert held == {sid: sent_choices(game, sid) for sid in ("s1", "s2")}, action
     game.end_round()
     view.update()
     held.update(_decoded(tracker.update(view.touched)))
-    assert held == {sid: game.choices(sid, brief=True).to_json() for sid in ("s1", "s2")}
+    assert held == {sid: sent_choices(game, sid) for sid in ("s1", "s2")}
     assert game.settlers["s1"].at == "A"

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 
-def ws_path(game: dict[str, Any], seat: int | None = None) -> str:
+def ws_path(game: dict[str, Any], seat: int | None = None, choices: bool = True) -> str:
     path = f"/api/games/{game['id']}/ws"
-    return f"{path}?token={game['seats'][seat - 1]['token']}" if seat else path
+    path = f"{path}?token={game['seats'][seat - 1]['token']}" if seat else f"{path}?"
+    return path if choices else f"{path}&choices=false"
 
 
 class Sessions:
@@ -30,8 +31,8 @@ class Sessions:
         self.client = client
         self.open: list[Player] = []
 
-    def __call__(self, game: dict[str, Any], seat: int | None = None) -> Player:
-        session = self.client.websocket_connect(ws_path(game, seat))
+    def __call__(self, game: dict[str, Any], seat: int | None = None, choices: bool = True) -> Player:
+        session = self.client.websocket_connect(ws_path(game, seat, choices))
         session.__enter__()
         player = in_process(session)
         self.open.append(player)

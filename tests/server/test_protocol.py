@@ -10,15 +10,25 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from asteroid_mining.maps import parse_belt
 from asteroid_mining.rules import CLASSIC, Game
 from asteroid_mining.server.action_schemas import ActionJson, Choices
 from asteroid_mining.server.protocol import ErrorMessage, Replay, StateMessage, UpdateMessage, protocol_schema
-from asteroid_mining.server.schemas import GameDetail, GameLog
+from asteroid_mining.server.schemas import (
+    CreatedGame,
+    GameDetail,
+    GameEvents,
+    GameLog,
+    GameSummary,
+    Health,
+    LessonProgress,
+    Lessons,
+    Lobby,
+)
 
-from .helpers import PLANS, Player, two_loops_belt
+from .helpers import PLANS, Player, sent_choices, two_loops_belt
 from .test_play import Sessions, connect
 
 if TYPE_CHECKING:
@@ -84,7 +94,7 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
     SERVER_MESSAGE.validate_python(watcher.messages[-1])
     mirror = _mirror(client, game["id"])
     for sid, held in seen.items():
-        assert held.choices == {sid: mirror.choices(sid, brief=True).to_json()}
+        assert held.choices == {sid: sent_choices(mirror, sid)}
     turn = one.view["turn"] if one.view else None
     steps = 0
     plans = {sid: list(plan) for sid, plan in PLANS.items()}
@@ -98,10 +108,47 @@ def test_every_client_holds_the_engines_choices_at_every_step(client: TestClient
         assert "choices" not in update
         mirror = _mirror(client, game["id"])
         for sid, held in seen.items():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json()}, f"step {steps}: {sid}"
+            expected = sent_choices(mirror, sid)
+            assert held.choices == {sid: expected}, f"step {steps}: {sid}"
         turn = update["diff"]["turn"]
         steps += 1
     assert seen["s1"].count >= steps // 2 and seen["s2"].count >= steps // 2
+
+
+def test_a_client_that_takes_no_choices_gets_none(client: TestClient, connect: Sessions) -> None:
+    body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": 3}
+    game = client.post("/api/games", json=body).json()
+    one, two = connect(game, 1, choices=False), connect(game, 2)
+    assert one.messages[-1]["choices"] == {} and one.you == {"seat": 1, "settlers": ["s1"]}
+    seen = Seen(two)
+    live = client.app.state.hub.games[game["id"]]  # type: ignore[attr-defined]
+    assert live.choices.watched == {"s2"}  # s1's choices are never computed
+    turn = one.view["turn"] if one.view else None
+    plans = {sid: list(plan) for sid, plan in PLANS.items()}
+    for _ in range(8):
+        assert turn is not None
+        (one if turn == "s1" else two).act(**plans[turn].pop(0))
+        update = one.next_of("update")
+        SERVER_MESSAGE.validate_python(update)
+        assert "choices" not in update
+        seen.take(two.next_of("update"))
+        assert seen.choices == {"s2": sent_choices(_mirror(client, game["id"]), "s2")}
+        turn = update["diff"]["turn"]
+    one.send({"type": "sync", "after": 0})
+    one.seq = 0
+    assert all("choices" not in one.next() for _ in range(8))
+
+
+def test_choices_takes_true_or_false(client: TestClient, two_seats: dict[str, Any]) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    path = f"/api/games/{two_seats['id']}/ws?token={two_seats['seats'][0]['token']}&choices=maybe"
+    with client.websocket_connect(path) as session:
+        answer = session.receive_json()
+        assert answer["code"] == "invalid" and answer["field"] == "choices" and "maybe" in answer["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            session.receive_json()
+        assert closed.value.code == 4400
 
 
 def test_a_refused_act_answers_the_engines_refusal(client: TestClient, two_seats: dict[str, Any],
@@ -130,7 +177,7 @@ def test_sync_brings_the_choices_back(client: TestClient, two_seats: dict[str, A
     assert [m["seq"] for m in again] == [1, 2]
     assert "choices" not in again[0]
     mirror = _mirror(client, two_seats["id"])
-    assert again[1]["choices"] == {"s1": mirror.choices("s1", brief=True).to_json()}
+    assert again[1]["choices"] == {"s1": sent_choices(mirror, "s1")}
 
 
 def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two_seats: dict[str, Any],
@@ -143,7 +190,22 @@ def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two
     GameDetail.model_validate(client.get(f"/api/games/{game_id}").json())
     GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())
     Replay.model_validate(client.get(f"/api/games/{game_id}/replay").json())
-    Choices.model_validate(update["choices"]["s1"])
+    Choices.model_validate(one.messages[0]["choices"]["s1"])  # its turn: every entry
+    assert update["choices"]["s1"] is None  # no longer its turn
+    # the answers the client's types (web/src/net.ts) come from: each one exactly its model, nothing left over
+    lesson = client.get("/api/lessons").json()["lessons"][0]["id"]
+    created = client.post(f"/api/lessons/{lesson}/games").json()
+    answers: list[tuple[type[BaseModel], dict[str, Any]]] = [
+        (Health, client.get("/api/health").json()),
+        (Lobby, client.get("/api/games").json()),
+        (GameSummary, client.get(f"/api/games/{game_id}/summary").json()),
+        (GameEvents, client.get(f"/api/games/{game_id}/events").json()),
+        (Lessons, client.get("/api/lessons").json()),
+        (CreatedGame, created),
+        (LessonProgress, client.get(f"/api/games/{created['id']}/goals?lesson={lesson}").json()),
+    ]
+    for model, answer in answers:
+        assert model.model_validate(answer).model_dump(mode="json", exclude_unset=True) == answer, model.__name__
 
 
 @pytest.mark.parametrize("seed", [0, 5])
@@ -165,8 +227,9 @@ def test_views_of_random_games_follow_the_protocol(seed: int) -> None:
             record.pop("next_change", None)
         GameView.model_validate(view)
         for sid in game.settlers:
-            Choices.model_validate(game.choices(sid).to_json())
-            Choices.model_validate(game.choices(sid, brief=True).to_json())
+            for messages in (True, False):
+                Choices.model_validate(game.choices(sid).to_json(messages))
+                Choices.model_validate(game.choices(sid, brief=True).to_json(messages))
         game.apply(rng.choice(game.legal_actions(game.turn)))
 
 
@@ -192,4 +255,5 @@ def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClie
             seen[number].take(player.next_of("update"))
         mirror = _mirror(client, game["id"])
         for held in seen.values():
-            assert held.choices == {sid: mirror.choices(sid, brief=True).to_json() for sid in held.choices}
+            assert held.choices == {sid: sent_choices(mirror, sid)
+                                    for sid in held.choices}

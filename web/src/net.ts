@@ -1,126 +1,36 @@
 // Talking to the game server: the REST API (lobby, games, logs) and one WebSocket per seat, which keeps its
 // sequence number, reconnects with back-off and asks for what it missed (`sync`).
 
-import type { Choices } from "./choices";
 import { sunState } from "./sun";
+import type * as P from "./protocol";
 import type { AckMessage, Belts, Bots, EndedMessage, ErrorMessage } from "./protocol";
+import type { ActMessage, AsteroidView, GameView } from "./types";
+
+// Every message and answer is typed by the generated protocol (protocol.ts, from the server's pydantic models);
+// the names below are that protocol's, with one difference the client makes itself: a view it holds has each
+// asteroid's sun state derived (`withSun`), so the answers and messages that carry a whole view carry the
+// client's `GameView`.
 
 export type { AckMessage, EndedMessage, ErrorMessage };
-import type { ActMessage, AsteroidView, GameEvent, GameView } from "./types";
 
-export interface SeatPublic {
-  seat: number;
-  kind: "human" | "bot";
-  bot: string | null;
-  settlers: string[];
-  connected: number;
-}
+/** `T` with its `state` (a view as the server sends it) as the client holds it, sun state derived. */
+type Sunned<T extends { state: P.GameView }> = Omit<T, "state"> & { state: GameView };
 
-export interface CreatedSeat {
-  seat: number;
-  kind: "human" | "bot";
-  bot: string | null;
-  token: string | null;
-  settlers: string[];
-}
-
-export interface GameSummary {
-  id: string;
-  status: "open" | "running" | "won" | "lost" | "abandoned";
-  seq: number;
-  round: number;
-  turn: string | null;
-  rules: string;
-  belt: string;
-  asteroids: number;
-  turn_seconds: number | null;
-  created: number;
-  seats: SeatPublic[];
-}
-
-export interface GameDetail extends GameSummary {
-  state: GameView;
-}
-
-export interface LoggedCommand {
-  seq: number;
-  action: Record<string, unknown>;
-  by: Record<string, unknown>;
-  at: number;
-}
-
-export interface GameLog {
-  id: string;
-  belt: Record<string, unknown>;
-  options: Record<string, unknown>;
-  seed: number;
-  settlers: number;
-  seats: SeatPublic[];
-  status: string;
-  seq: number;
-  commands: LoggedCommand[];
-}
-
-/** One accepted command of a replay: the same shape as a WebSocket `update`. */
-export interface ReplayStep {
-  seq: number;
-  action: Record<string, unknown>;
-  by: Record<string, unknown>;
-  events: GameEvent[];
-  diff: ViewDiff;
-}
-
-/** `GET /api/games/{id}/replay`: the view before the first command, and every step after it. */
-export interface Replay {
-  id: string;
-  status: string;
-  seq: number;
-  seats: SeatPublic[];
-  state: GameView;
-  steps: ReplayStep[];
-}
-
-/** A lesson or puzzle (`GET /api/lessons`): texts in every language, its steps' hints and what they press. */
-export interface LessonInfo {
-  id: string;
-  kind: "lesson" | "puzzle";
-  order: number;
-  par: number;
-  title: Record<string, string>;
-  goal: Record<string, string>;
-  intro: Record<string, string>;
-  belt: string | null;
-  steps: { hint: Record<string, string>; press: string | null }[];
-}
-
-/** `GET /api/games/{id}/goals?lesson=ID`. */
-export interface LessonProgress {
-  lesson: string;
-  round: number;
-  status: string;
-  steps: boolean[];
-  goal: boolean;
-}
-
-/** `GET /api/games/{id}/events`: every accepted command's events. */
-export interface GameEvents {
-  id: string;
-  status: string;
-  seq: number;
-  steps: { seq: number; by: Record<string, unknown>; events: GameEvent[] }[];
-}
-
-export interface CreateBody {
-  seats: number;
-  settlers_per_seat: number;
-  belt: string | Record<string, unknown>;
-  rules: "classic" | "extended";
-  difficulty?: string;
-  seed?: number;
-  turn_seconds?: number | null;
-  bots?: Record<string, string>;
-  options?: Record<string, unknown>;
-}
+/** A seat as everyone sees it, with its open connections (`connected`, 0 when absent). */
+export type SeatPublic = P.SeatInfo;
+export type CreatedSeat = P.CreatedSeat;
+export type CreatedGame = P.CreatedGame;
+export type GameSummary = P.GameSummary;
+export type GameDetail = Sunned<P.GameDetail>;
+export type LoggedCommand = P.LoggedCommand;
+export type GameLog = P.GameLog;
+export type ReplayStep = P.ReplayStep;
+export type Replay = Sunned<P.Replay>;
+export type LessonInfo = P.LessonInfo;
+export type LessonProgress = P.LessonProgress;
+export type GameEvents = P.GameEvents;
+/** The body of `POST /api/games`. */
+export type CreateBody = P.CreateGame;
 
 /** `GET /api/belts`: the belts a game can be created on by name, and the difficulty levels (generated type). */
 export type BeltCatalog = Belts;
@@ -150,21 +60,21 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; field?: string } } | null)?.error;
-    throw new ApiError(res.status, err?.code ?? "http_" + res.status, err?.message ?? res.statusText, err?.field);
+    const err = (data as Partial<P.ErrorBody> | null)?.error;
+    throw new ApiError(res.status, err?.code ?? "http_" + res.status, err?.message ?? res.statusText, err?.field ?? undefined);
   }
   return data as T;
 }
 
 export const api = {
-  health: () => call<{ status: string }>("GET", "/api/health"),
-  lobby: () => call<{ games: GameSummary[] }>("GET", "/api/games"),
+  health: () => call<P.Health>("GET", "/api/health"),
+  lobby: () => call<P.Lobby>("GET", "/api/games"),
   belts: () => call<BeltCatalog>("GET", "/api/belts"),
   bots: () => call<Bots>("GET", "/api/bots"),
-  create: (body: CreateBody) => call<{ id: string; seats: CreatedSeat[] }>("POST", "/api/games", body),
+  create: (body: CreateBody) => call<CreatedGame>("POST", "/api/games", body),
   game: async (id: string) => {
-    const d = await call<GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);
-    return { ...d, state: withSun(d.state) };
+    const d = await call<P.GameDetail>("GET", `/api/games/${encodeURIComponent(id)}`);
+    return { ...d, state: withSun(d.state) } satisfies GameDetail;
   },
   log: (id: string) => call<GameLog>("GET", `/api/games/${encodeURIComponent(id)}/log`),
   events: (id: string, after = 0) =>
@@ -173,58 +83,22 @@ export const api = {
   /** Ends a running game for everyone, with one of its human seats' tokens. */
   abandon: (id: string, token: string) =>
     call<GameSummary>("POST", `/api/games/${encodeURIComponent(id)}/abandon`, { token }),
-  lessons: () => call<{ lessons: LessonInfo[] }>("GET", "/api/lessons"),
-  lessonGame: (id: string) => call<{ id: string; seats: CreatedSeat[] }>("POST", `/api/lessons/${encodeURIComponent(id)}/games`),
+  lessons: () => call<P.Lessons>("GET", "/api/lessons"),
+  lessonGame: (id: string) => call<CreatedGame>("POST", `/api/lessons/${encodeURIComponent(id)}/games`),
   goals: (game: string, lesson: string) =>
     call<LessonProgress>("GET", `/api/games/${encodeURIComponent(game)}/goals?lesson=${encodeURIComponent(lesson)}`),
   replay: async (id: string) => {
-    const r = await call<Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`);
-    return { ...r, state: withSun(r.state) };
+    const r = await call<P.Replay>("GET", `/api/games/${encodeURIComponent(id)}/replay`);
+    return { ...r, state: withSun(r.state) } satisfies Replay;
   },
 };
 
 // ---- the WebSocket ---------------------------------------------------------------------------------------
 
-export interface StateMessage {
-  type: "state";
-  seq: number;
-  game: string;
-  status: string;
-  you: { seat: number; settlers: string[] } | null;
-  seats: SeatPublic[];
-  turn_seconds: number | null;
-  deadline: number | null;
-  state: GameView;
-  /** What each settler this connection may move can do now (absent from servers that do not send it). */
-  choices?: Record<string, Choices>;
-}
-
-export interface ViewDiff {
-  round: number;
-  status: GameView["status"];
-  turn: string | null;
-  winnable: boolean;
-  forecasts?: GameView["forecasts"];
-  asteroids?: GameView["asteroids"];
-  settlers?: GameView["settlers"];
-  robots?: GameView["robots"];
-  ufos?: GameView["ufos"];
-  gates?: GameView["gates"];
-}
-
-export interface UpdateMessage {
-  type: "update";
-  seq: number;
-  action: Record<string, unknown>;
-  by: Record<string, unknown>;
-  ref?: string | number;
-  events: GameEvent[];
-  diff: ViewDiff;
-  deadline: number | null;
-  /** The choices that changed with this update. */
-  choices?: Record<string, Choices>;
-}
-
+/** The whole game, its view with the sun state derived (`withSun`) as the socket hands it on. */
+export type StateMessage = Sunned<P.StateMessage>;
+export type UpdateMessage = P.UpdateMessage;
+export type ViewDiff = P.ViewDiff;
 export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
 
 export { sunState } from "./sun";

@@ -28,8 +28,9 @@ export class PlaySession {
   deadline: number | null = null;
   turnSeconds: number | null = null;
   seq = -1;
-  /** By settler: what it can do now, as the server last said (only settlers this browser moves). */
-  choices: Record<string, Choices> = {};
+  /** By settler: what it can do now, as the server last said (only settlers this browser moves); null while it
+   * cannot act (not its turn, dead, the game over: the view says which). */
+  choices: Record<string, Choices | null> = {};
   /** By seat played here: the seq of the last message that brought its settlers' choices. */
   readonly choicesSeq: Record<number, number> = {};
   /** The action sent and not yet answered. */

@@ -74,10 +74,10 @@ export interface StateMessage {
   deadline: number | null;
   state: GameView;
   /**
-   * the choices of each settler the client may move (none for a spectator)
+   * the choices of each settler the client may move (none for a spectator, or a client that connected with `choices=false`); null for a settler that cannot act now (the view says why)
    */
   choices: {
-    [k: string]: Choices | undefined;
+    [k: string]: Choices | null;
   };
 }
 /**
@@ -251,7 +251,7 @@ export interface ForecastRecord {
   sector: [number, number] | null;
 }
 /**
- * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).
+ * Every action a settler could take now, legal or refused, in a stable order, with the hints a player needs (`Game.choices`). The server sends the choices of a settler that may act now; for one that cannot (not its turn, dead, the game over) it sends null.
  */
 export interface Choices {
   settler: string;
@@ -277,7 +277,7 @@ export interface Choices {
    * the settler's asteroid and each asteroid one move away whose exposed reactive core will react
    */
   reactions: {
-    [k: string]: Reaction | undefined;
+    [k: string]: Reaction;
   };
   /**
    * every storm forecast
@@ -285,16 +285,20 @@ export interface Choices {
   storms: StormOutlook[];
 }
 /**
- * Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+ * Why the rules refuse an action: a stable `code` and the values its sentence needs.
  *
- * The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+ * The codes and their params are listed in docs/engine.md; a client words the refusal from `code` and `params`
+ * (the choices' refusals carry nothing else; an `error` adds the English sentence as its `message`).
  */
 export interface Refusal {
   code: string;
   params: {
-    [k: string]: string | number | undefined;
+    [k: string]: string | number;
   };
-  message: string;
+  /**
+   * the English sentence (the engine's `Refusal.to_json()`; the server's choices leave it out)
+   */
+  message?: string;
 }
 /**
  * Whether the settler may fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid.
@@ -457,10 +461,10 @@ export interface UpdateMessage {
   diff: ViewDiff;
   deadline: number | null;
   /**
-   * the choices of the client's settlers that changed
+   * the choices of the client's settlers that changed (null: the settler cannot act now)
    */
   choices?: {
-    [k: string]: Choices | undefined;
+    [k: string]: Choices | null;
   };
 }
 /**
@@ -562,7 +566,7 @@ export interface By {
  */
 export interface GameEvent {
   type: string;
-  [k: string]: unknown | undefined;
+  [k: string]: unknown;
 }
 /**
  * What changed in the view after a command: the scalars always; a list's changed or new records (whole),
@@ -596,7 +600,7 @@ export interface ErrorMessage {
    * a refusal's values (an act the rules refuse)
    */
   params?: {
-    [k: string]: string | number | undefined;
+    [k: string]: string | number;
   };
   message: string;
   /**
@@ -853,7 +857,7 @@ export interface CreateGame {
   belt?:
     | string
     | {
-        [k: string]: unknown | undefined;
+        [k: string]: unknown;
       };
   /**
    * A difficulty level (`easy`, `normal`, `hard`, `brutal`; `GET /api/belts` lists them): its belt-generator parameters and recommended options. Null: the belt as it is made.
@@ -867,7 +871,7 @@ export interface CreateGame {
    * Rule options set one by one over the preset: uranium_fuse, ufos, haywire_gates (true/false), storm_warning, storm_interval (RULES.md, Options). Turns are always strict.
    */
   options?: {
-    [k: string]: number | boolean | undefined;
+    [k: string]: number | boolean;
   };
   /**
    * The game's seed (R18); random when left out.
@@ -881,7 +885,7 @@ export interface CreateGame {
    * Seats played by the server: `{"2": "planner"}` (seat → bot name).
    */
   bots?: {
-    [k: string]: string | undefined;
+    [k: string]: string;
   };
 }
 /**
@@ -919,6 +923,14 @@ export interface ErrorDetail {
   field?: string | null;
 }
 /**
+ * One accepted command's events, as the `update` for it carried them.
+ */
+export interface EventStep {
+  seq: number;
+  by: By;
+  events: GameEvent[];
+}
+/**
  * The answer to `GET /api/games/{id}`: the summary and the public view (R17) after command `seq`.
  */
 export interface GameDetail {
@@ -939,15 +951,24 @@ export interface GameDetail {
   state: GameView;
 }
 /**
+ * The answer to `GET /api/games/{id}/events`: every accepted command's events (after `after`), oldest first.
+ */
+export interface GameEvents {
+  id: string;
+  status: string;
+  seq: number;
+  steps: EventStep[];
+}
+/**
  * The answer to `GET /api/games/{id}/log`: everything `Game.replay` needs, and more.
  */
 export interface GameLog {
   id: string;
   belt: {
-    [k: string]: unknown | undefined;
+    [k: string]: unknown;
   };
   options: {
-    [k: string]: unknown | undefined;
+    [k: string]: unknown;
   };
   seed: number;
   settlers: number;
@@ -997,6 +1018,58 @@ export interface GameSummary {
  */
 export interface Health {
   status: "ok";
+}
+/**
+ * A lesson or puzzle as `GET /api/lessons` lists it: its texts in every language and its steps.
+ */
+export interface LessonInfo {
+  id: string;
+  kind: "lesson" | "puzzle";
+  order: number;
+  /**
+   * the rounds a puzzle can be solved in
+   */
+  par: number;
+  title: {
+    [k: string]: string;
+  };
+  goal: {
+    [k: string]: string;
+  };
+  intro: {
+    [k: string]: string;
+  };
+  steps: LessonStep[];
+  /**
+   * the shipped belt it is played on; null: a belt of its own
+   */
+  belt: string | null;
+}
+/**
+ * One step of a lesson: its hint in every language, and what it asks the player to press (null: nothing
+ * in particular).
+ */
+export interface LessonStep {
+  hint: {
+    [k: string]: string;
+  };
+  press: string | null;
+}
+/**
+ * The answer to `GET /api/games/{id}/goals?lesson=ID`: which of the lesson's steps hold now, and its goal.
+ */
+export interface LessonProgress {
+  lesson: string;
+  round: number;
+  status: string;
+  steps: boolean[];
+  goal: boolean;
+}
+/**
+ * The answer to `GET /api/lessons`: every lesson and puzzle, in order.
+ */
+export interface Lessons {
+  lessons: LessonInfo[];
 }
 /**
  * The answer to `GET /api/games`: open and running games, newest first.

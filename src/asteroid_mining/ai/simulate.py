@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from ..maps import BeltError
 from ..maps.difficulty import DIFFICULTY_NAMES
 from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Refused, Wait
+from ..rules import Belt, Game, Options, Refused, Wait
 from ..rules.events import Died, Exploded, Sublimated
 from .observation import Observation
 from .registry import BotError, bot_factory, make_bot
@@ -123,31 +124,50 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     """
     resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
     bot = make_bot(bot_name, seed, files=True)
-    game = Game.new(resolved.belt, resolved.options_for(rules), seed=seed, settlers=settlers)
+    game = Game.new(resolved.belt, _options(resolved, rules), seed=seed, settlers=settlers)
     deaths: Counter[str] = Counter()
     lost = refused = decisions = 0
     thinking = 0.0
+    # the loop runs a few hundred times a game, and a random bot's game costs little more than the engine's
+    # work: what it calls is looked up once, and one observation serves every decision (it is a live view)
+    obs = Observation(game)
+    choose, apply, clock = bot.choose, game.apply, time.perf_counter
     while game.status == "running" and game.round <= max_rounds:
         settler = game.turn
         if settler is None:  # cannot happen in strict turns while running; be safe
             break
-        start = time.perf_counter()
-        action = bot.choose(Observation(game), settler)
-        thinking += time.perf_counter() - start
+        start = clock()
+        action = choose(obs, settler)
+        thinking += clock() - start
         decisions += 1
         try:
-            events = game.apply(action)
+            events = apply(action)
         except Refused:
             refused += 1
-            events = game.apply(Wait(settler))
+            events = apply(Wait(settler))
         for event in events:
             if isinstance(event, Died):
                 deaths[event.cause] += 1
-            elif isinstance(event, Sublimated | Exploded):
+            elif isinstance(event, _LOSSES):
                 lost += 1
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
     return GameResult(bot_name, game_index, seed, outcome, rounds, dict(deaths), lost, refused, decisions, thinking)
+
+
+def _options(resolved: Resolved, rules: str) -> Options:
+    """`resolved.options_for(rules)`, worked out once for each set of recommended options: the games of a
+    simulation on generated belts share them (options are immutable values)."""
+    return _options_of(rules, tuple(sorted(resolved.options.items())))
+
+
+@lru_cache(maxsize=64)
+def _options_of(rules: str, options: tuple[tuple[str, int | bool], ...]) -> Options:
+    return Resolved(Belt((), (), ""), dict(options)).options_for(rules)  # the options do not depend on the belt
+
+
+_LOSSES = (Sublimated, Exploded)
+"""Events of units lost to reactions (R6); a tuple, which `isinstance` checks faster than a union."""
 
 
 # ----- many games -----

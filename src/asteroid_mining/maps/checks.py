@@ -16,7 +16,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..rules import ENGINE
 from ..rules.belt import AsteroidSpec, GatePairSpec
+from ..rules.bulk import resolve_pairs
 from ..rules.ids import RESERVED
 from ..rules.ids import id_problem as rules_id_problem
 from ..rules.materials import CORES
@@ -145,7 +147,8 @@ def _asteroids_in_bulk(items: list[Any], out: Checked) -> bool:
     column = "\n".join(ids) + "\n"
     if column.count("\n") != len(ids) or _IDS_PATTERN.fullmatch(column) is None or not RESERVED.isdisjoint(ids):
         return False
-    if len(set(ids)) != len(ids):
+    index = dict(zip(ids, range(len(ids)), strict=True))
+    if len(index) != len(ids):  # an id given twice
         return False
     mantles = [item.get("mantle", 3) for item in items]
     if set(map(type, mantles)) != {int} or min(mantles) < 0 or max(mantles) > MAX_MANTLE:
@@ -191,8 +194,8 @@ def _asteroids_in_bulk(items: list[Any], out: Checked) -> bool:
         suns.append(sun)
     out.asteroids.extend(map(AsteroidSpec, ids, mantles, cores, orbits, suns, xys))
     out.names.extend(ids)
-    out.index.update(zip(ids, range(len(ids)), strict=True))
-    out.taken.update(zip(ids, range(len(ids)), strict=True))
+    out.index.update(index)  # (both were empty: copies of the table, not 100,000 insertions each)
+    out.taken.update(index)
     return True
 
 
@@ -311,30 +314,52 @@ def check_links(items: list[Any], out: Checked) -> None:
 def _links_in_bulk(items: list[Any], out: Checked) -> bool:
     """Accept a whole array of valid links at once, or change nothing and return False.
 
-    Both ends are looked up with one C-level `map`; self-links and duplicate pairs are found with numpy over
-    the pairs' keys (the lower index times the count plus the higher one).
+    The ends are looked up and self-links ruled out in one loop of the compiled engine (`rules.bulk`), or, on
+    the pure engine, in C-level passes and numpy (the same loop interpreted is slower); duplicate pairs are found
+    with numpy over the pairs' keys, sorted.
     """
     if not items:
         return True
-    if set(map(type, items)) != {list} or set(map(len, items)) != {2}:
+    found = _pairs_compiled(items, out) if ENGINE == "compiled" else _pairs_numpy(items, out)
+    if found is None:
         return False
+    pairs, keys = found
+    keys.sort()  # (a sort, not np.unique: the latter hashes, many times slower)
+    if bool((keys[1:] == keys[:-1]).any()):
+        return False
+    out.links.extend(pairs)
+    return True
+
+
+_Pairs = tuple[list[tuple[str, str]], "np.ndarray[Any, np.dtype[np.int64]]"]
+"""The links as pairs of declared names, and each pair's key: the lower index times the count plus the higher."""
+
+
+def _pairs_compiled(items: list[Any], out: Checked) -> _Pairs | None:
+    resolved = resolve_pairs(items, out.index, out.names)
+    if resolved is None:
+        return None
+    pairs, keys = resolved
+    return pairs, np.array(keys, dtype=np.int64)
+
+
+def _pairs_numpy(items: list[Any], out: Checked) -> _Pairs | None:
+    if set(map(type, items)) != {list} or set(map(len, items)) != {2}:
+        return None
     try:
         at = list(map(out.index.get, chain.from_iterable(items)))
     except TypeError:  # an unhashable end (an array or object)
-        return False
+        return None
     try:
-        pairs = np.array(at, dtype=np.int64)
+        ends = np.array(at, dtype=np.int64)
     except TypeError:  # an end that is not an asteroid of this belt (None)
-        return False
-    first, second = pairs[0::2], pairs[1::2]
+        return None
+    first, second = ends[0::2], ends[1::2]
     if bool((first == second).any()):
-        return False
-    keys = np.sort(np.minimum(first, second) * max(1, len(out.names)) + np.maximum(first, second))
-    if bool((keys[1:] == keys[:-1]).any()):  # (a sort, not np.unique: the latter hashes, many times slower)
-        return False
+        return None
+    keys = np.minimum(first, second) * max(1, len(out.names)) + np.maximum(first, second)
     names = np.array(out.names, dtype=object)  # the declared strings, not the copies each link holds
-    out.links.extend(zip(names[first].tolist(), names[second].tolist(), strict=True))
-    return True
+    return list(zip(names[first].tolist(), names[second].tolist(), strict=True)), keys
 
 
 def _check_links_one_by_one(items: list[Any], out: Checked) -> None:

@@ -12,14 +12,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
-from scipy import sparse
 
 from ..rules.materials import CORES, HOLLOW, KINDS, MATERIALS
 from .fairness import needed_units
-from .graph import BoolArray, IntArray, adjacency
+from .graph import SMALL_GRAPH, BoolArray, IntArray, neighbour_arrays
 
 HOLLOW_CODE = CORES.index(HOLLOW)
 """The code of a hollow core in the arrays (an index into `CORES`)."""
@@ -75,11 +76,15 @@ def make_cores(
     hubs: IntArray,
     richness: float,
     rng: np.random.Generator,
+    neighbours: tuple[IntArray, IntArray] | None = None,
 ) -> Cores:
-    """Cores and mantles for a belt of `n` asteroids linked by `edges`."""
+    """Cores and mantles for a belt of `n` asteroids linked by `edges`.
+
+    `neighbours`: `graph.neighbour_arrays(n, edges)`, when the caller has them already.
+    """
     counts = material_counts(n, richness)
-    matrix = adjacency(n, edges)
-    cover = _shelter_cover(matrix, rng, smart=n <= SMART_COVER_SIZE)
+    indptr, indices = neighbours if neighbours is not None else neighbour_arrays(n, edges)
+    cover = _shelter_cover(indptr, indices, rng, smart=n <= SMART_COVER_SIZE)
     # make room for the shelters: down to the usual floor, and on a tiny sparse belt down to the bare need
     _make_room(counts, n - int(cover.sum()), floor_units(n))
     _make_room(counts, n - int(cover.sum()), needed_units())
@@ -92,7 +97,7 @@ def make_cores(
         hollow[rng.choice(np.flatnonzero(~hollow), size=extra, replace=False)] = True
     elif extra < 0:  # a tiny belt cannot shelter everyone: keep the first shelters of the cover
         hollow[np.flatnonzero(hollow)[n_hollow:]] = False
-    codes = np.concatenate([np.full(counts[k], CORES.index(k), dtype=np.int64) for k in KINDS])
+    codes = np.repeat(_KIND_CODES, [counts[k] for k in KINDS])  # each kind's code, as many times as it is held
     core = np.full(n, HOLLOW_CODE, dtype=np.int64)
     core[~hollow] = codes[rng.permutation(len(codes))]
     _keep_reactive_safe(core, hot, hubs, rng)
@@ -108,14 +113,17 @@ def _make_room(counts: dict[str, int], room: int, floor: dict[str, int]) -> None
         counts[kind] -= 1  # the kind with the most to spare gives way
 
 
-def _shelter_cover(matrix: sparse.csr_matrix, rng: np.random.Generator, smart: bool) -> BoolArray:
+def _shelter_cover(indptr: IntArray, indices: IntArray, rng: np.random.Generator, smart: bool) -> BoolArray:
     """Asteroids to make hollow so that every asteroid has one within `SHELTER_HOPS` (= 2) moves.
 
     A greedy cover: the asteroids are visited in random order, and each one not yet covered gets a shelter
     on itself or (`smart`) on whichever of its neighbours covers the most asteroids still uncovered.
+    `indptr`, `indices`: the neighbours of each asteroid (`graph.neighbour_arrays`).
     """
-    n = matrix.shape[0]
-    indptr, indices = matrix.indptr, matrix.indices
+    n = len(indptr) - 1
+    order = rng.permutation(n).tolist()
+    if smart and n <= SMALL_GRAPH:
+        return _small_cover(indptr.tolist(), indices.tolist(), order)
     degree = np.diff(indptr)
 
     def ball(v: int) -> IntArray:  # everything within two moves of v (SHELTER_HOPS)
@@ -124,7 +132,7 @@ def _shelter_cover(matrix: sparse.csr_matrix, rng: np.random.Generator, smart: b
 
     covered = np.zeros(n, dtype=bool)
     chosen = np.zeros(n, dtype=bool)
-    for u in rng.permutation(n).tolist():
+    for u in order:
         if covered[u]:
             continue
         best = u
@@ -141,19 +149,69 @@ def _shelter_cover(matrix: sparse.csr_matrix, rng: np.random.Generator, smart: b
     return chosen
 
 
+def _small_cover(indptr: list[int], indices: list[int], order: list[int]) -> BoolArray:
+    """`_shelter_cover`'s smart cover of a small belt, in plain Python: each step looks at a few dozen asteroids,
+    and numpy's cost per call would be most of the work (on bigger belts, hubs make balls of hundreds)."""
+    n = len(indptr) - 1
+    around = [indices[indptr[v] : indptr[v + 1]] for v in range(n)]
+    balls: list[Callable[[bytearray], tuple[int, ...]] | None] = [None] * n
+    covered = bytearray(n)
+
+    def gain(v: int) -> int:
+        # how many of what is within two moves of v (SHELTER_HOPS) are not covered yet, counted with repeats
+        # (an asteroid once for each way to it, as the cover always has: every belt depends on it); read from
+        # `covered` by an item getter of v's ball, made once (v twice in it, so that it always gives a tuple)
+        read = balls[v]
+        if read is None:
+            members = [v, v, *around[v]]
+            for w in around[v]:
+                members.extend(around[w])
+            read = balls[v] = itemgetter(*members)
+        flags = read(covered)
+        return len(flags) - 1 - sum(flags) + covered[v]
+
+    chosen = np.zeros(n, dtype=bool)
+    for u in order:
+        if covered[u]:
+            continue
+        best, most = u, gain(u)
+        hub_degree = 4 * max(1, len(around[u]))
+        for v in around[u]:
+            if len(around[v]) > hub_degree:
+                continue  # a hub: its reach is not the point of a shelter
+            g = gain(v)
+            if g > most:
+                best, most = v, g
+        chosen[best] = True
+        covered[best] = 1
+        for x in around[best]:
+            covered[x] = 1
+            for y in around[x]:
+                covered[y] = 1
+    return chosen
+
+
+_KIND_CODES = np.array([CORES.index(k) for k in KINDS], dtype=np.int64)
+"""The code of each material kind, in the order of `KINDS`."""
+_THIN = np.array([0, 1, 2])
+"""The mantles of a hollow asteroid."""
+_REACTIVE = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
+"""Whether each core code is reactive (ice, uranium)."""
+
+
 def _reactive_mask(core: IntArray) -> BoolArray:
-    reactive = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
-    return np.asarray(reactive[core])
+    return np.asarray(_REACTIVE[core])
 
 
 def _keep_reactive_safe(core: IntArray, hot: BoolArray, hubs: IntArray, rng: np.random.Generator) -> None:
     """Swap ice and uranium off hot asteroids and hubs, onto safe asteroids holding a steady material."""
     banned = hot.copy()
     banned[hubs] = True
-    wrong = np.flatnonzero(banned & _reactive_mask(core))
-    safe = np.flatnonzero(~banned & ~_reactive_mask(core) & (core != HOLLOW_CODE))
+    reactive = _reactive_mask(core)
+    wrong = np.flatnonzero(banned & reactive)
     if len(wrong) == 0:
         return
+    safe = np.flatnonzero(~banned & ~reactive & (core != HOLLOW_CODE))
     partners = rng.choice(safe, size=min(len(wrong), len(safe)), replace=False)
     for a, b in zip(wrong.tolist(), partners.tolist(), strict=False):
         core[a], core[b] = core[b], core[a]
@@ -163,8 +221,8 @@ def _mantles(core: IntArray, rng: np.random.Generator) -> IntArray:
     n = len(core)
     hollow = core == HOLLOW_CODE
     steady = ~hollow & ~_reactive_mask(core)
-    thin = rng.choice(np.array([0, 1, 2]), size=n, p=[0.35, 0.4, 0.25])
+    thin = rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])
     thick = 1 + rng.binomial(4, 0.45, n) + (rng.random(n) < 0.06) * rng.integers(1, 4, n)
     bare = steady & (rng.random(n) < 0.06)
     mantle = np.where(hollow, thin, np.where(bare, 0, thick))
-    return mantle.astype(np.int64)
+    return mantle.astype(np.int64, copy=False)

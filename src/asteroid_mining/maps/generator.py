@@ -23,7 +23,7 @@ from scipy.spatial import cKDTree
 from ..rules.belt import AsteroidSpec, Belt
 from ..rules.orbit import Orbit
 from .cores import make_cores, minimum_size
-from .graph import FloatArray, IntArray, degrees, hub_mask, unique_edges
+from .graph import FloatArray, IntArray, hub_mask, neighbour_arrays, unique_edges
 from .layout import lay_out
 from .links import choose_hubs, hub_links, join_components, proximity_links
 from .orbits import Orbits, make_orbits
@@ -100,7 +100,8 @@ class _Stage:
     seed: int
 
     def rng(self, stage: int) -> np.random.Generator:
-        return np.random.default_rng([self.seed, stage])
+        # what np.random.default_rng([seed, stage]) makes, without its checks of what it was given
+        return np.random.Generator(np.random.PCG64([self.seed, stage]))
 
 
 def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overrides: Any) -> Belt:
@@ -128,16 +129,18 @@ def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overri
     links_rng = stages.rng(2)
     near = proximity_links(positions, tree, params.density, links_rng)
     hubs = choose_hubs(positions, tree, params.hubs, layout.inner, layout.outer, links_rng)
-    edges = unique_edges(np.concatenate([near, hub_links(positions, tree, hubs, params.hub_size, links_rng)]), n)
+    spokes = hub_links(positions, tree, hubs, params.hub_size, links_rng)
+    edges = unique_edges(np.concatenate([near, spokes]), n) if len(spokes) else near  # near is canonical already
     joins = join_components(positions, edges)
     if len(joins):
         edges = unique_edges(np.concatenate([edges, joins]), n)
-    hub = hub_mask(degrees(n, edges))
+    neighbours = neighbour_arrays(n, edges)
+    hub = hub_mask(np.diff(neighbours[0]))  # the degrees
     hub[hubs] = True
 
     orbits = make_orbits(layout.radial, layout.angles, stages.rng(3))
-    cores = make_cores(n, edges, orbits.hot, np.flatnonzero(hub), params.richness, stages.rng(4))
-    start = choose_start(cores.core, cores.mantle, edges, layout.radial, hub, stages.rng(5))
+    cores = make_cores(n, edges, orbits.hot, np.flatnonzero(hub), params.richness, stages.rng(4), neighbours)
+    start = choose_start(cores.core, cores.mantle, edges, layout.radial, hub, stages.rng(5), neighbours)
     cores.mantle[start] = 0  # the start is a shelter from the first round
 
     sector = recommended_storm_sector(n)
@@ -154,10 +157,15 @@ def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overri
     )
 
 
+_ORBITS: dict[tuple[int, int, int], Orbit] = {}
+"""Every orbit made so far, by (period, window, phase): orbits are immutable values, and the generator's are a
+few thousand at most (periods 3–20), so belts share them instead of making 80 to 20,000 new ones each."""
+
+
 def _asteroids(
     ids: list[str], cores: list[str], mantle: IntArray, orbits: Orbits, positions: FloatArray
 ) -> tuple[AsteroidSpec, ...]:
-    orbit_of: dict[tuple[int, int, int], Orbit] = {}
+    orbit_of = _ORBITS
     out = []
     xy = positions.tolist()
     triples = zip(orbits.period.tolist(), orbits.window.tolist(), orbits.phase.tolist(), strict=True)
@@ -170,7 +178,8 @@ def _asteroids(
 
 
 def _links(ids: list[str], edges: IntArray) -> tuple[tuple[str, str], ...]:
-    return tuple((ids[a], ids[b]) for a, b in edges.tolist())
+    name = ids.__getitem__
+    return tuple(zip(map(name, edges[:, 0].tolist()), map(name, edges[:, 1].tolist()), strict=True))
 
 
 def _describe(params: BeltParams, preset: str, seed: int, n: int, links: int, hubs: int, interval: int) -> str:

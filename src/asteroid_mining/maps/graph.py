@@ -2,6 +2,10 @@
 
 The generator works on these arrays from the start; `BeltArrays.of(belt)` turns a finished `Belt` into them
 (for fairness reports, pictures and tests). Distances are in hops (moves), computed for all asteroids at once.
+
+Building a scipy sparse matrix costs about 100 µs whatever its size (checks and conversions), more than the rest
+of a small belt's analysis: the generator's own steps use `neighbour_arrays` (the same rows, built with plain
+numpy), and components of small belts are found by a plain search.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
+SMALL_GRAPH = 1_000
+"""Up to this many asteroids, plain Python and a few numpy calls beat setting scipy's graph tools up."""
+
 
 def adjacency(n: int, edges: IntArray) -> sparse.csr_matrix:
     """The symmetric n×n adjacency matrix of undirected `edges` (an (E, 2) array of indices)."""
@@ -32,13 +39,68 @@ def adjacency(n: int, edges: IntArray) -> sparse.csr_matrix:
     return matrix
 
 
+def neighbour_arrays(n: int, edges: IntArray) -> tuple[IntArray, IntArray]:
+    """Each asteroid's neighbours as `(indptr, indices)`: those of `indices[indptr[i]:indptr[i + 1]]` are asteroid
+    i's, sorted, a link listed twice counted once — the rows of `adjacency(n, edges)`, without the matrix."""
+    if len(edges) == 0:
+        return np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    lo, hi = edges[:, 0].astype(np.int64), edges[:, 1].astype(np.int64)
+    rows, indices = np.divmod(_sorted_unique(np.concatenate([lo * n + hi, hi * n + lo])), n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    return indptr, indices
+
+
+def neighbour_sums(indptr: IntArray, indices: IntArray, values: FloatArray) -> FloatArray:
+    """For each asteroid, the sum of `values` (one row per asteroid) over its neighbours: `adjacency @ values`.
+
+    For whole numbers (counts) the sums are exact, so the two ways give the same: on small belts differences
+    of a running sum (a few numpy calls), on big ones scipy's sparse product (faster there).
+    """
+    n = len(indptr) - 1
+    if n > SMALL_GRAPH:
+        matrix = sparse.csr_matrix((np.ones(len(indices), dtype=np.int8), indices, indptr), shape=(n, n))
+        return np.asarray(matrix @ values, dtype=np.float64)
+    total = np.zeros((len(indices) + 1, *values.shape[1:]), dtype=np.float64)
+    np.cumsum(values[indices], axis=0, out=total[1:])
+    return np.asarray(total[indptr[1:]] - total[indptr[:-1]])
+
+
 def unique_edges(edges: IntArray, n: int) -> IntArray:
     """The edges without self-links and duplicates, each as (low, high), sorted: a canonical edge list."""
-    lo = np.minimum(edges[:, 0], edges[:, 1]).astype(np.int64)
-    hi = np.maximum(edges[:, 0], edges[:, 1]).astype(np.int64)
-    keep = lo != hi
-    keys = np.unique(lo[keep] * n + hi[keep])
-    return np.stack([keys // n, keys % n], axis=1)
+    return unique_pairs(edges[:, 0], edges[:, 1], n)
+
+
+def unique_pairs(first: IntArray, second: IntArray, n: int) -> IntArray:
+    """`unique_edges` of the edges (first[i], second[i]), without stacking them first."""
+    first = first.astype(np.int64, copy=False)
+    second = second.astype(np.int64, copy=False)
+    keys = np.minimum(first, second) * n + np.maximum(first, second)
+    keys = _sorted_unique(keys[first != second])
+    out = np.empty((len(keys), 2), dtype=np.int64)
+    np.divmod(keys, n, out=(out[:, 0], out[:, 1]))
+    return out
+
+
+def _sorted_unique(keys: IntArray) -> IntArray:
+    """`np.unique(keys)`: sorted, without repeats (numpy's own finds them by hashing, many times slower)."""
+    keys = np.sort(keys)
+    if len(keys) > 1:
+        fresh = np.empty(len(keys), dtype=bool)
+        fresh[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=fresh[1:])
+        keys = keys[fresh]
+    return keys
+
+
+def median(values: npt.NDArray[np.float64] | IntArray) -> float:
+    """`np.median` of a non-empty 1-D array (the mean of the middle two of an even count), a few times faster
+    on the small arrays of a small belt."""
+    m = len(values) // 2
+    if len(values) % 2:
+        return float(np.partition(values, m)[m])
+    part = np.partition(values, (m - 1, m))
+    return (float(part[m - 1]) + float(part[m])) / 2
 
 
 def degrees(n: int, edges: IntArray) -> IntArray:
@@ -47,9 +109,31 @@ def degrees(n: int, edges: IntArray) -> IntArray:
 
 
 def component_labels(n: int, edges: IntArray) -> tuple[int, IntArray]:
-    """The number of connected components and each asteroid's component label."""
-    count, labels = csgraph.connected_components(adjacency(n, edges), directed=False)
-    return int(count), labels.astype(np.int64)
+    """The number of connected components and each asteroid's component label.
+
+    Labels are numbered in the order of each component's lowest asteroid (as scipy numbers them).
+    """
+    if n > SMALL_GRAPH:
+        count, labels = csgraph.connected_components(adjacency(n, edges), directed=False)
+        return int(count), labels.astype(np.int64)
+    around: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges.tolist():
+        around[a].append(b)
+        around[b].append(a)
+    label = [-1] * n
+    count = 0
+    for first in range(n):
+        if label[first] >= 0:
+            continue
+        label[first] = count
+        todo = [first]
+        while todo:
+            for w in around[todo.pop()]:
+                if label[w] < 0:
+                    label[w] = count
+                    todo.append(w)
+        count += 1
+    return count, np.array(label, dtype=np.int64)
 
 
 def hops_to_nearest(n: int, edges: IntArray, sources: BoolArray) -> FloatArray:
@@ -103,5 +187,5 @@ def hub_mask(degree: IntArray) -> BoolArray:
     """The hubs: asteroids with at least 20 neighbours and six times the median."""
     if len(degree) == 0:
         return np.zeros(0, dtype=bool)
-    threshold = max(HUB_MIN_DEGREE, 6.0 * float(np.median(degree)))
+    threshold = max(HUB_MIN_DEGREE, 6.0 * median(degree))
     return np.asarray(degree >= threshold)

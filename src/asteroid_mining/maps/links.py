@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from .graph import FloatArray, IntArray, component_labels, unique_edges
+from .graph import FloatArray, IntArray, component_labels, median, unique_pairs
 
 LINK_SCALE = 0.82
 """Nearest neighbours each asteroid picks per unit of `density`: picks are mutual, so the mean number of
@@ -31,13 +31,12 @@ def proximity_links(positions: FloatArray, tree: cKDTree, density: float, rng: n
     dist, idx = dist[:, 1:], idx[:, 1:]  # the first is the asteroid itself
     # each asteroid wants floor(target) or ceil(target) neighbours, so the mean is target
     want = np.floor(target + rng.random(n)).astype(np.int64)
-    want = np.clip(want + rng.integers(-1, 2, n) * (rng.random(n) < 0.35), 1, k_max)
-    typical = float(np.median(dist[:, min(k_max, int(np.ceil(target))) - 1]))
+    want = np.minimum(np.maximum(want + rng.integers(-1, 2, n) * (rng.random(n) < 0.35), 1), k_max)
+    typical = median(dist[:, min(k_max, int(np.ceil(target))) - 1])
     rank = np.arange(k_max)[None, :]
     keep = (rank < want[:, None]) & ((dist <= MAX_LINK_FACTOR * typical) | (rank == 0))
-    rows = np.repeat(np.arange(n), k_max).reshape(n, k_max)
-    edges = np.stack([rows[keep], idx[keep]], axis=1)
-    return unique_edges(edges, n)
+    rows, cols = np.nonzero(keep)  # in row order, as boolean indexing picks them
+    return unique_pairs(rows, idx[rows, cols], n)
 
 
 def choose_hubs(
@@ -79,15 +78,13 @@ def join_components(positions: FloatArray, edges: IntArray) -> IntArray:
     sizes = np.bincount(labels, minlength=count)
     main = int(np.argmax(sizes))
     members = np.flatnonzero(labels == main)
-    main_tree = cKDTree(positions[members])
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(count + 1))
-    joins = []
-    for comp in range(count):
-        if comp == main:
-            continue
-        part = order[bounds[comp] : bounds[comp + 1]]
-        dist, nearest = main_tree.query(positions[part], k=1)
-        best = int(np.argmin(dist))
-        joins.append((int(part[best]), int(members[nearest[best]])))
-    return np.array(joins, dtype=np.int64)
+    others = np.flatnonzero(labels != main)
+    # one query for every asteroid outside the main component (each point's answer is its own), then each
+    # component's closest pair: the first of its asteroids (in index order) at the least distance
+    dist, nearest = cKDTree(positions[members]).query(positions[others], k=1)
+    best: dict[int, tuple[float, int, int]] = {}
+    for d, a, b, comp in zip(dist.tolist(), others.tolist(), nearest.tolist(), labels[others].tolist(), strict=True):
+        if comp not in best or d < best[comp][0]:
+            best[comp] = (d, a, b)
+    member_ids = members.tolist()
+    return np.array([(best[comp][1], member_ids[best[comp][2]]) for comp in sorted(best)], dtype=np.int64)

@@ -42,9 +42,10 @@ class Orbits:
 def make_orbits(radial: FloatArray, angles: FloatArray, rng: np.random.Generator) -> Orbits:
     """Orbits for asteroids at these radial fractions (0 inner edge … 1 outer) and angles (degrees)."""
     n = len(radial)
-    period = np.clip(np.rint(5.0 + 11.0 * radial**1.5 + rng.normal(0.0, 1.2, n)), 3, 20).astype(np.int64)
+    # np.minimum(np.maximum(…)) is np.clip, without its overhead (several times the work on a small belt)
+    period = np.minimum(np.maximum(np.rint(5.0 + 11.0 * radial**1.5 + rng.normal(0.0, 1.2, n)), 3), 20).astype(np.int64)
     share = rng.uniform(0.2, 0.5, n)
-    window = np.clip(np.rint(share * period), 1, period - 1).astype(np.int64)
+    window = np.minimum(np.maximum(np.rint(share * period), 1), period - 1).astype(np.int64)
     wave = np.rint(angles / 360.0 * period).astype(np.int64)
     phase = (wave + rng.integers(0, 2, n)) % period
     special = rng.permutation(n)

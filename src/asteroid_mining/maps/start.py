@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules.materials import CORES, KINDS
 from .cores import HOLLOW_CODE
-from .graph import BoolArray, FloatArray, IntArray, adjacency
+from .graph import BoolArray, FloatArray, IntArray, neighbour_arrays, neighbour_sums
 
 
 def choose_start(
@@ -21,24 +21,27 @@ def choose_start(
     radial: FloatArray,
     hubs: BoolArray,
     rng: np.random.Generator,
+    neighbours: tuple[IntArray, IntArray] | None = None,
 ) -> int:
-    """The index of the best starting asteroid (ties broken at random)."""
+    """The index of the best starting asteroid (ties broken at random).
+
+    `neighbours`: `graph.neighbour_arrays(len(core), edges)`, when the caller has them already.
+    """
     n = len(core)
-    matrix = adjacency(n, edges)
-    reach = matrix.copy()
-    reach.setdiag(1)
-    reach = reach.tocsr()
-    onehot = np.zeros((n, len(KINDS)), dtype=np.float64)
-    for k, kind in enumerate(KINDS):
-        onehot[:, k] = core == CORES.index(kind)
-    near1 = reach @ onehot
-    near2 = reach @ near1  # walks of up to two moves: > 0 means the kind is within two moves
+    indptr, indices = neighbours if neighbours is not None else neighbour_arrays(n, edges)
+    # one column per kind, then uranium with at most one layer over it, then hollow; the counts over the
+    # neighbours of all of them at once (whole numbers, so exact whichever way they are summed)
+    codes = np.array([*(CORES.index(kind) for kind in KINDS), -1, HOLLOW_CODE])
+    columns = (core[:, None] == codes[None, :]).astype(np.float64)
+    columns[:, len(KINDS)] = (core == CORES.index("uranium")) & (mantle <= 1)
+    around = neighbour_sums(indptr, indices, columns)
+    near1 = columns[:, : len(KINDS)] + around[:, : len(KINDS)]
+    near2 = near1 + neighbour_sums(indptr, indices, near1)  # walks of up to two moves: > 0, the kind is that near
     kinds_within_2 = (near2 > 0).sum(axis=1)
     units_within_2 = np.minimum(near2.sum(axis=1), 20.0)
-    degree = np.diff(matrix.indptr)
-    uranium = CORES.index("uranium")
-    risky_uranium = np.asarray(matrix @ ((core == uranium) & (mantle <= 1)).astype(np.float64))
-    hollow_next = np.minimum(np.asarray(matrix @ (core == HOLLOW_CODE).astype(np.float64)), 2.0)
+    degree = np.diff(indptr)
+    risky_uranium = around[:, len(KINDS)]
+    hollow_next = np.minimum(around[:, len(KINDS) + 1], 2.0)
     score = (
         10.0 * kinds_within_2
         + 0.5 * units_within_2

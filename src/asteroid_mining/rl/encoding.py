@@ -21,6 +21,7 @@ Observations hold only what players may know (R17), read through `ai.Observation
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -76,15 +77,18 @@ class Encoder:
         return observation_size(self.slots)
 
     # ----- exits -----
-    def exits(self, obs: Observation, settler: str) -> list[tuple[str, str]]:
-        """The settler's exit slots, in slot order: (move target, destination), at most `slots`."""
+    def exits(self, obs: Observation, settler: str, need: dict[str, int] | None = None) -> list[tuple[str, str]]:
+        """The settler's exit slots, in slot order: (move target, destination), at most `slots`.
+
+        `need`: `ai.team.team_needs(obs)`, when the caller has it already."""
         at = obs.settler(settler).at
         if at is None:
             return []
         exits = obs.exits(at)
         if len(exits) <= self.slots:
             return exits
-        need = team_needs(obs)
+        if need is None:
+            need = team_needs(obs)
         storm_here = obs.storm_round(at) is not None
 
         def rank(exit_: tuple[str, str]) -> tuple[int, int, str]:
@@ -106,9 +110,11 @@ class Encoder:
         return sorted(exits, key=rank)[: self.slots]
 
     # ----- actions -----
-    def action(self, obs: Observation, settler: str, index: int) -> Action:
-        """The action an index stands for (it may be illegal: check the mask, or `obs.check` it)."""
-        me = obs.settler(settler)
+    def action(self, obs: Observation, settler: str, index: int,
+               exits: list[tuple[str, str]] | None = None) -> Action:
+        """The action an index stands for (it may be illegal: check the mask, or `obs.check` it).
+
+        `exits` (from `exits`) saves working them out again."""
         if index == 1:
             return Drill(settler)
         if index == 2:
@@ -120,11 +126,12 @@ class Encoder:
         if index == 8:
             return BuildGates(settler)
         if index in (9, 10):
-            gates = me.gates
+            gates = obs.settler(settler).gates
             j = index - 9
             return Place(settler, gates[j]) if j < len(gates) else Wait(settler)
         if FIXED_ACTIONS <= index < FIXED_ACTIONS + self.slots:
-            exits = self.exits(obs, settler)
+            if exits is None:
+                exits = self.exits(obs, settler)
             i = index - FIXED_ACTIONS
             return Move(settler, exits[i][0]) if i < len(exits) else Wait(settler)
         return Wait(settler)
@@ -133,26 +140,24 @@ class Encoder:
         """1 for each index whose action the rules accept now, else 0 (all 0 when it is not its step).
 
         `exits` (from `exits`) saves working them out again."""
-        out = np.zeros(self.n_actions, dtype=np.int8)
+        out = np.zeros(FIXED_ACTIONS + self.slots, dtype=np.int8)
         legal = obs.legal_actions(settler)
         if not legal:
             return out
-        me = obs.settler(settler)
+        gates: tuple[str, ...] | None = None
         for action in legal:
-            if isinstance(action, Wait):
-                out[0] = 1
-            elif isinstance(action, Drill):
-                out[1] = 1
-            elif isinstance(action, Mine):
-                out[2] = 1
+            kind = type(action)
+            if kind is Move:
+                continue  # moves are the exit slots, below
+            index = _FIXED_INDEX.get(kind)
+            if index is not None:
+                out[index] = 1
             elif isinstance(action, Deposit):
                 out[3 + KINDS.index(action.kind)] = 1
-            elif isinstance(action, BuildRobot):
-                out[7] = 1
-            elif isinstance(action, BuildGates):
-                out[8] = 1
             elif isinstance(action, Place):
-                out[9 + me.gates.index(action.gate)] = 1
+                if gates is None:
+                    gates = obs.settler(settler).gates
+                out[9 + gates.index(action.gate)] = 1
         if exits is None:
             exits = self.exits(obs, settler)
         out[FIXED_ACTIONS: FIXED_ACTIONS + len(exits)] = 1
@@ -160,74 +165,87 @@ class Encoder:
 
     # ----- observations -----
     def observe(self, obs: Observation, settler: str, table: BeltTable | None = None,
-                exits: list[tuple[str, str]] | None = None) -> Vector:
+                exits: list[tuple[str, str]] | None = None, need: dict[str, int] | None = None) -> Vector:
         """The observation vector of `settler` (zeros but for the game's features when it is dead).
 
         With the game's `table` (kept up to date by the environment) the asteroids' features are gathered from
-        its columns; without, they are read from the observation. `exits` saves working them out again.
+        its columns; without, they are read from the observation. `exits` and `need` (`ai.team.team_needs`)
+        save working them out again.
         """
         out = np.zeros(self.size, dtype=np.float32)
         me = obs.settler(settler)
-        need = team_needs(obs)
-        living = obs.living_settlers()
+        if need is None:
+            need = team_needs(obs)
         cargo = me.cargo
+        at = me.at
         g = [
             min(1.0, obs.round / self.max_rounds),
             1.0 if me.alive else 0.0,
-            len(living) / max(1, len(obs.settler_ids())),
+            len(obs.living_settlers()) / max(1, len(obs.settler_ids())),
             1.0 if not any(need.values()) else 0.0,
             len(me.gates) / GATE_LIMIT,
-            *(need[kind] / WIN_TARGET for kind in KINDS),
-            *(cargo[kind] / CARGO_LIMIT for kind in KINDS),
-            me.carry_total / CARGO_LIMIT,
-            0.0,  # the degree of the settler's asteroid, below
         ]
-        if me.at is None:
+        g += [need[kind] / WIN_TARGET for kind in KINDS]
+        g += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
+        g += [me.carry_total / CARGO_LIMIT, 0.0]  # then the degree of the settler's asteroid, below
+        if at is None:
             out[:GLOBAL_FEATURES] = g
             return out
         if exits is None:
             exits = self.exits(obs, settler)
-        g[-1] = min(1.0, len(obs.asteroid(me.at).neighbours) / 100)
+        ids = [at, *(dest for _, dest in exits)]
+        g[-1] = min(1.0, obs.asteroid(at).degree / 100)
         out[:GLOBAL_FEATURES] = g
-        ids = [me.at, *(dest for _, dest in exits)]
         via = [False, *(target != dest for target, dest in exits)]
         rows = table.gather(ids, obs.round) if table is not None else Gathered.of(obs, ids)
-        features = self._asteroids(obs, ids, via, rows, need, me.at)
-        out[GLOBAL_FEATURES: GLOBAL_FEATURES + features.size] = features.ravel()
+        out[GLOBAL_FEATURES: GLOBAL_FEATURES + ASTEROID_FEATURES * len(ids)] = rows.features.ravel()
+        # the filled-in columns of every row at once, through their flat positions (a fraction of the cost of
+        # assigning a list of rows to a column selection)
+        out[_filled_at(self.slots)[: len(_FILLED) * len(ids)]] = self._filled(obs, ids, via, rows, need, at)
         return out
 
-    def _asteroids(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
-                   need: dict[str, int], at: str) -> npt.NDArray[np.float64]:
-        """The features of the settler's asteroid and its exits' destinations, one row each.
-
-        The rows come filled with what depends on the asteroid alone; what depends on the round, the settler
-        and the team is worked out here for these few rows, then written in one go.
+    def _filled(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
+                need: dict[str, int], at: str) -> list[float]:
+        """The features of the settler's asteroid and its exits' destinations that depend on the round, the
+        settler and the team, the columns `_FILLED` of each asteroid in turn: worked out here for these few rows.
         """
         r = obs.round
-        needed = [need.get(code, 0) > 0 for code in CORE_CODES]
-        filled = []
+        storm_round = obs.storm_round
+        needed = [1.0 if need.get(code, 0) > 0 else 0.0 for code in CORE_CODES]
+        filled: list[float] = []
         for aid, gate, settlers, core, (near_now, near_next) in zip(
             ids, via, rows.settlers, rows.core, rows.near, strict=True
         ):
-            storm = obs.storm_round(aid)
+            storm = storm_round(aid)
             # teammates: everyone on it but the settler itself (it stands on its own asteroid)
             others = settlers - 1 if aid == at else settlers
-            filled.append((
+            filled.extend((
                 1.0 if gate else 0.0,
                 1.0 if near_now else 0.0,
                 1.0 if near_next else 0.0,
-                1.0 if storm is not None else 0.0,
-                1.0 / (1 + max(0, storm - r)) if storm is not None else 0.0,
+                0.0 if storm is None else 1.0,
+                0.0 if storm is None else 1.0 / (1 + max(0, storm - r)),
                 min(1.0, others / 3),
-                1.0 if needed[core] else 0.0,
+                needed[core],
                 # safe to expose now, as the rules judge a drill (`rules.dangers`); only waits of 0 and 1 matter
                 # to it, so a later one is given as 2
-                0.0 if exposed_now_reacts(CORE_CODES[core], 0 if near_now else 1 if near_next else 2) else 1.0,
+                _SAFE_TO_EXPOSE[core][0 if near_now else 1 if near_next else 2],
             ))
-        f = rows.features
-        f[:, _FILLED] = filled
-        return f
+        return filled
 
 
 _FILLED = [1, 3, 4, 6, 7, 8, 11, 12]
-"""The columns `Encoder._asteroids` fills in, in its order."""
+"""The columns `Encoder._filled` fills in, in its order."""
+
+
+@cache
+def _filled_at(slots: int) -> npt.NDArray[np.intp]:
+    """The positions in the observation vector of the columns `_FILLED` of each asteroid row, row by row."""
+    return np.array([GLOBAL_FEATURES + ASTEROID_FEATURES * row + column
+                     for row in range(1 + slots) for column in _FILLED], dtype=np.intp)
+
+
+_FIXED_INDEX: dict[type, int] = {Wait: 0, Drill: 1, Mine: 2, BuildRobot: 7, BuildGates: 8}
+"""The mask index of each action that has one index (the engine's action classes are final)."""
+_SAFE_TO_EXPOSE = [[0.0 if exposed_now_reacts(code, wait) else 1.0 for wait in (0, 1, 2)] for code in CORE_CODES]
+"""The safe-to-expose feature of each core code (`CORE_CODES`) and wait (0, 1, later), as `rules.dangers` says."""

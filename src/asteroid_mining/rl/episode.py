@@ -20,7 +20,7 @@ from ..maps.resolve import BeltSource, belt_source
 from ..rules import KINDS, Belt, Game, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import WIN_TARGET
-from .encoding import Encoder, Mask, Vector
+from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector
 from .table import BeltTable
 
 WIN_REWARD = 1.0
@@ -30,14 +30,28 @@ SHAPING = 0.05
 ILLEGAL_REWARD = -0.01
 
 
-def potential(game: Game) -> float:
-    """Φ: units carried towards the win, at most 3 per kind (living settlers only)."""
-    carried = dict.fromkeys(KINDS, 0)
+def carried(game: Game) -> dict[str, int]:
+    """Units of each kind the living settlers carry, together."""
+    out = dict.fromkeys(KINDS, 0)
     for s in game.settlers.values():
         if s.alive:
             for kind, n in s.cargo.items():
-                carried[kind] += n
-    return float(sum(min(n, WIN_TARGET) for n in carried.values()))
+                out[kind] += n
+    return out
+
+
+def potential(game: Game) -> float:
+    """Φ: units carried towards the win, at most 3 per kind (living settlers only)."""
+    return _potential(carried(game))
+
+
+def _potential(load: dict[str, int]) -> float:
+    return float(sum(min(n, WIN_TARGET) for n in load.values()))
+
+
+def _needs(load: dict[str, int]) -> dict[str, int]:
+    # what `ai.team.team_needs` gives, from the same sums as Φ (one pass over the settlers for both)
+    return {k: max(0, WIN_TARGET - n) for k, n in load.items()}
 
 
 def describe(game: Game, to_play: str | None) -> str:
@@ -76,33 +90,60 @@ class Episode:
         """Φ after the last step (see `potential`)."""
         self.table: BeltTable | None = None
         """The asteroids' columns of the observations, rewritten at each step where the engine touched them."""
+        self._need: dict[str, int] = {}
+        """What the team still needs (`ai.team.team_needs`), after the last step."""
+        self._exits: tuple[str, list[tuple[str, str]]] | None = None
+        """The exit slots of one settler in the game as it is (see `exits`)."""
+        self._obs: Observation | None = None
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed`."""
         resolved = self.belts(seed)
         self.game = Game.new(resolved.belt, resolved.options_for(self.rules), seed=seed, settlers=self.settlers)
-        self.table = BeltTable(self.game, Observation(self.game))
-        self._potential = potential(self.game)
+        self._obs = Observation(self.game)
+        self.table = BeltTable(self.game, self._obs)
+        self._moved()
         return self.game
+
+    def _moved(self) -> None:
+        """The game changed: what is worked out once per position is worked out again when next asked for."""
+        assert self.game is not None
+        load = carried(self.game)
+        self._potential = _potential(load)
+        self._need = _needs(load)
+        self._exits = None
+
+    def exits(self, settler: str) -> list[tuple[str, str]]:
+        """`settler`'s exit slots now (`Encoder.exits`), worked out once per step and settler: the observation
+        after a step and the next step's move both need them, and the game does not change in between."""
+        cached = self._exits
+        if cached is not None and cached[0] == settler:
+            return cached[1]
+        exits = self.encoder.exits(self.obs, settler, self._need)
+        self._exits = (settler, exits)
+        return exits
 
     def encode(self, settler: str) -> tuple[Vector, Mask]:
         """The observation vector and the action mask of `settler` now (its exits worked out once)."""
         obs = self.obs
-        exits = self.encoder.exits(obs, settler)
-        return (self.encoder.observe(obs, settler, self.table, exits),
+        exits = self.exits(settler)
+        return (self.encoder.observe(obs, settler, self.table, exits, self._need),
                 self.encoder.mask(obs, settler, exits))
 
     @property
     def obs(self) -> Observation:
-        """The players' observation of the game."""
-        assert self.game is not None, "call start() first"
-        return Observation(self.game)
+        """The players' observation of the game (a live view)."""
+        obs = self._obs
+        assert obs is not None, "call start() first"
+        return obs
 
     def step(self, settler: str, index: int) -> Outcome:
         """`settler` takes the action at `index` (refused ones become `wait`); the game moves on."""
         game = self.game
         assert game is not None, "call start() first"
-        action = self.encoder.action(Observation(game), settler, int(index))
+        index = int(index)
+        exits = self.exits(settler) if index >= FIXED_ACTIONS else None
+        action = self.encoder.action(self.obs, settler, index, exits)
         before = self._potential
         try:
             events = game.apply(action)  # checks it first, and changes nothing when it refuses
@@ -113,7 +154,7 @@ class Episode:
         assert self.table is not None
         self.table.update()  # the rows of what the step touched, never the whole belt
         deaths = tuple(e.actor for e in events if isinstance(e, Died))
-        self._potential = potential(game)
+        self._moved()
         reward = SHAPING * (self._potential - before) + DEATH_REWARD * len(deaths)
         if illegal:
             reward += ILLEGAL_REWARD

@@ -30,8 +30,10 @@ Rows = npt.NDArray[np.intp]
 Floats = npt.NDArray[np.float64]
 
 
-def asteroid_row(a: AsteroidView) -> list[float]:
-    """The features of an asteroid that only the engine's changes to it change; the others are left 0."""
+def asteroid_row(a: AsteroidView, code: int | None = None) -> list[float]:
+    """The features of an asteroid that only the engine's changes to it change; the others are left 0.
+
+    `code`: `CODE_OF[a.core]`, when the caller has it already."""
     row = [0.0] * ASTEROID_FEATURES
     row[0] = 1.0
     row[2] = min(1.0, a.mantle / MAX_MANTLE)
@@ -39,7 +41,7 @@ def asteroid_row(a: AsteroidView) -> list[float]:
     row[9] = min(1.0, len(a.robots) / 3)
     row[10] = min(1.0, len(a.ufos) / 3)
     row[13] = min(1.0, a.degree / 20)
-    row[14 + CODE_OF[a.core]] = 1.0
+    row[14 + (CODE_OF[a.core] if code is None else code)] = 1.0
     return row
 
 
@@ -92,16 +94,25 @@ class BeltTable:
 
     def refresh(self, ids: Iterable[str]) -> None:
         """Rewrite the rows of these ids (ids of other things are passed over)."""
+        row_of, asteroid = self.row, self.obs.asteroid
+        at: list[int] = []
+        values: list[list[float]] = []
         for tid in ids:
-            i = self.row.get(tid)
+            i = row_of.get(tid)
             if i is None:
                 continue
-            a = self.obs.asteroid(tid)
-            self.features[i] = asteroid_row(a)
+            a = asteroid(tid)
+            code = CODE_OF[a.core]
+            at.append(i)
+            values.append(asteroid_row(a, code))
             self.settlers[i] = len(a.settlers)
-            self.core[i] = CODE_OF[a.core]
+            self.core[i] = code
             self.orbit[i] = a.orbit
             self.pinned_near[i] = a.pinned == "near"
+        if len(at) == 1:
+            self.features[at[0]] = values[0]
+        elif at:
+            self.features[at] = values  # the whole belt when the table is made: one conversion, not a row each
 
     def update(self) -> None:
         """Rewrite the rows the engine has touched since the last update."""
@@ -109,14 +120,14 @@ class BeltTable:
 
     def gather(self, ids: list[str], round_no: int) -> Gathered:
         """The rows of these asteroids in round `round_no`."""
-        row = self.row
+        row, orbits, settlers, core = self.row, self.orbit, self.settlers, self.core
         rows = [row[aid] for aid in ids]
         near = []
         for i in rows:
-            orbit = self.orbit[i]
+            orbit = orbits[i]
             if orbit is None:
                 pinned = self.pinned_near[i]
                 near.append((pinned, pinned))
             else:
                 near.append((orbit.is_near(round_no), orbit.is_near(round_no + 1)))
-        return Gathered(self.features[rows], [self.settlers[i] for i in rows], [self.core[i] for i in rows], near)
+        return Gathered(self.features[rows], [settlers[i] for i in rows], [core[i] for i in rows], near)

@@ -24,6 +24,17 @@ class AsteroidSpec:
     position: tuple[float, float] | None = None
     """Where the asteroid lies in the plane of the belt, the Sun at (0, 0); used by storms (R7) and pictures."""
 
+    def __init__(self, id: str, mantle: int = 3, core: str = "hollow", orbit: Orbit | None = None,
+                 sun: Literal["near", "far"] = "far", position: tuple[float, float] | None = None) -> None:
+        # written out: compiled, it is native code (a belt of 100,000 asteroids has as many); the one
+        # `dataclasses` would generate stays interpreted
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "mantle", mantle)
+        object.__setattr__(self, "core", core)
+        object.__setattr__(self, "orbit", orbit)
+        object.__setattr__(self, "sun", sun)
+        object.__setattr__(self, "position", position)
+
 
 @dataclass(frozen=True, slots=True)
 class GatePairSpec:

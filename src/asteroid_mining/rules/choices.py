@@ -28,12 +28,12 @@ class Choice(NamedTuple):
     refusal: Refusal | None
     danger: Danger | None = None
 
-    def to_json(self, refusal: dict[str, Any] | None = None) -> dict[str, Any]:
+    def to_json(self, refusal: dict[str, Any] | None = None, messages: bool = True) -> dict[str, Any]:
         """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
-        refusal's JSON when the caller has it already."""
+        refusal's JSON when the caller has it already; `messages`: whether a refusal has its English sentence."""
         action = self.action
         if refusal is None and self.refusal is not None:
-            refusal = self.refusal.to_json()
+            refusal = self.refusal.to_json(messages)
         out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
         if self.danger is not None:
             out["danger"] = self.danger.to_json()
@@ -75,8 +75,9 @@ class Choices:
         """The accepted actions, in order (the same as `Game.legal_actions`)."""
         return [c.action for c in self.choices if c.refusal is None]
 
-    def to_json(self) -> dict[str, Any]:
-        """The choices as JSON (the protocol's `Choices`)."""
+    def to_json(self, messages: bool = True) -> dict[str, Any]:
+        """The choices as JSON; each refusal with its English sentence (`message`) unless not `messages` (the
+        server's protocol: its clients word refusals themselves, from the code and params)."""
         # A settler that cannot act has every entry refused by one refusal object: its JSON is made once (the
         # server writes several settlers' choices after every action, and that was half their cost).
         refusals: dict[int, dict[str, Any]] = {}
@@ -88,12 +89,12 @@ class Choices:
                 continue
             made = refusals.get(id(r))
             if made is None:
-                made = refusals[id(r)] = r.to_json()
+                made = refusals[id(r)] = r.to_json(messages)
             entries.append(c.to_json(made))
         return {
             "settler": self.settler,
             "round": self.round,
-            "refusal": None if self.refusal is None else self.refusal.to_json(),
+            "refusal": None if self.refusal is None else self.refusal.to_json(messages),
             "choices": entries,
             "reactions": {aid: r.to_json() for aid, r in self.reactions.items()},
             "storms": [s.to_json() for s in self.storms],

@@ -31,8 +31,11 @@ class Refusal:
         """The refusal as an English sentence a player understands."""
         return _sentence(self.code, tuple(self.params.items()))
 
-    def to_json(self) -> dict[str, Any]:
-        """The refusal as a JSON object: `{"code", "params", "message"}`."""
+    def to_json(self, message: bool = True) -> dict[str, Any]:
+        """The refusal as a JSON object: `{"code", "params", "message"}`; without `message` when not `message`
+        (for a reader that words refusals itself, from the code and params)."""
+        if not message:
+            return {"code": self.code, "params": dict(self.params)}
         return {"code": self.code, "params": dict(self.params), "message": self.message}
 
     def __hash__(self) -> int:

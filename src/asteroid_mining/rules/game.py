@@ -180,6 +180,11 @@ class Game:
         """Make `first` a neighbour of each of `others` (R2)."""
         setup.link(self._state, first, others)
 
+    def link_pairs(self, firsts: list[str], seconds: list[str]) -> int:
+        """Link `firsts[i]` with `seconds[i]` for each i in turn, until a pair that is not two different asteroids
+        still in the belt; the number of pairs linked (the rest is left for `link`, which says what is wrong)."""
+        return setup.link_pairs(self._state, firsts, seconds)
+
     def add_settler(self, sid: str, at: str, cargo: Mapping[str, int] | None = None) -> list[Event]:
         """A new settler on `at` with that cargo; may complete a win at once (R14)."""
         events = setup.add_settler(self._state, sid, at, cargo)

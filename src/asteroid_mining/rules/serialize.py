@@ -6,17 +6,16 @@ Derived indexes (hot cores, watched orbits, storm lookups, counters) are not sto
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .bulk import CollectorPaused
 from .effects import reactive_exposed, schedule_watch
 from .errors import GameFormatError
-from .ids import id_problem
+from .ids import all_ids, id_problem
 from .materials import CORES, KINDS, MATERIALS
 from .options import OptionError, Options
 from .orbit import Orbit
-from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo, history_json
+from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Thing, Ufo, history_json
 from .storms import index_angles, rebuild_storm_index
 
 FORMAT = "asteroid-mining/game"
@@ -123,13 +122,23 @@ def _check(condition: bool, path: str, reason: str) -> None:
         raise GameFormatError(path, reason)
 
 
-def state_from_json(doc: Any) -> GameState:
-    """Rebuild a state from `state_to_json`'s document; GameFormatError names the JSON path of a problem."""
+def state_from_json(doc: Any, at_once: bool = True) -> GameState:
+    """Rebuild a state from `state_to_json`'s document; GameFormatError names the JSON path of a problem.
+
+    The big parts (the asteroids, their neighbours, the order of things) are read at once when nothing is wrong
+    with them, which is the usual case; at the first doubt they are read again one element at a time, which
+    names the first problem. `at_once=False` reads everything one element at a time: the reference that the
+    reading at once must agree with (the tests compare the two).
+    """
     with CollectorPaused():
-        return _state_from_json(doc)
+        return _state_from_json(doc, at_once)
 
 
-def _state_from_json(doc: Any) -> GameState:
+_Pending = dict[str, tuple[Thing, str]]
+"""The things other than asteroids, by id: each with the JSON path of its object."""
+
+
+def _state_from_json(doc: Any, at_once: bool) -> GameState:
     get, items = _Reader.get, _Reader.items
     _check(isinstance(doc, dict), "", "a saved game must be a JSON object")
     _check(doc.get("format") == FORMAT, "format", f"must be {FORMAT!r}: this is not a saved game")
@@ -154,18 +163,74 @@ def _state_from_json(doc: Any) -> GameState:
     _check(state.status in ("running", "won", "lost"), "status", "must be running, won or lost")
     state.turn = get(doc, "", "turn", str, nullable=True)
 
-    pending: dict[str, Any] = {}
+    raw_asteroids = get(doc, "", "asteroids", list)
+    read = _asteroids_at_once(raw_asteroids) if at_once else None
+    known, neighbour_lists = read if read is not None else _asteroids_one_by_one(raw_asteroids)
+    pending: _Pending = {}
+    for path, obj in items(doc, "", "settlers"):
+        sid = _new_id(path, obj, known, pending)
+        pending[sid] = (Settler(sid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                                _cargo(get(obj, path, "cargo", dict), f"{path}.cargo"),
+                                [g for g in get(obj, path, "gates", list)]), path)
+    for path, obj in items(doc, "", "robots"):
+        rid = _new_id(path, obj, known, pending)
+        pending[rid] = (Robot(rid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                              get(obj, path, "ai", bool)), path)
+    for path, obj in items(doc, "", "ufos"):
+        uid = _new_id(path, obj, known, pending)
+        pending[uid] = (Ufo(uid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
+                            get(obj, path, "ai", bool), _cargo(get(obj, path, "cargo", dict), f"{path}.cargo")),
+                        path)
+    for path, obj in items(doc, "", "gates"):
+        gid = _new_id(path, obj, known, pending)
+        pending[gid] = (Gate(gid, 0, get(obj, path, "partner", str), get(obj, path, "at", str, nullable=True),
+                             get(obj, path, "carrier", str, nullable=True), get(obj, path, "exists", bool),
+                             get(obj, path, "haywire", bool)), path)
 
-    def new_id(path: str, obj: Any) -> str:
-        tid: str = get(obj, path, "id", str)
-        problem = id_problem(tid)
-        _check(problem is None, f"{path}.id", problem or "")
-        _check(tid not in pending, f"{path}.id", f"{tid!r} is used twice")
-        return tid
+    _restore_order(state, doc, known, pending, at_once)
+    _link_everything(state, pending, neighbour_lists, at_once)
+    for path, obj in items(doc, "", "forecasts"):
+        ids = get(obj, path, "asteroids", list)
+        for i, aid in enumerate(ids):
+            _check(aid in state.asteroids, f"{path}.asteroids[{i}]", f"{aid!r} is not an asteroid")
+        sector = get(obj, path, "sector", list, nullable=True)
+        if sector is not None:
+            _check(len(sector) == 2 and all(type(v) in (int, float) for v in sector), f"{path}.sector",
+                   "must be [start, width]")
+        state.forecasts.append(Forecast(get(obj, path, "round", int), tuple(ids),
+                                        (float(sector[0]), float(sector[1])) if sector else None))
+    history = get(doc, "", "history", list)
+    for i, entry in enumerate(history):  # a long game's history: its paths are written only for a problem
+        if not (isinstance(entry, dict) and isinstance(entry.get("type"), str)):
+            raise GameFormatError(f"history[{i}]", "must be an action object")
+    state.history.extend(history)
+    _rebuild_indexes(state)
+    if state.turn is not None:
+        _check(state.turn in state.settlers and state.settlers[state.turn].alive, "turn",
+               f"{state.turn!r} is not a living settler")
+    return state
 
+
+def _new_id(path: str, obj: Any, known: dict[str, Asteroid], pending: _Pending) -> str:
+    tid: str = _Reader.get(obj, path, "id", str)
+    problem = id_problem(tid)
+    _check(problem is None, f"{path}.id", problem or "")
+    _check(tid not in known and tid not in pending, f"{path}.id", f"{tid!r} is used twice")
+    return tid
+
+
+def _asteroids_one_by_one(items: list[Any]) -> tuple[dict[str, Asteroid], list[list[Any]]]:
+    """The asteroids and their lists of neighbours, read one by one: GameFormatError at the first problem."""
+    get = _Reader.get
+    known: dict[str, Asteroid] = {}
+    neighbour_lists: list[list[Any]] = []
     orbits: dict[str, Orbit] = {}  # belts share a few hundred orbits: each text is parsed once
-    for path, obj in items(doc, "", "asteroids"):
-        aid = new_id(path, obj)
+    for i, obj in enumerate(items):
+        path = f"asteroids[{i}]"
+        aid: str = get(obj, path, "id", str)
+        problem = id_problem(aid)
+        _check(problem is None, f"{path}.id", problem or "")
+        _check(aid not in known, f"{path}.id", f"{aid!r} is used twice")
         orbit_text = get(obj, path, "orbit", str, nullable=True)
         orbit = orbits.get(orbit_text) if orbit_text is not None else None
         if orbit is None and orbit_text is not None:
@@ -181,54 +246,78 @@ def _state_from_json(doc: Any) -> GameState:
         mantle = get(obj, path, "mantle", int)
         _check(mantle >= 0, f"{path}.mantle", "cannot be negative")
         pos = get(obj, path, "position", list, nullable=True)
+        position: tuple[float, float] | None = None
         if pos is not None:
             _check(len(pos) == 2 and all(type(v) in (int, float) for v in pos),
                    f"{path}.position", "must be [x, y]")
-        a = Asteroid(aid, 0, mantle, core, orbit, pinned, (float(pos[0]), float(pos[1])) if pos else None,
-                     exists=get(obj, path, "exists", bool), exposures=get(obj, path, "exposures", int),
-                     surveyed=get(obj, path, "surveyed", bool))
-        pending[aid] = (a, path, get(obj, path, "neighbours", list))
-    for path, obj in items(doc, "", "settlers"):
-        sid = new_id(path, obj)
-        s = Settler(sid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
-                    _cargo(get(obj, path, "cargo", dict), f"{path}.cargo"),
-                    [g for g in get(obj, path, "gates", list)])
-        pending[sid] = (s, path, None)
-    for path, obj in items(doc, "", "robots"):
-        rid = new_id(path, obj)
-        pending[rid] = (Robot(rid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
-                              get(obj, path, "ai", bool)), path, None)
-    for path, obj in items(doc, "", "ufos"):
-        uid = new_id(path, obj)
-        pending[uid] = (Ufo(uid, 0, get(obj, path, "at", str, nullable=True), get(obj, path, "alive", bool),
-                            get(obj, path, "ai", bool), _cargo(get(obj, path, "cargo", dict), f"{path}.cargo")),
-                        path, None)
-    for path, obj in items(doc, "", "gates"):
-        gid = new_id(path, obj)
-        pending[gid] = (Gate(gid, 0, get(obj, path, "partner", str), get(obj, path, "at", str, nullable=True),
-                             get(obj, path, "carrier", str, nullable=True), get(obj, path, "exists", bool),
-                             get(obj, path, "haywire", bool)), path, None)
+            try:
+                position = (float(pos[0]), float(pos[1]))
+            except OverflowError:  # a whole number too large for a float
+                raise GameFormatError(f"{path}.position", "must be [x, y]") from None
+        known[aid] = Asteroid(aid, 0, mantle, core, orbit, pinned, position,
+                              exists=get(obj, path, "exists", bool), exposures=get(obj, path, "exposures", int),
+                              surveyed=get(obj, path, "surveyed", bool))
+        neighbour_lists.append(get(obj, path, "neighbours", list))
+    return known, neighbour_lists
 
-    _restore_order(state, doc, pending)
-    _link_everything(state, pending)
-    for path, obj in items(doc, "", "forecasts"):
-        ids = get(obj, path, "asteroids", list)
-        for i, aid in enumerate(ids):
-            _check(aid in state.asteroids, f"{path}.asteroids[{i}]", f"{aid!r} is not an asteroid")
-        sector = get(obj, path, "sector", list, nullable=True)
-        if sector is not None:
-            _check(len(sector) == 2 and all(type(v) in (int, float) for v in sector), f"{path}.sector",
-                   "must be [start, width]")
-        state.forecasts.append(Forecast(get(obj, path, "round", int), tuple(ids),
-                                        (float(sector[0]), float(sector[1])) if sector else None))
-    for path, entry in items(doc, "", "history"):
-        _check(isinstance(entry, dict) and isinstance(entry.get("type"), str), path, "must be an action object")
-        state.history.append(entry)
-    _rebuild_indexes(state)
-    if state.turn is not None:
-        _check(state.turn in state.settlers and state.settlers[state.turn].alive, "turn",
-               f"{state.turn!r} is not a living settler")
-    return state
+
+def _asteroids_at_once(items: list[Any]) -> tuple[dict[str, Asteroid], list[list[Any]]] | None:
+    """What `_asteroids_one_by_one` gives, when nothing is wrong; None at the first doubt.
+
+    Each object's fields are taken and checked in one go, without a path or a message for each (a belt of
+    100,000 asteroids has a million fields), and the ids in one match. It accepts only what the reading one by
+    one accepts, a little less (a subclass of `int` or `str` is read one by one), and builds the same records.
+    """
+    known: dict[str, Asteroid] = {}
+    neighbour_lists: list[list[Any]] = []
+    ids: list[str] = []
+    orbits: dict[str, Orbit] = {}
+    try:
+        for item in items:
+            if type(item) is not dict:
+                return None
+            obj: dict[str, Any] = item
+            aid = obj["id"]
+            mantle = obj["mantle"]
+            core = obj["core"]
+            exists = obj["exists"]
+            exposures = obj["exposures"]
+            surveyed = obj["surveyed"]
+            neighbours = obj["neighbours"]
+            if (type(aid) is not str or type(mantle) is not int or mantle < 0 or type(core) is not str
+                    or core not in CORES or type(exists) is not bool or type(exposures) is not int
+                    or type(surveyed) is not bool or type(neighbours) is not list):
+                return None
+            orbit_text = obj["orbit"]
+            orbit: Orbit | None = None
+            if orbit_text is not None:
+                if type(orbit_text) is not str:
+                    return None
+                orbit = orbits.get(orbit_text)
+                if orbit is None:
+                    orbit = orbits[orbit_text] = Orbit.parse(orbit_text)
+            pinned = obj["pinned"]
+            if pinned is not None and type(pinned) is not str:
+                return None
+            if (orbit is None) != (pinned == "near" or pinned == "far"):
+                return None
+            pos = obj["position"]
+            position: tuple[float, float] | None = None
+            if pos is not None:
+                if type(pos) is not list or len(pos) != 2:
+                    return None
+                x, y = pos[0], pos[1]
+                if (type(x) is not float and type(x) is not int) or (type(y) is not float and type(y) is not int):
+                    return None
+                position = (float(x), float(y))
+            known[aid] = Asteroid(aid, 0, mantle, core, orbit, pinned, position, exists, exposures, surveyed)
+            ids.append(aid)
+            neighbour_lists.append(neighbours)
+    except (KeyError, ValueError, OverflowError):  # a missing field, a bad orbit, a position beyond floats
+        return None
+    if len(known) != len(ids) or not all_ids(ids):  # an id used twice, or not an id
+        return None
+    return known, neighbour_lists
 
 
 def _cargo(obj: dict[str, Any], path: str) -> dict[str, int]:
@@ -239,44 +328,94 @@ def _cargo(obj: dict[str, Any], path: str) -> dict[str, int]:
     return {k: obj[k] for k in KINDS}
 
 
-def _restore_order(state: GameState, doc: dict[str, Any], pending: dict[str, Any]) -> None:
+def _restore_order(state: GameState, doc: dict[str, Any], known: dict[str, Asteroid], pending: _Pending,
+                   at_once: bool) -> None:
     """Re-create `things` in creation order, from the per-kind lists and the `order` string of kind letters."""
     order = _Reader.get(doc, "", "order", list)
-    queues: dict[str, list[Any]] = {"a": [], "s": [], "r": [], "u": [], "g": []}
-    for entry in pending.values():
-        queues[entry[0].kind[0]].append(entry[0])
-    _check(len(order) == len(pending), "order", "must name every thing once")
+    asteroids: list[Thing] = list(known.values())
+    queues: dict[str, list[Thing]] = {"a": asteroids, "s": [], "r": [], "u": [], "g": []}
+    for thing, _ in pending.values():
+        queues[thing.kind[0]].append(thing)
+    _check(len(order) == len(known) + len(pending), "order", "must name every thing once")
     positions = dict.fromkeys(queues, 0)
-    homes: dict[str, Callable[[], dict[str, Any]]] = {
-        "a": lambda: state.asteroids, "s": lambda: state.settlers, "r": lambda: state.robots,
-        "u": lambda: state.ufos, "g": lambda: state.gates,
-    }
     things = state.things
-    for i, letter in enumerate(order):
-        queue = queues.get(letter) if isinstance(letter, str) else None
-        _check(queue is not None and positions[letter] < len(queue), f"order[{i}]",
-               "does not match the lists of things")
-        assert queue is not None
-        thing = queue[positions[letter]]
-        positions[letter] += 1
-        thing.index = i
-        things[thing.id] = thing
-    for letter, queued in queues.items():
-        home = homes[letter]()
-        for thing in queued:
-            home[thing.id] = thing
+    if at_once and all(order.count(letter) == len(queue) for letter, queue in queues.items()):
+        # every entry is one of the letters, each as often as there are such things: nothing can go wrong
+        next_asteroid = 0
+        for i, letter in enumerate(order):
+            thing = asteroids[next_asteroid] if letter == "a" else queues[letter][positions[letter]]
+            if letter == "a":
+                next_asteroid += 1
+            else:
+                positions[letter] += 1
+            thing.index = i
+            things[thing.id] = thing
+    else:
+        for i, letter in enumerate(order):
+            queue = queues.get(letter) if isinstance(letter, str) else None
+            _check(queue is not None and positions[letter] < len(queue), f"order[{i}]",
+                   "does not match the lists of things")
+            assert queue is not None
+            thing = queue[positions[letter]]
+            positions[letter] += 1
+            thing.index = i
+            things[thing.id] = thing
+    state.asteroids = known
+    for thing, _ in pending.values():
+        if isinstance(thing, Settler):
+            state.settlers[thing.id] = thing
+        elif isinstance(thing, Robot):
+            state.robots[thing.id] = thing
+        elif isinstance(thing, Ufo):
+            state.ufos[thing.id] = thing
+        elif isinstance(thing, Gate):
+            state.gates[thing.id] = thing
 
 
-def _link_asteroids(known: dict[str, Asteroid], pending: dict[str, Any]) -> None:
+def _link_asteroids_at_once(known: dict[str, Asteroid], neighbour_lists: list[list[Any]]) -> bool:
+    """Every asteroid's neighbours, when they are sound (see `_link_asteroids`); False at the first doubt.
+
+    One pass, one look-up per entry, which also gives the neighbour's own id string: the sets of neighbours
+    hold the asteroids' ids rather than the document's copies (a belt of 100,000 asteroids lists millions),
+    and a later look-up for that id finds it by identity. An entry pointing back to an asteroid read before
+    is looked for in that one's neighbours; when every such entry is found, and the entries pointing forward
+    are exactly as many, every entry pointing forward is the reverse of one pointing back (the reverses are
+    distinct), so every link is mutual.
+    """
+    forward = back = 0
+    for asteroid, neighbours in zip(known.values(), neighbour_lists, strict=True):
+        aid, here = asteroid.id, asteroid.index
+        links: dict[str, None] = {}
+        for other in neighbours:
+            if type(other) is not str:
+                return False
+            there = known.get(other)
+            if there is None:
+                return False
+            if there.index < here:
+                if aid not in there.neighbours:
+                    return False
+                back += 1
+            elif there.index == here:
+                return False
+            else:
+                forward += 1
+            links[there.id] = None
+        if len(links) != len(neighbours):  # an entry listed twice
+            return False
+        asteroid.neighbours = links
+    return forward == back
+
+
+def _link_asteroids(known: dict[str, Asteroid], neighbour_lists: list[list[Any]]) -> None:
     """Every asteroid's neighbours: other asteroids, each listed once, each link listed at both ends.
 
-    A belt of 100,000 asteroids lists millions of neighbours, so the usual case costs two dictionary look-ups
-    per entry (the new dict, then half of the entries look up their neighbour and its own neighbours); only
-    when something is wrong does `_name_bad_link` look again, entry by entry, to name the first problem.
+    The usual case costs two dictionary look-ups per entry (the new dict, then half of the entries look up
+    their neighbour and its own neighbours); only when something is wrong does `_name_bad_link` look again,
+    entry by entry, to name the first problem.
     """
     sound = True
-    for aid, asteroid in known.items():
-        neighbours = pending[aid][2]
+    for (aid, asteroid), neighbours in zip(known.items(), neighbour_lists, strict=True):
         if not all(type(other) is str for other in neighbours):
             sound = False
             break
@@ -305,27 +444,28 @@ def _link_asteroids(known: dict[str, Asteroid], pending: dict[str, Any]) -> None
                 break
         sound = sound and up == down
     if not sound:
-        _name_bad_link(known, pending)
+        _name_bad_link(known, neighbour_lists)
 
 
-def _name_bad_link(known: dict[str, Asteroid], pending: dict[str, Any]) -> None:
+def _name_bad_link(known: dict[str, Asteroid], neighbour_lists: list[list[Any]]) -> None:
     """Raise GameFormatError naming the first bad neighbour entry (in the order of the document)."""
-    for aid in known:
-        path, neighbours = pending[aid][1], pending[aid][2]
+    for n, (aid, neighbours) in enumerate(zip(known, neighbour_lists, strict=True)):
         for i, other in enumerate(neighbours):
             _check(isinstance(other, str) and other in known and other != aid,
-                   f"{path}.neighbours[{i}]", f"{other!r} is not another asteroid")
-            _check(other not in neighbours[:i], f"{path}.neighbours[{i}]", f"{other!r} is listed twice")
-    for aid in known:
-        for other in pending[aid][2]:
-            if aid not in pending[other][2]:
-                raise GameFormatError(pending[aid][1] + ".neighbours", f"the link to {other} is not mutual")
+                   f"asteroids[{n}].neighbours[{i}]", f"{other!r} is not another asteroid")
+            _check(other not in neighbours[:i], f"asteroids[{n}].neighbours[{i}]", f"{other!r} is listed twice")
+    lists = dict(zip(known, neighbour_lists, strict=True))
+    for n, aid in enumerate(known):
+        for other in lists[aid]:
+            if aid not in lists[other]:
+                raise GameFormatError(f"asteroids[{n}].neighbours", f"the link to {other} is not mutual")
     raise AssertionError("_name_bad_link found nothing wrong")
 
 
-def _link_everything(state: GameState, pending: dict[str, Any]) -> None:
+def _link_everything(state: GameState, pending: _Pending, neighbour_lists: list[list[Any]], at_once: bool) -> None:
     known = state.asteroids
-    _link_asteroids(known, pending)
+    if not (at_once and _link_asteroids_at_once(known, neighbour_lists)):
+        _link_asteroids(known, neighbour_lists)
     for kind_dict in (state.settlers, state.robots, state.ufos):
         for tid, actor in kind_dict.items():
             path = pending[tid][1]
@@ -352,8 +492,11 @@ def _link_everything(state: GameState, pending: dict[str, Any]) -> None:
         for i, gid in enumerate(settler.gates):
             _check(gid in state.gates and state.gates[gid].carrier == sid, f"{pending[sid][1]}.gates[{i}]",
                    "must be a gate this settler carries")
-    for asteroid in state.asteroids.values():
-        asteroid.gates = dict(sorted(asteroid.gates.items(), key=lambda kv: state.gates[kv[0]].index))
+    for gate in state.gates.values():
+        if gate.at is not None:
+            where = state.asteroids[gate.at]
+            if len(where.gates) > 1:  # gates orbit an asteroid in the order they were made
+                where.gates = dict(sorted(where.gates.items(), key=lambda kv: state.gates[kv[0]].index))
 
 
 def _rebuild_indexes(state: GameState) -> None:

@@ -95,6 +95,28 @@ def link(state: GameState, first: str, others: Iterable[str]) -> None:
     state.touched.add(a.id)
 
 
+def link_pairs(state: GameState, firsts: list[str], seconds: list[str]) -> int:
+    """Link `firsts[i]` with `seconds[i]` for each i in turn, as `link` does, and stop before the first pair
+    that is not two different asteroids still in the belt (`link` would refuse it, or say why); the number of
+    pairs linked. A belt's set-up is mostly such pairs: a scenario's `link A B` lines are done this way.
+    """
+    asteroids, touched = state.asteroids, state.touched
+    last: str = ""
+    a: Asteroid | None = None
+    for i in range(min(len(firsts), len(seconds))):
+        if firsts[i] != last:  # a belt lists an asteroid's links one after the other
+            last = firsts[i]
+            a = asteroids.get(last)
+        b = asteroids.get(seconds[i])
+        if a is None or b is None or a is b or not a.exists or not b.exists:
+            return i
+        a.neighbours[b.id] = None
+        b.neighbours[a.id] = None
+        touched.add(a.id)
+        touched.add(b.id)
+    return min(len(firsts), len(seconds))
+
+
 def _cargo(cargo: Mapping[str, int] | None, who: str) -> dict[str, int]:
     full = dict.fromkeys(KINDS, 0)
     for kind, n in (cargo or {}).items():

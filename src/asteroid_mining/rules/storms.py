@@ -20,7 +20,24 @@ def angle_of(position: tuple[float, float]) -> float:
 
 
 def index_angles(state: GameState) -> None:
-    """Sort the laid-out asteroids by angle once, so that a sector is found by bisection."""
+    """Sort the laid-out asteroids by angle once, so that a sector is found by bisection (ties: by creation)."""
+    angles: list[float] = []
+    ids: list[str] = []
+    last = -1
+    in_creation_order = True
+    for a in state.asteroids.values():
+        if a.position is not None:
+            angles.append(angle_of(a.position))
+            ids.append(a.id)
+            in_creation_order = in_creation_order and a.index > last
+            last = a.index
+    if in_creation_order and all(angle == angle for angle in angles):
+        # a stable sort on the angles alone keeps ties in creation order, and sorts floats much faster than
+        # it sorts tuples (not with a NaN angle, from a position of NaN, which tuples order their own way)
+        ranks = sorted(range(len(angles)), key=angles.__getitem__)
+        state.angles = [angles[k] for k in ranks]
+        state.angle_ids = [ids[k] for k in ranks]
+        return
     pairs = sorted(
         (angle_of(a.position), a.index, a.id) for a in state.asteroids.values() if a.position is not None
     )

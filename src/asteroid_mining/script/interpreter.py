@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..rules import Action, Game, OptionError, Options, Refused, SetupError, action_from_json
 from ..rules.bulk import CollectorPaused
+from ..rules.materials import CORES
+from ..rules.orbit import Orbit
 from . import parser as p
 from .checks import evaluate
-from .lexer import Line, ScriptError, a_kind, numbered_words
+from .lexer import RESERVED, Line, ScriptError, a_kind, is_id, line_words
 from .reporter import Reporter
 from .show import describe, describe_game
 from .words import choose
 
 _SET_UP = frozenset(("rules", "set", "seed", "asteroid", "link", "settler", "robot", "ufo", "gates"))
 """The statements that build a game: the collector stays paused while a script is only these."""
+_LINK_RUN = re.compile(r"(?:link [A-Za-z][A-Za-z0-9_-]* [A-Za-z][A-Za-z0-9_-]*\r?\n){1,10000}")
+"""Lines `link A B` of single spaces and ids, up to 10,000 at a time (their words are split at once)."""
+_ASTEROID_OPTIONS = frozenset(("mantle", "core", "sun", "orbit"))
 
 
 class Interpreter:
@@ -29,6 +35,7 @@ class Interpreter:
         self.reporter = reporter
         self.game = Game.empty(options=Options(turns="free"), seed=0)
         self._objects = False
+        self._orbits: dict[str, Orbit] = {}  # a belt's asteroids share a few hundred orbits
         self._handlers: dict[type[p.Statement], Callable[[Any], None]] = {
             p.Rules: self._rules,
             p.SetOption: self._set,
@@ -65,13 +72,34 @@ class Interpreter:
         building = True
         game = self.game
         asteroids, link, running = game.asteroids, game.link, not self.ended
-        for number, words in numbered_words(source):
-            # A big belt's set-up is mostly `link A B`: such a line is done at once when nothing can be wrong
-            # with it. An id in the game is a valid, unreserved id without `=`, so the line parses to exactly
-            # this link and passes every check of `_link`; any doubt takes the full path, which reports the
-            # error as for any statement. (Only other statements can end the game: `running` is read again
-            # after each.)
-            if running and len(words) == 3 and words[0] == "link":
+        size, pos, number = len(source), 0, 1  # `number` is the number of the line starting at `pos`
+        while pos <= size:
+            if running and source.startswith("link ", pos):
+                # A big belt's set-up is mostly `link A B` lines: a run of them, each exactly `link`, an id and
+                # an id between single spaces, is linked by the engine at once, pair after pair, up to the first
+                # pair that is not two different asteroids still in the belt. That line and what follows it
+                # take the usual path below, which says what is wrong with it. (Only other statements can end
+                # the game: `running` is read again after each.)
+                run = _LINK_RUN.match(source, pos)
+                if run is not None:
+                    run_words = source[pos:run.end()].split()
+                    done = game.link_pairs(run_words[1::3], run_words[2::3])
+                    number += done
+                    if 3 * done == len(run_words):
+                        pos = run.end()
+                        continue
+                    lines = source[pos:run.end()].split("\n", done)
+                    pos += sum(map(len, lines[:done])) + done  # past the lines linked and their newlines
+            end = source.find("\n", pos)
+            if end < 0:
+                end = size
+            words = line_words(source[pos:end])
+            line, pos, number = number, end + 1, number + 1
+            if not words:
+                continue
+            head = words[0]
+            if running and len(words) == 3 and head == "link":
+                # a link line of another kind (a comment, tabs): done at once as well when nothing can be wrong
                 first, second = words[1], words[2]
                 a, b = asteroids.get(first), asteroids.get(second)
                 if a is not None and b is not None and first != second and a.exists and b.exists:
@@ -80,28 +108,81 @@ class Interpreter:
                         continue
                     except SetupError:  # changed nothing: the full path meets it again and reports it
                         pass
-            if building and words[0] not in _SET_UP:
+            if running and head == "asteroid":
+                try:
+                    if self._plain_asteroid(words):
+                        running = not self.ended
+                        continue
+                except Exception as exc:  # reported as for any statement (`run_line`)
+                    self._report(line, exc)
+                    return False
+            if building and head not in _SET_UP:
                 building = False
                 collector.__exit__(None, None, None)
-            if not self.run_line(number, words):
+            if not self.run_line(line, words):
                 return False
             running = not self.ended
+        return True
+
+    def _plain_asteroid(self, words: tuple[str, ...]) -> bool:
+        """Execute an `asteroid` line at once when it is plainly right; False, having changed nothing, when the
+        full path must read it (an error to report, or a form not handled here).
+
+        What is done here is exactly what parsing the line and executing its statement do: a belt's set-up has
+        as many `asteroid` lines as asteroids.
+        """
+        if len(words) < 2 or len(words) > 6:
+            return False
+        options: dict[str, str] = {}
+        for word in words[2:]:
+            key, _, value = word.partition("=")
+            if not value or key in options or key not in _ASTEROID_OPTIONS:
+                return False
+            options[key] = value
+        ident = words[1]
+        if not is_id(ident) or ident in RESERVED or self.game.kind_of(ident) is not None:
+            return False
+        text = options.get("mantle", "3")
+        if not text.isascii() or not text.isdigit() or len(text) > 18:
+            return False
+        core = options.get("core", "hollow")
+        sun: str | None = options.get("sun", "far")
+        if core not in CORES or sun not in ("near", "far"):
+            return False
+        orbit = None
+        text = options.get("orbit", "")
+        if text:
+            if "sun" in options:
+                return False
+            orbit = self._orbits.get(text)
+            if orbit is None:
+                try:
+                    orbit = self._orbits[text] = Orbit.parse(text)
+                except ValueError:
+                    return False
+            sun = None
+        self._objects = True
+        self._events(self.game.add_asteroid(ident, mantle=int(options.get("mantle", "3")), core=core, sun=sun,
+                                            orbit=orbit))
         return True
 
     def run_line(self, number: int, words: tuple[str, ...]) -> bool:
         """Parse and execute one line; report a script error and return False if there is one."""
         try:
             self.execute(p.parse_line(Line(number, words)))
-        except ScriptError as exc:
-            self.reporter.error(self.name, exc.line or number, exc.message)
-            return False
-        except (SetupError, Refused, OptionError) as exc:
-            self.reporter.error(self.name, number, str(exc))
-            return False
-        except Exception as exc:  # an engine or interpreter bug must still become one error line
-            self.reporter.error(self.name, number, f"internal error: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # every error becomes one error line (`_report`)
+            self._report(number, exc)
             return False
         return True
+
+    def _report(self, number: int, exc: Exception) -> None:
+        """Report the error that stopped line `number`."""
+        if isinstance(exc, ScriptError):
+            self.reporter.error(self.name, exc.line or number, exc.message)
+        elif isinstance(exc, (SetupError, Refused, OptionError)):
+            self.reporter.error(self.name, number, str(exc))
+        else:  # an engine or interpreter bug must still become one error line
+            self.reporter.error(self.name, number, f"internal error: {type(exc).__name__}: {exc}")
 
     def execute(self, statement: p.Statement) -> None:
         """Execute one parsed statement; raises ScriptError (or an engine error) on a script error."""

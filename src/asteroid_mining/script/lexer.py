@@ -55,14 +55,18 @@ def tokenize(source: str) -> Iterator[Line]:
 def numbered_words(source: str) -> Iterator[tuple[int, tuple[str, ...]]]:
     """The line number and words of every statement line of `source` (what `tokenize` gives, as pairs)."""
     for number, raw in enumerate(source.split("\n"), start=1):
-        parts = raw.split(" ")
-        # most lines are words between single spaces: those are split at once, the rest as `split_words` says
-        if "" in parts or "#" in raw or "\t" in raw or "\r" in raw:
-            words = split_words(raw)
-            if words:
-                yield number, words
-        else:
-            yield number, tuple(parts)
+        words = line_words(raw)
+        if words:
+            yield number, words
+
+
+def line_words(raw: str) -> tuple[str, ...]:
+    """What `split_words` gives for one line (without its `\\n`), sooner for the usual line."""
+    parts = raw.split(" ")
+    # most lines are words between single spaces: those are split at once, the rest as `split_words` says
+    if "" in parts or "#" in raw or "\t" in raw or "\r" in raw:
+        return split_words(raw)
+    return tuple(parts)
 
 
 def is_id(word: str) -> bool:

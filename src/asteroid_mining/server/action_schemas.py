@@ -104,14 +104,16 @@ ActionJson: Any = _union(list(ACTION_MODELS), "type")
 
 # ----- choices (`Game.choices(settler).to_json()`) -----
 class Refusal(Record):
-    """Why the rules refuse an action: a stable `code`, the values its sentence needs, and the English sentence.
+    """Why the rules refuse an action: a stable `code` and the values its sentence needs.
 
-    The codes and their params are listed in docs/engine.md; a client translates from `code` and `params`.
+    The codes and their params are listed in docs/engine.md; a client words the refusal from `code` and `params`
+    (the choices' refusals carry nothing else; an `error` adds the English sentence as its `message`).
     """
 
     code: str
     params: dict[str, str | int]
-    message: str
+    message: str | None = absent("the English sentence (the engine's `Refusal.to_json()`; the server's choices "
+                                 "leave it out)")
 
 
 class Danger(Record):
@@ -161,8 +163,8 @@ Choices: Any = create_model(
     "Choices",
     __base__=Record,
     __doc__="Every action a settler could take now, legal or refused, in a stable order, with the hints a "
-            "player needs (`Game.choices`). A settler that cannot act now (not its turn, dead, the game over) has "
-            "why in `refusal`, and the server sends it no entries (`Game.choices(settler, brief=True)`).",
+            "player needs (`Game.choices`). The server sends the choices of a settler that may act now; for one "
+            "that cannot (not its turn, dead, the game over) it sends null.",
     settler=(str, ...),
     round=(int, ...),
     refusal=(Refusal | None, Field(description="why the settler cannot act now (every entry would be refused with "

@@ -44,6 +44,19 @@ class Connection:
     seat: Seat | None
     outbox: Outbox
     live: LiveGame | None = field(default=None)
+    choices: bool = True
+    """Whether the client takes its settlers' choices (`?choices=false`: a client that judges its moves itself
+    gets none, and costs the server nothing for them)."""
+
+    @property
+    def chooser(self) -> Seat | None:
+        """The seat whose settlers' choices this connection is sent (None: it is sent none)."""
+        return self.seat if self.choices else None
+
+    def pick(self, message: Message, seated: dict[int, Message]) -> Message:
+        """Of an update's messages (`LiveGame._announce`), the one for this connection."""
+        seat = self.chooser
+        return message if seat is None else seated.get(seat.number, message)
 
 
 def progress_of(game: Game, seq: int, at: float) -> Progress:
@@ -270,7 +283,7 @@ class LiveGame:
             await self._reload()
             return
         for conn in self.connections:
-            conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
+            conn.outbox.put_message(conn.pick(message, seated))
 
     def _announce(self, seq: int, command: Command, events: list[Event],
                   ref: str | int | None) -> tuple[Message, dict[int, Message]]:
@@ -291,7 +304,7 @@ class LiveGame:
         seated: dict[int, Message] = {}
         if changed:
             for conn in self.connections:
-                seat = conn.seat
+                seat = conn.chooser
                 if seat is not None and seat.number not in seated:
                     mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
                     seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
@@ -372,8 +385,8 @@ class LiveGame:
             self._restart_clock()  # the clock stood still while nobody was here
         conn.live = self
         self.connections.add(conn)
-        if conn.seat is not None:
-            self.choices.watch(conn.seat.settlers)
+        if conn.chooser is not None:
+            self.choices.watch(conn.chooser.settlers)
         conn.outbox.put(self.state_message(conn))
         self._wake.set()
 
@@ -381,19 +394,20 @@ class LiveGame:
         """Remove a connection."""
         if conn in self.connections:
             self.connections.discard(conn)
-            if conn.seat is not None:
-                self.choices.unwatch(conn.seat.settlers)
+            if conn.chooser is not None:
+                self.choices.unwatch(conn.chooser.settlers)
         conn.outbox.close()
         self._wake.set()
 
     def state_message(self, conn: Connection) -> str:
         """The `state` message: who the client is, the seats, the whole view after command `seq`, and the choices
-        of the settlers the client may move (none for a spectator)."""
+        of the settlers the client may move (none for a spectator, or a client that takes none)."""
         you = None
         choices: dict[str, str] = {}
         if conn.seat is not None:
             you = {"seat": conn.seat.number, "settlers": list(conn.seat.settlers)}
-            choices = self.choices.current(conn.seat.settlers)
+        if conn.chooser is not None:
+            choices = self.choices.current(conn.chooser.settlers)
         return dumps({
             "type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
             "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline,
@@ -437,8 +451,8 @@ class LiveGame:
         oldest = self._recent[0][0] if self._recent else self.seq + 1
         if oldest <= after + 1 <= self.seq:
             for seq, message in self._recent:
-                if seq == self.seq and conn.seat is not None:
-                    mine = self.choices.current(conn.seat.settlers)
+                if seq == self.seq and conn.chooser is not None:
+                    mine = self.choices.current(conn.chooser.settlers)
                     conn.outbox.put_message(frame(_with_choices(message["text"], mine)))
                 elif seq > after:
                     conn.outbox.put_message(message)

@@ -1,12 +1,13 @@
 """The WebSocket endpoint `/api/games/{id}/ws?token=T`: play with a seat's token, watch without one.
 
 On connect the client receives the `state`; then one `update` per accepted command. Its own refused or
-malformed messages are answered with an `error`, and the connection stays usable. Close codes: 4401 a wrong
-token, 4403 an origin that may not connect, 4404 no such game, 4410 a stored game that cannot be
-loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and
-sync), 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server
-failure, 1012 the game moved to another node of a cluster (reconnect), 1000 after `ended` (the game was
-abandoned: do not reconnect to play).
+malformed messages are answered with an `error`, and the connection stays usable. `&choices=false`: the client
+judges its moves itself (a bot with its own engine) and is sent no choices. Close codes: 4400 a query parameter
+with a value it cannot take, 4401 a wrong token, 4403 an origin that may not connect, 4404 no such game, 4410 a
+stored game that cannot be loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and sync),
+4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server failure,
+1012 the game moved to another node of a cluster (reconnect), 1000 after `ended` (the game was abandoned: do not
+reconnect to play).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 CLOSE_ENDED = 1000
+CLOSE_BAD_REQUEST = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_NO_GAME = 4404
@@ -46,8 +48,12 @@ CLOSE_INTERNAL = 1011
 CLOSE_MOVED = 1012
 
 
+CHOICES = {"true": True, "false": False}
+"""The values of the `choices` query parameter: whether the client is sent its settlers' choices."""
+
+
 @router.websocket("/api/games/{game_id}/ws")
-async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def play(websocket: WebSocket, game_id: str, token: str | None = None, choices: str = "true") -> None:
     """Play (with a seat's token) or watch (without) one game."""
     settings: Settings = websocket.app.state.settings
     hub: GameHub = websocket.app.state.hub
@@ -56,17 +62,23 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> 
         return
     client = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
+    wants = CHOICES.get(choices)
+    if wants is None:
+        await _close(websocket, "invalid", f"choices: 'true' or 'false', not {choices[:40]!r}", CLOSE_BAD_REQUEST,
+                     "choices")
+        return
     if not hub.connect(client):
         await _close(websocket, "too_many_client_connections", "this address has as many connections open as it "
                      f"may ({settings.max_connections_per_client}); close some", CLOSE_FULL)
         return
     try:
-        await _serve(websocket, hub, settings, game_id, token)
+        await _serve(websocket, hub, settings, game_id, token, wants)
     finally:
         hub.disconnect(client)
 
 
-async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id: str, token: str | None) -> None:
+async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id: str, token: str | None,
+                 choices: bool) -> None:
     """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
     try:
         live = await hub.get(game_id)
@@ -99,7 +111,8 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
                      CLOSE_FULL)
         hub.release(live)
         return
-    conn = Connection(seat, Outbox(settings.send_queue, websocket.scope.get(SCOPE_KEY, websocket.send)))
+    conn = Connection(seat, Outbox(settings.send_queue, websocket.scope.get(SCOPE_KEY, websocket.send)),
+                      choices=choices)
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
@@ -170,10 +183,10 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
         conn.outbox.close()
 
 
-async def _close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    """Tell the client why, then close with `close_code`."""
+async def _close(websocket: WebSocket, code: str, message: str, close_code: int, field: str | None = None) -> None:
+    """Tell the client why (and which `field` is at fault), then close with `close_code`."""
     with contextlib.suppress(Exception):
-        await websocket.send_text(error(code, message))
+        await websocket.send_text(error(code, message, field))
         await websocket.close(close_code, message[:120])
 
 

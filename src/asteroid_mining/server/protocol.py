@@ -29,8 +29,13 @@ from .schemas import (
     CreateGame,
     ErrorBody,
     GameDetail,
+    GameEvents,
     GameLog,
+    GameSummary,
     Health,
+    LessonInfo,
+    LessonProgress,
+    Lessons,
     Lobby,
     SeatInfo,
     SyncMessage,
@@ -58,8 +63,9 @@ class StateMessage(Record):
     turn_seconds: float | None
     deadline: float | None = Field(description="when (seconds since the epoch) the server plays the turn itself")
     state: GameView
-    choices: dict[str, Choices] = Field(description="the choices of each settler the client may move (none for a "
-                                                    "spectator)")
+    choices: dict[str, Choices | None] = Field(
+        description="the choices of each settler the client may move (none for a spectator, or a client that "
+                    "connected with `choices=false`); null for a settler that cannot act now (the view says why)")
 
 
 class UpdateMessage(Record):
@@ -73,7 +79,8 @@ class UpdateMessage(Record):
     events: list[GameEvent]
     diff: ViewDiff
     deadline: float | None
-    choices: dict[str, Choices] | None = absent("the choices of the client's settlers that changed")
+    choices: dict[str, Choices | None] | None = absent(
+        "the choices of the client's settlers that changed (null: the settler cannot act now)")
 
 
 class ErrorMessage(Record):
@@ -150,7 +157,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, Err
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
-    CreateGame, CreatedGame, AbandonGame, Lobby, GameDetail, GameLog, Health, ErrorBody, Belts, Bots,
+    CreateGame, CreatedGame, AbandonGame, Lobby, GameSummary, GameDetail, GameLog, GameEvents, Lessons,
+    LessonInfo, LessonProgress, Health, ErrorBody, Belts, Bots,
 )
 """Every model of the protocol, in the order the generated file lists them."""
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
 from .action_schemas import INT64_MAX, ActBase, ActionJson, ActMessage, Ref
-from .view_schemas import GameView, absent
+from .view_schemas import GameEvent, GameView, absent
 
 OPTION_MAX = 1_000_000
 """The largest number any rule option may be given in a request (each option has its own, smaller limit)."""
@@ -150,6 +150,61 @@ class GameLog(BaseModel):
     status: str
     seq: int
     commands: list[LoggedCommand]
+
+
+class EventStep(BaseModel):
+    """One accepted command's events, as the `update` for it carried them."""
+
+    seq: int
+    by: By
+    events: list[GameEvent]
+
+
+class GameEvents(BaseModel):
+    """The answer to `GET /api/games/{id}/events`: every accepted command's events (after `after`), oldest first."""
+
+    id: str
+    status: str
+    seq: int
+    steps: list[EventStep]
+
+
+class LessonStep(BaseModel):
+    """One step of a lesson: its hint in every language, and what it asks the player to press (null: nothing
+    in particular)."""
+
+    hint: dict[str, str]
+    press: str | None
+
+
+class LessonInfo(BaseModel):
+    """A lesson or puzzle as `GET /api/lessons` lists it: its texts in every language and its steps."""
+
+    id: str
+    kind: Literal["lesson", "puzzle"]
+    order: int
+    par: int = Field(description="the rounds a puzzle can be solved in")
+    title: dict[str, str]
+    goal: dict[str, str]
+    intro: dict[str, str]
+    steps: list[LessonStep]
+    belt: str | None = Field(description="the shipped belt it is played on; null: a belt of its own")
+
+
+class Lessons(BaseModel):
+    """The answer to `GET /api/lessons`: every lesson and puzzle, in order."""
+
+    lessons: list[LessonInfo]
+
+
+class LessonProgress(BaseModel):
+    """The answer to `GET /api/games/{id}/goals?lesson=ID`: which of the lesson's steps hold now, and its goal."""
+
+    lesson: str
+    round: int
+    status: str
+    steps: list[bool]
+    goal: bool
 
 
 class Health(BaseModel):

@@ -55,7 +55,7 @@ export interface Perf {
   /** Per seat played here: the seq of the last message that brought its settlers' choices. */
   choicesSeq: Record<number, number>;
   /** The choices this screen shows, by settler (for tests). */
-  choices: () => Record<string, Choices>;
+  choices: () => Record<string, Choices | null>;
   scene: BeltScene | null;
   /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
   where: (id: string) => { x: number; y: number } | null;
@@ -427,7 +427,7 @@ export class GameScreen implements Controller {
     }
     else if (this.overlay.kind === "handover") waitingReason = t("wait.handover");
     const canAct = waitingReason === null;
-    // Brief choices (a refusal and no entries: the settler cannot act now) show its places from the view.
+    // A settler without choices (null: it cannot act now, or none arrived yet) shows its places from the view.
     const all = current ? this.session.choices[current.id] ?? null : null;
     const moves = all && !all.refusal ? movesOf(all) : current ? viewMoves(model, current.id) : [];
     return {

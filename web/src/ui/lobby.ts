@@ -175,8 +175,9 @@ export class Lobby {
     const beltChoice = get("belt");
     const belt = beltChoice === "__file" ? this.beltFile : beltChoice;
     if (!belt) throw new Error(t("belt.file_missing"));
+    const seats = Number(get("seats"));
     const body: CreateBody = {
-      seats: Number(get("seats")),
+      seats,
       settlers_per_seat: Number(get("settlers_per_seat")),
       belt,
       rules: get("rules") === "extended" ? "extended" : "classic",
@@ -186,9 +187,9 @@ export class Lobby {
     const timer = Number(get("timer"));
     if (timer > 0) body.turn_seconds = timer;
     const bots: Record<string, string> = {};
-    for (let i = 1; i <= body.seats; i++) if (get(`seat_${i}`)) bots[String(i)] = get(`seat_${i}`);
+    for (let i = 1; i <= seats; i++) if (get(`seat_${i}`)) bots[String(i)] = get(`seat_${i}`);
     if (Object.keys(bots).length) body.bots = bots;
-    const options: Record<string, unknown> = {};
+    const options: Record<string, number | boolean> = {};
     for (const key of ["uranium_fuse", "ufos", "storm_warning", "storm_interval"]) {
       if (get(`opt_${key}`)) options[key] = Number(get(`opt_${key}`));
     }

@@ -201,7 +201,7 @@ class ClusterGame(LiveGame):
         command = Command(seq, update["action"], update["by"], update["at"])
         message, seated = self._announce(seq, command, events, update.get("ref"))
         for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
-            conn.outbox.put_message(seated.get(conn.seat.number, message) if conn.seat else message)
+            conn.outbox.put_message(conn.pick(message, seated))
 
     def follow_end(self, message: dict[str, Any]) -> None:
         """The owner has abandoned the game (stored): over here as well, and this node's clients are told."""
