@@ -42,7 +42,12 @@ def test_the_whole_tutorial_from_the_hints(server: Server, new_page: Any) -> Non
     page.locator(".lesson-card").first.locator("button").click()
     done: list[str] = []
     for _ in range(9):
-        page.wait_for_function("document.body.dataset.ready === '1' && !!document.querySelector('.lesson-hint')")
+        # the lesson's game is on screen, the guide has asked the server about it (its hint is not the previous
+        # lesson's), and it is this browser's step
+        page.wait_for_function(
+            "document.body.dataset.ready === '1' && !!document.querySelector('.lesson-hint')"
+            " && window.__am.seq >= 0 && window.__am.lessonSeq >= 0 && window.__am.lessonSeq >= window.__am.seq"
+            " && !document.querySelector('.actionbar.inactive')")
         title = page.inner_text(".lesson-title")
         assert page.inner_text(".lesson-goal").startswith("Goal:")
         shot(page, f"lesson-{len(done) + 1}")
