@@ -23,8 +23,6 @@ import os
 import platform
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -46,6 +44,7 @@ from asteroid_mining.rules.belt import Belt
 from asteroid_mining.rules.effects import place_actor
 from asteroid_mining.rules.materials import HOLLOW, KINDS, ROBOT_COST
 from asteroid_mining.rules.setup import add_robot
+from builds import figures_in_child  # beside this file
 
 
 def make_belt(size: int) -> Belt:
@@ -274,14 +273,7 @@ def _show(value: float | None, unit: str) -> str:
 
 def in_child(engine: str, sizes: list[int]) -> dict[str, Any] | None:
     """The figures measured by a fresh process running `engine`, or None when that build is not available."""
-    env = dict(os.environ, ASTEROID_MINING_ENGINE=engine)
-    command = [sys.executable, __file__, "--engine", engine, "--json", *(["--quick"] if sizes == [10_000] else [])]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        sys.stderr.write(f"{engine} engine: {result.stderr.strip().splitlines()[-1] if result.stderr else 'failed'}\n")
-        return None
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return figures_in_child(__file__, engine, ["--engine", engine, *(["--quick"] if sizes == [10_000] else [])])
 
 
 def main() -> None:

@@ -20,8 +20,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -30,6 +28,7 @@ import numpy as np
 from asteroid_mining.ai.simulate import SimConfig, run
 from asteroid_mining.rl import SettlersEnv, TeamEnv
 from asteroid_mining.rules import ENGINE as RUNNING_ENGINE
+from builds import figures_in_child  # beside this file
 
 
 def team_steps(steps: int) -> float:
@@ -120,14 +119,7 @@ TARGETS = {"team_steps": 20_000.0, "random_games": 3 * 205.0}
 
 def in_child(engine: str, quick: bool) -> dict[str, Any] | None:
     """The figures measured by a fresh process running `engine`, or None when that build is not available."""
-    env = dict(os.environ, ASTEROID_MINING_ENGINE=engine)
-    command = [sys.executable, __file__, "--json", *(["--quick"] if quick else [])]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        sys.stderr.write(f"{engine} engine: {result.stderr.strip().splitlines()[-1] if result.stderr else 'failed'}\n")
-        return None
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
+    return figures_in_child(__file__, engine, ["--quick"] if quick else [])
 
 
 def main() -> None:

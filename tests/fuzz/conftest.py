@@ -11,9 +11,15 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from .support import check_restart, server
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 PROFILE = os.environ.get("FUZZ_PROFILE", "ci")
 EXAMPLES = Counter[str]()
@@ -67,6 +73,18 @@ def log_watch() -> Iterator[LogWatch]:
     finally:
         root.removeHandler(watch)
         root.setLevel(level)
+
+
+@pytest.fixture(scope="module")
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+           log_watch: LogWatch) -> Iterator[TestClient]:
+    """The server in process, on a data directory of the test module's own; after the module's tests it must
+    start again on what they left, and the log must hold no error or traceback."""
+    data = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    with server(data) as test_client:
+        yield test_client
+    check_restart(data)
+    log_watch.check()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

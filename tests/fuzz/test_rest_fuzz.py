@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from .conftest import EXAMPLES, LogWatch, fuzz_settings
 from .mutations import STRINGS, mutated
-from .support import check_restart, create_bodies, server
+from .support import create_bodies
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("rest-fuzz")
-
-
-@pytest.fixture(scope="module")
-def client(data: Path, log_watch: LogWatch) -> Iterator[TestClient]:
-    with server(data) as test_client:
-        yield test_client
-    check_restart(data)
-    log_watch.check()
 
 
 def answered_cleanly(answer: object) -> dict[str, object]:

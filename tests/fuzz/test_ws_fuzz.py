@@ -10,7 +10,6 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 from ..server.helpers import apply_diff, in_process, two_loops_belt
 from .conftest import EXAMPLES, LogWatch, fuzz_settings
 from .mutations import STRINGS, mutated
-from .support import IDS, check_restart, client_messages, server
+from .support import IDS, client_messages
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -67,19 +66,6 @@ class Client:
             message = self.next(10)
             if message["type"] == kind:
                 return message
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("ws-fuzz")
-
-
-@pytest.fixture(scope="module")
-def client(data: Path, log_watch: LogWatch) -> Iterator[TestClient]:
-    with server(data) as test_client:
-        yield test_client
-    check_restart(data)
-    log_watch.check()
 
 
 class Table:

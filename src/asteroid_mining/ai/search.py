@@ -128,7 +128,9 @@ class Reach:
                 continue
             step = first.get(aid)  # None at the origin: the step is the move itself
             near = d + 1
-            # a neighbour is reached by moving to it, an active gate's far side by moving through the gate
+            # a neighbour is reached by moving to it, an active gate's far side by moving through the gate; the
+            # two loops are written out rather than sharing a helper, as this is the innermost loop of every
+            # planner decision
             for dest in neighbours(aid):
                 if dest in dist or (passable is not None and not passable(dest, near)):
                     continue
