@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .json_text import quote, write_flat_object
 from .refusals import ParamValue, render
 
 
@@ -37,6 +38,20 @@ class Refusal:
         if not message:
             return {"code": self.code, "params": dict(self.params)}
         return {"code": self.code, "params": dict(self.params), "message": self.message}
+
+    def to_text(self) -> str:
+        """`to_json(message=False)` as compact JSON text (as orjson writes it)."""
+        out: list[str] = []
+        self.write(out)
+        return "".join(out)
+
+    def write(self, out: list[str]) -> None:
+        """Append `to_text()` to `out`, in pieces."""
+        out.append('{"code":')
+        out.append(quote(self.code))
+        out.append(',"params":')
+        write_flat_object(self.params, out)
+        out.append("}")
 
     def __hash__(self) -> int:
         return hash((self.code, frozenset(self.params.items())))

@@ -123,28 +123,10 @@ class ChoiceTracker:
         """`sid`'s choices now; `near`: the ids they are made of, when nothing among them has changed since they
         were last taken (a change to any of them touches one of them: the settler, its asteroid, a gate)."""
         game = self._game
-        if game.actor_refusal(sid) is not None:
+        text = game.choices_text(sid)
+        if text is None:
             return _CANNOT
-        text = orjson.dumps(game.choices(sid).to_json(messages=False)).decode()
-        return _Sent(text, self._near(sid) if near is None else near)
-
-    def _near(self, sid: str) -> frozenset[str]:
-        """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
-        the gates orbiting there, their partners and the partners' asteroids."""
-        game = self._game
-        settler = game.settlers[sid]
-        ids = {sid, *settler.gates}
-        if settler.at is not None:
-            here = game.asteroids[settler.at]
-            ids.add(here.id)
-            ids.update(here.neighbours)
-            gates = game.gates
-            for gid in here.gates:
-                partner = gates[gates[gid].partner]
-                ids.update((gid, partner.id))
-                if partner.at is not None:
-                    ids.add(partner.at)
-        return frozenset(ids)
+        return _Sent(text, game.choices_scope(sid) if near is None else near)
 
 
 def choices_json(texts: Mapping[str, str]) -> str:

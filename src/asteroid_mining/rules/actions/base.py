@@ -7,7 +7,7 @@ kind a settler could take now (for `Game.choices` and `legal_actions`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
+from ..json_text import quote
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -64,6 +65,58 @@ class Action(_Named):
             if value is not None:
                 out[name] = value
         return out
+
+    def write_args(self, out: list[str]) -> None:
+        """Append `args()` as members of a JSON object, each after a comma (`,"target":"a7"`) to `out`, in
+        pieces; nothing when there are none. Records with fields write theirs directly (this looks them up)."""
+        for name in field_names(type(self))[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out.append(",")
+                out.append(quote(name))
+                out.append(":")
+                out.append(quote(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One action the actor could take now: `refusal` is None when the rules accept it; `danger`, what it
+    would set off (a drill's)."""
+
+    action: Action
+    refusal: Refusal | None
+    danger: Danger | None
+
+    def __init__(self, action: Action, refusal: Refusal | None, danger: Danger | None = None) -> None:
+        # written out (see `events`): the compiled engine then builds choices without interpreted code
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "refusal", refusal)
+        object.__setattr__(self, "danger", danger)
+
+    def to_json(self, refusal: dict[str, Any] | None = None, messages: bool = True) -> dict[str, Any]:
+        """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
+        refusal's JSON when the caller has it already; `messages`: whether a refusal has its English sentence."""
+        action = self.action
+        if refusal is None and self.refusal is not None:
+            refusal = self.refusal.to_json(messages)
+        out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
+        if self.danger is not None:
+            out["danger"] = self.danger.to_json()
+        return out
+
+    def write(self, out: list[str], refusal: str) -> None:
+        """Append `to_json(messages=False)` as compact JSON text (as orjson writes it) to `out`, in pieces;
+        `refusal`: the refusal's text (`"null"` for none)."""
+        action = self.action
+        out.append('{"action":')
+        out.append(quote(action.name))
+        action.write_args(out)
+        out.append(',"refusal":')
+        out.append(refusal)
+        if self.danger is not None:
+            out.append(',"danger":')
+            self.danger.write(out)
+        out.append("}")
 
 
 A = TypeVar("A", bound=Action)
@@ -148,17 +201,19 @@ class Rule(Generic[A]):
         """Carry out an accepted action, appending the events it causes."""
         raise NotImplementedError
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterable[A]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[A]:
         """Every action of this kind the actor could be offered now, legal or not, in a stable order.
 
         `here` is None for an actor that is nowhere (dead or destroyed).
         """
         raise NotImplementedError
 
-    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[A, Refusal | None]]:
-        """Each of `candidates` with its refusal (an actor that may act now and may do this action)."""
+    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
+        """Append each of `candidates` to `out` as a `Choice`: with its refusal (`refuse`) and the action's
+        `danger` (an actor that may act now and may do this action)."""
+        danger = self.danger(state, actor, here)
         for action in self.candidates(state, actor, here):
-            yield action, self.refuse(state, actor, here, action)
+            out.append(Choice(action, self.refuse(state, actor, here, action), danger))
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
         """The accepted ones among `candidates` (an actor that may act now and may do this action)."""

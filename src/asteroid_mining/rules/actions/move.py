@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..effects import check_win, place_actor
 from ..errors import Refusal
 from ..events import Event, Moved
+from ..json_text import quote
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Choice, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,11 @@ class Move(Action):
     def __init__(self, actor: str, target: str) -> None:
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "target", target)
+
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        out.append(',"target":')
+        out.append(quote(self.target))
 
 
 Move.name = "move"
@@ -74,25 +80,25 @@ class MoveRule(Rule[Move]):
         if isinstance(actor, Settler):
             check_win(state, target, events)
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Move]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Move]:
         """Each neighbour, then each gate orbiting the actor's asteroid."""
         if here is None:
-            return
+            return []
         aid = actor.id
-        for n in here.neighbours:
-            yield Move(aid, n)
+        out = [Move(aid, n) for n in here.neighbours]
         for g in here.gates:
-            yield Move(aid, g)
+            out.append(Move(aid, g))
+        return out
 
-    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[Move, Refusal | None]]:
+    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
         """Each candidate with its refusal: neighbours are always accepted, gates are looked at."""
         # every neighbour exists (an explosion unlinks it): moving there is accepted without a look
         aid = actor.id
         for n in here.neighbours:
-            yield Move(aid, n), None
+            out.append(Choice(Move(aid, n), None))
         for g in here.gates:
             move = Move(aid, g)
-            yield move, self.refuse(state, actor, here, move)
+            out.append(Choice(move, self.refuse(state, actor, here, move)))
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
         """The neighbours, then the active gates (none for a UFO)."""
