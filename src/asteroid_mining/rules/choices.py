@@ -15,7 +15,7 @@ from .actions import RULES, Action, actor_refusal, cannot_do, standing_refusal, 
 from .actions.base import Choice, Rule
 from .dangers import Reaction, reaction
 from .errors import Refusal
-from .json_text import quote
+from .json_text import integer, quoted_between
 from .materials import MATERIALS
 from .state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -26,6 +26,11 @@ _PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool], ...]]] = {
     kind: tuple((rule, kind in rule.actors) for rule in RULES) for kind in ("settler", "robot", "ufo")
 }
 """Each action's rule and whether this kind of actor may do it, in the order of `RULES`, by kind of actor."""
+_SETTLERS: Final[dict[str, str]] = {}
+"""What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
+_MEMBERS: Final[dict[str, str]] = {}
+_NEXT: Final[dict[str, str]] = {}
+"""An asteroid's id as the first or a later key of `reactions`: `"a7":`, `,"a7":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +58,9 @@ class StormOutlook:
     def write(self, out: list[str]) -> None:
         """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
         out.append('{"round":')
-        out.append(str(self.round))
+        out.append(integer(self.round))
         out.append(',"in_rounds":')
-        out.append(str(self.in_rounds))
+        out.append(integer(self.in_rounds))
         out.append(',"in_path":true,"sheltered":' if self.in_path else ',"in_path":false,"sheltered":')
         out.append("true}" if self.sheltered else "false}")
 
@@ -117,13 +122,17 @@ class Choices:
     def to_text(self) -> str:
         """`to_json(messages=False)` as compact JSON text, exactly as `orjson.dumps` writes it (the server's
         protocol: it keeps and sends choices as text, and writing it here spares it the dicts)."""
-        out: list[str] = ['{"settler":', quote(self.settler), ',"round":', str(self.round), ',"refusal":']
+        out: list[str] = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
         if self.refusal is None:
-            out.append("null")
+            out.append(',"refusal":null,"choices":[')
         else:
+            out.append(',"refusal":')
             self.refusal.write(out)
-        out.append(',"choices":[')
-        refusals: dict[int, str] = {}  # one text per refusal object, as in `to_json`
+            out.append(',"choices":[')
+        # entries refused alike share one refusal object (a settler that cannot act): its text is written once
+        # and its pieces used again
+        last: Refusal | None = None
+        start = end = 0
         first = True
         for c in self.choices:
             if not first:
@@ -131,21 +140,23 @@ class Choices:
             first = False
             r = c.refusal
             if r is None:
-                c.write(out, "null")
+                c.write(out)
                 continue
-            made = refusals.get(id(r))
-            if made is None:
-                made = refusals[id(r)] = r.to_text()
-            c.write(out, made)
+            c.action.write_head(out)
+            out.append(',"refusal":')
+            if r is last:
+                out.extend(out[start:end])
+            else:
+                last, start = r, len(out)
+                r.write(out)
+                end = len(out)
+            c.write_tail(out)
         out.append('],"reactions":{')
         first = True
-        for aid, reaction_ in self.reactions.items():
-            if not first:
-                out.append(",")
+        for aid, found in self.reactions.items():
+            out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_NEXT, aid, ",", ":"))
             first = False
-            out.append(quote(aid))
-            out.append(":")
-            reaction_.write(out)
+            found.write(out)
         out.append('},"storms":[')
         first = True
         for storm in self.storms:

@@ -11,12 +11,17 @@ first time; uranium counts one exposure each such time and explodes on the count
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from .json_text import quote
+from .json_text import integer, quote, quoted_between
 from .materials import MATERIALS
 from .orbit import Orbit
 from .state import Asteroid, GameState
+
+_DANGERS: Final[dict[str, str]] = {}
+_REACTIONS: Final[dict[str, str]] = {}
+"""What opens a danger's and a reaction's JSON text, by core: `{"core":"ice","in_rounds":`,
+`{"core":"ice","effect":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +42,8 @@ class Danger:
 
     def write(self, out: list[str]) -> None:
         """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        out.append('{"core":')
-        out.append(quote(self.core))
-        out.append(',"in_rounds":')
-        out.append(str(self.in_rounds))
+        out.append(quoted_between(_DANGERS, self.core, '{"core":', ',"in_rounds":'))
+        out.append(integer(self.in_rounds))
         out.append("}")
 
 
@@ -65,12 +68,10 @@ class Reaction:
 
     def write(self, out: list[str]) -> None:
         """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        out.append('{"core":')
-        out.append(quote(self.core))
-        out.append(',"effect":')
+        out.append(quoted_between(_REACTIONS, self.core, '{"core":', ',"effect":'))
         out.append(quote(self.effect))
         out.append(',"in_rounds":')
-        out.append(str(self.in_rounds))
+        out.append(integer(self.in_rounds))
         out.append("}")
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
-from .json_text import quote, write_flat_object
+from .json_text import quoted_between, write_flat_object
 from .refusals import ParamValue, render
 
 
@@ -20,12 +20,13 @@ class Refusal:
     """
 
     code: str
-    params: Mapping[str, ParamValue] = field(default_factory=dict)
+    params: dict[str, ParamValue] = field(default_factory=dict)
 
     def __init__(self, code: str, params: Mapping[str, ParamValue] | None = None) -> None:
         # written out (see `events`): the compiled engine then builds refusals without interpreted code
         object.__setattr__(self, "code", code)
-        object.__setattr__(self, "params", {} if params is None else params)
+        object.__setattr__(self, "params", {} if params is None else params if isinstance(params, dict)
+                           else dict(params))
 
     @property
     def message(self) -> str:
@@ -47,14 +48,16 @@ class Refusal:
 
     def write(self, out: list[str]) -> None:
         """Append `to_text()` to `out`, in pieces."""
-        out.append('{"code":')
-        out.append(quote(self.code))
-        out.append(',"params":')
+        out.append(quoted_between(_HEADS, self.code, '{"code":', ',"params":'))
         write_flat_object(self.params, out)
         out.append("}")
 
     def __hash__(self) -> int:
         return hash((self.code, frozenset(self.params.items())))
+
+
+_HEADS: Final[dict[str, str]] = {}
+"""What opens a refusal's JSON text, by code: `{"code":"dead","params":`."""
 
 
 @lru_cache(maxsize=4096)

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
-from ..json_text import quote
+from ..json_text import next_member, quote, quoted_between
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -66,15 +66,19 @@ class Action(_Named):
                 out[name] = value
         return out
 
+    def write_head(self, out: list[str]) -> None:
+        """Append `{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a choice's
+        JSON text opens."""
+        out.append(quoted_between(_HEADS, self.name, '{"action":', ""))
+        self.write_args(out)
+
     def write_args(self, out: list[str]) -> None:
         """Append `args()` as members of a JSON object, each after a comma (`,"target":"a7"`) to `out`, in
         pieces; nothing when there are none. Records with fields write theirs directly (this looks them up)."""
         for name in field_names(type(self))[1:]:
             value = getattr(self, name)
             if value is not None:
-                out.append(",")
-                out.append(quote(name))
-                out.append(":")
+                out.append(next_member(name))
                 out.append(quote(value))
 
 
@@ -104,22 +108,30 @@ class Choice:
             out["danger"] = self.danger.to_json()
         return out
 
-    def write(self, out: list[str], refusal: str) -> None:
-        """Append `to_json(messages=False)` as compact JSON text (as orjson writes it) to `out`, in pieces;
-        `refusal`: the refusal's text (`"null"` for none)."""
-        action = self.action
-        out.append('{"action":')
-        out.append(quote(action.name))
-        action.write_args(out)
-        out.append(',"refusal":')
-        out.append(refusal)
-        if self.danger is not None:
+    def write(self, out: list[str]) -> None:
+        """Append `to_json(messages=False)` as compact JSON text (as orjson writes it) to `out`, in pieces."""
+        self.action.write_head(out)
+        if self.refusal is None:
+            out.append(',"refusal":null')
+        else:
+            out.append(',"refusal":')
+            self.refusal.write(out)
+        self.write_tail(out)
+
+    def write_tail(self, out: list[str]) -> None:
+        """Append what follows the refusal in `write`: the danger if any, and the closing brace."""
+        if self.danger is None:
+            out.append("}")
+        else:
             out.append(',"danger":')
             self.danger.write(out)
-        out.append("}")
+            out.append("}")
 
 
 A = TypeVar("A", bound=Action)
+
+_HEADS: Final[dict[str, str]] = {}
+"""What opens a choice's JSON text, by action: `{"action":"move"`."""
 
 
 FIELD_SORTS = ("thing", "new", "material")
