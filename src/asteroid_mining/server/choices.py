@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 import orjson
 
@@ -36,19 +35,6 @@ from ..rules import Game
 
 NONE = "null"
 """The choices of a settler that cannot act now, as JSON text."""
-
-
-@dataclass(slots=True)
-class _Sent:
-    """A settler's choices as last sent, and what they were made of."""
-
-    text: str
-    """The choices as JSON text (`NONE` when the settler could not act)."""
-    near: frozenset[str]
-    """The ids whose change can change these choices (none for a settler that could not act)."""
-
-
-_CANNOT = _Sent(NONE, frozenset())
 
 
 class ChoiceTracker:
@@ -61,7 +47,10 @@ class ChoiceTracker:
     def reset(self, game: Game) -> None:
         """Follow `game` from now on (after a reload); the watched settlers stay watched."""
         self._game = game
-        self._sent: dict[str, _Sent] = {}
+        self._sent: dict[str, str] = {}
+        """Each watched settler's choices as last sent (JSON text; `NONE` when it could not act)."""
+        self._scopes: dict[str, frozenset[str]] = {}
+        """The ids the choices of a settler that could act are made of (`Game.choices_scope`), once asked."""
         self._turn, self._round, self._status = game.turn, game.round, game.status
 
     @property
@@ -80,15 +69,16 @@ class ChoiceTracker:
             if self._watched[sid] <= 0:
                 del self._watched[sid]
                 self._sent.pop(sid, None)
+                self._scopes.pop(sid, None)
 
     def current(self, settlers: Iterable[str]) -> dict[str, str]:
         """The choices of `settlers` now, as JSON text by settler (for a `state` message)."""
         out = {}
         for sid in settlers:
-            sent = self._sent.get(sid)
-            if sent is None:
-                sent = self._sent[sid] = self._compute(sid)
-            out[sid] = sent.text
+            text = self._sent.get(sid)
+            if text is None:
+                text = self._sent[sid] = self._compute(sid)
+            out[sid] = text
         return out
 
     def update(self, touched: set[str]) -> dict[str, str]:
@@ -99,36 +89,52 @@ class ChoiceTracker:
         everything = round_no != self._round or status != self._status
         before = self._turn
         self._turn, self._round, self._status = turn, round_no, status
+        sent_texts, scopes = self._sent, self._scopes
         changed: dict[str, str] = {}
         for sid in self._watched:
-            sent = self._sent.get(sid)
+            sent = sent_texts.get(sid)
             if sent is None:
-                fresh = self._compute(sid)
-            elif sent is _CANNOT:  # it could not act: until its turn comes, nothing else can let it
+                pass
+            elif sent is NONE:  # it could not act: until its turn comes, nothing else can let it
                 if sid != turn:
                     continue
-                fresh = self._compute(sid)
-            elif not touched.isdisjoint(sent.near):
-                fresh = self._compute(sid)
-            elif everything or sid in (turn, before):  # its neighbourhood is as it was: so is what it is made of
-                fresh = self._compute(sid, sent.near)
-            else:
-                continue
-            self._sent[sid] = fresh
-            if sent is None or fresh.text != sent.text:
-                changed[sid] = fresh.text
+            elif not everything and sid != turn and sid != before:
+                # the turn stays with it or away from it, the round and status as they were: only a change to
+                # what its choices are made of changes them. Its scope is taken now, after the command: a change
+                # to the scope itself (a move, a link, a gate) touches the settler, its asteroid or a gate that
+                # belongs to the scope before and after, so either tells the same.
+                scope = scopes.get(sid)
+                if scope is None:
+                    scope = scopes[sid] = game.choices_scope(sid)
+                if touched.isdisjoint(scope):
+                    continue
+            fresh = self._compute(sid)
+            scopes.pop(sid, None)
+            if fresh != sent:
+                sent_texts[sid] = fresh
+                changed[sid] = fresh
         return changed
 
-    def _compute(self, sid: str, near: frozenset[str] | None = None) -> _Sent:
-        """`sid`'s choices now; `near`: the ids they are made of, when nothing among them has changed since they
-        were last taken (a change to any of them touches one of them: the settler, its asteroid, a gate)."""
-        game = self._game
-        text = game.choices_text(sid)
-        if text is None:
-            return _CANNOT
-        return _Sent(text, game.choices_scope(sid) if near is None else near)
+    def _compute(self, sid: str) -> str:
+        """`sid`'s choices now, as JSON text (`NONE` when it cannot act)."""
+        text = self._game.choices_text(sid)
+        return NONE if text is None else text
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
     """A JSON object of choices by settler, from each settler's choices as JSON text."""
-    return "{" + ",".join(f"{orjson.dumps(sid).decode()}:{text}" for sid, text in texts.items()) + "}"
+    return "{" + ",".join([choice_key(sid) + text for sid, text in texts.items()]) + "}"
+
+
+_KEYS: dict[str, str] = {}
+"""Settler ids as JSON object keys with their colon (`"s1":`), as written once."""
+
+
+def choice_key(sid: str) -> str:
+    """A settler's id as the key of a JSON object, with its colon: `"s1":`."""
+    key = _KEYS.get(sid)
+    if key is None:
+        if len(_KEYS) >= 1 << 16:  # ids of many games pass through a long-running server
+            _KEYS.clear()
+        key = _KEYS[sid] = orjson.dumps(sid).decode() + ":"
+    return key
