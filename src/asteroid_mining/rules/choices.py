@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import RULES, Action, actor_refusal, cannot_do, standing_refusal, turn_refusal
-from .actions.base import Choice, Rule
+from .actions.base import Choice, Rule, write_choice
 from .dangers import Reaction, reaction
 from .errors import Refusal
 from .json_text import integer, quoted_between
@@ -120,51 +120,22 @@ class Choices:
         }
 
     def to_text(self) -> str:
-        """`to_json(messages=False)` as compact JSON text, exactly as `orjson.dumps` writes it (the server's
-        protocol: it keeps and sends choices as text, and writing it here spares it the dicts)."""
-        out: list[str] = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
+        """`to_json(messages=False)` as compact JSON text, exactly as `orjson.dumps` writes it (`choices_text`
+        writes the same without making the choices first)."""
+        out = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
         if self.refusal is None:
             out.append(',"refusal":null,"choices":[')
         else:
             out.append(',"refusal":')
             self.refusal.write(out)
             out.append(',"choices":[')
-        # entries refused alike share one refusal object (a settler that cannot act): its text is written once
-        # and its pieces used again
-        last: Refusal | None = None
-        start = end = 0
         first = True
         for c in self.choices:
             if not first:
                 out.append(",")
             first = False
-            r = c.refusal
-            if r is None:
-                c.write(out)
-                continue
-            c.action.write_head(out)
-            out.append(',"refusal":')
-            if r is last:
-                out.extend(out[start:end])
-            else:
-                last, start = r, len(out)
-                r.write(out)
-                end = len(out)
-            c.write_tail(out)
-        out.append('],"reactions":{')
-        first = True
-        for aid, found in self.reactions.items():
-            out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_NEXT, aid, ",", ":"))
-            first = False
-            found.write(out)
-        out.append('},"storms":[')
-        first = True
-        for storm in self.storms:
-            if not first:
-                out.append(",")
-            first = False
-            storm.write(out)
-        out.append("]}")
+            c.write(out)
+        _write_hints(out, self.reactions, self.storms)
         return "".join(out)
 
 
@@ -199,12 +170,53 @@ def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
 
 
 def choices_text(state: GameState, actor_id: str) -> str | None:
-    """`choices(state, actor_id).to_text()`, or None when the actor cannot act now (`actor_refusal`)."""
-    if not isinstance(state.things.get(actor_id), (Settler, Robot, Ufo)):
+    """`choices(state, actor_id).to_text()`, or None when the actor cannot act now (`actor_refusal`).
+
+    Written as the choices are judged (`Rule.write_offers`), without the `Choice` objects in between: the server
+    asks this after every action, and making the objects only to write them out was half the cost.
+    """
+    actor = state.things.get(actor_id)
+    if not isinstance(actor, (Settler, Robot, Ufo)):
         raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
     if actor_refusal(state, actor_id) is not None:
         return None
-    return choices(state, actor_id).to_text()
+    if actor.at is None:  # not for a living actor; `choices` says what such a one could do
+        return choices(state, actor_id).to_text()
+    here = state.asteroids[actor.at]
+    out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
+           ',"refusal":null,"choices":[']
+    start = len(out)
+    for rule, may in _PLANS[actor.kind]:
+        if may:
+            rule.write_offers(state, actor, here, out)
+        else:
+            refusal = cannot_do(actor, rule)
+            danger = rule.danger(state, actor, here)
+            for action in rule.candidates(state, actor, here):
+                out.append(",")
+                write_choice(out, action, refusal, danger)
+    if len(out) > start:
+        out[start] = out[start][1:]  # each entry is written after a comma: not the first
+    _write_hints(out, _reactions(state, here), _storms(state, here))
+    return "".join(out)
+
+
+def _write_hints(out: list[str], reactions: dict[str, Reaction], storms: tuple[StormOutlook, ...]) -> None:
+    """Close the choices' list and append `reactions` and `storms` as JSON text (what ends `Choices.to_text`)."""
+    out.append('],"reactions":{')
+    first = True
+    for aid, found in reactions.items():
+        out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_NEXT, aid, ",", ":"))
+        first = False
+        found.write(out)
+    out.append('},"storms":[')
+    first = True
+    for storm in storms:
+        if not first:
+            out.append(",")
+        first = False
+        storm.write(out)
+    out.append("]}")
 
 
 def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
-from ..json_text import next_member, quote, quoted_between
+from ..json_text import next_member, quote
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -69,7 +69,11 @@ class Action(_Named):
     def write_head(self, out: list[str]) -> None:
         """Append `{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a choice's
         JSON text opens."""
-        out.append(quoted_between(_HEADS, self.name, '{"action":', ""))
+        cls = type(self)
+        head = _HEADS.get(cls)
+        if head is None:
+            head = _HEADS[cls] = '{"action":' + quote(self.name)
+        out.append(head)
         self.write_args(out)
 
     def write_args(self, out: list[str]) -> None:
@@ -110,28 +114,30 @@ class Choice:
 
     def write(self, out: list[str]) -> None:
         """Append `to_json(messages=False)` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        self.action.write_head(out)
-        if self.refusal is None:
-            out.append(',"refusal":null')
-        else:
-            out.append(',"refusal":')
-            self.refusal.write(out)
-        self.write_tail(out)
+        write_choice(out, self.action, self.refusal, self.danger)
 
-    def write_tail(self, out: list[str]) -> None:
-        """Append what follows the refusal in `write`: the danger if any, and the closing brace."""
-        if self.danger is None:
+
+def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+    """Append the JSON text of the choice of `action` (`Choice.to_json(messages=False)`, as orjson writes it)
+    to `out`, in pieces: what `Choice.write` and `Rule.write_offers` write."""
+    action.write_head(out)
+    if refusal is None:
+        out.append(',"refusal":null}' if danger is None else ',"refusal":null')
+    else:
+        out.append(',"refusal":')
+        refusal.write(out)
+        if danger is None:
             out.append("}")
-        else:
-            out.append(',"danger":')
-            self.danger.write(out)
-            out.append("}")
+    if danger is not None:
+        out.append(',"danger":')
+        danger.write(out)
+        out.append("}")
 
 
 A = TypeVar("A", bound=Action)
 
-_HEADS: Final[dict[str, str]] = {}
-"""What opens a choice's JSON text, by action: `{"action":"move"`."""
+_HEADS: Final[dict[type, str]] = {}
+"""What opens a choice's JSON text, by action class: `{"action":"move"`."""
 
 
 FIELD_SORTS = ("thing", "new", "material")
@@ -226,6 +232,14 @@ class Rule(Generic[A]):
         danger = self.danger(state, actor, here)
         for action in self.candidates(state, actor, here):
             out.append(Choice(action, self.refuse(state, actor, here, action), danger))
+
+    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+        """What `offers` appends, as JSON text (`write_choice`), each entry after a comma, to `out`: for the
+        server, which sends choices as text and needs no `Choice` objects on the way."""
+        danger = self.danger(state, actor, here)
+        for action in self.candidates(state, actor, here):
+            out.append(",")
+            write_choice(out, action, self.refuse(state, actor, here, action), danger)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
         """The accepted ones among `candidates` (an actor that may act now and may do this action)."""

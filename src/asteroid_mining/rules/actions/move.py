@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import check_win, place_actor
 from ..errors import Refusal
 from ..events import Event, Moved
-from ..json_text import quote
+from ..json_text import next_member, quote, quoted_between
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Choice, Rule
+from .base import Action, Actor, Choice, Rule, write_choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,11 @@ class Move(Action):
 
 Move.name = "move"
 Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
+
+
+_MOVE_HEAD: Final = ',{"action":' + quote(Move.name) + next_member("target")
+_NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
+"""The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
 
 
 class MoveRule(Rule[Move]):
@@ -99,6 +104,16 @@ class MoveRule(Rule[Move]):
         for g in here.gates:
             move = Move(aid, g)
             out.append(Choice(move, self.refuse(state, actor, here, move)))
+
+    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+        """`offers` as JSON text: a move to a neighbour is the same text whoever makes it, kept once written."""
+        for n in here.neighbours:
+            out.append(quoted_between(_NEIGHBOUR_MOVES, n, _MOVE_HEAD, ',"refusal":null}'))
+        aid = actor.id
+        for g in here.gates:
+            move = Move(aid, g)
+            out.append(",")
+            write_choice(out, move, self.refuse(state, actor, here, move), None)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
         """The neighbours, then the active gates (none for a UFO)."""
