@@ -129,12 +129,11 @@ class Choices:
             out.append(',"refusal":')
             self.refusal.write(out)
             out.append(',"choices":[')
-        first = True
+        start = len(out)
         for c in self.choices:
-            if not first:
-                out.append(",")
-            first = False
-            c.write(out)
+            write_choice(out, c.action, c.refusal, c.danger)
+        if len(out) > start:
+            out[start] = out[start][1:]  # each choice is written after a comma: not the first
         _write_hints(out, self.reactions, self.storms)
         return "".join(out)
 
@@ -193,10 +192,9 @@ def choices_text(state: GameState, actor_id: str) -> str | None:
             refusal = cannot_do(actor, rule)
             danger = rule.danger(state, actor, here)
             for action in rule.candidates(state, actor, here):
-                out.append(",")
                 write_choice(out, action, refusal, danger)
     if len(out) > start:
-        out[start] = out[start][1:]  # each entry is written after a comma: not the first
+        out[start] = out[start][1:]  # each choice is written after a comma: not the first
     _write_hints(out, _reactions(state, here), _storms(state, here))
     return "".join(out)
 

@@ -94,9 +94,16 @@ def write_value(item: str | int | bool | None, out: list[str]) -> None:
 
 def write_flat_object(items: dict[str, str | int], out: list[str]) -> None:
     """Append a JSON object of strings and integers (a refusal's params)."""
+    write_open_object(items, out)
+    out.append("}")
+
+
+def write_open_object(items: dict[str, str | int], out: list[str]) -> None:
+    """`write_flat_object` but for the closing brace, which the caller writes with those that follow it."""
     first = True
     for key, item in items.items():
         out.append(first_member(key) if first else next_member(key))
         first = False
         write_value(item, out)
-    out.append("{}" if first else "}")
+    if first:
+        out.append("{")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
-from ..json_text import next_member, quote
+from ..json_text import next_member, quote, quoted_between, write_open_object
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -67,12 +67,12 @@ class Action(_Named):
         return out
 
     def write_head(self, out: list[str]) -> None:
-        """Append `{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a choice's
-        JSON text opens."""
+        """Append `,{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a
+        choice's JSON text opens, after the comma that separates it from the one before."""
         cls = type(self)
         head = _HEADS.get(cls)
         if head is None:
-            head = _HEADS[cls] = '{"action":' + quote(self.name)
+            head = _HEADS[cls] = ',{"action":' + quote(self.name)
         out.append(head)
         self.write_args(out)
 
@@ -112,22 +112,24 @@ class Choice:
             out["danger"] = self.danger.to_json()
         return out
 
-    def write(self, out: list[str]) -> None:
-        """Append `to_json(messages=False)` as compact JSON text (as orjson writes it) to `out`, in pieces."""
+    def to_text(self) -> str:
+        """`to_json(messages=False)` as compact JSON text (as orjson writes it)."""
+        out: list[str] = []
         write_choice(out, self.action, self.refusal, self.danger)
+        return "".join(out)[1:]
 
 
 def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
-    """Append the JSON text of the choice of `action` (`Choice.to_json(messages=False)`, as orjson writes it)
-    to `out`, in pieces: what `Choice.write` and `Rule.write_offers` write."""
+    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json(messages=False)`, as orjson
+    writes it) to `out`, in pieces: what `Choice.to_text` and `Rule.write_offers` write. Choices are written in
+    lists: the writer of a list drops the first one's comma."""
     action.write_head(out)
     if refusal is None:
         out.append(',"refusal":null}' if danger is None else ',"refusal":null')
     else:
-        out.append(',"refusal":')
-        refusal.write(out)
-        if danger is None:
-            out.append("}")
+        out.append(quoted_between(_REFUSALS, refusal.code, ',"refusal":{"code":', ',"params":'))
+        write_open_object(refusal.params, out)
+        out.append("}}}" if danger is None else "}}")
     if danger is not None:
         out.append(',"danger":')
         danger.write(out)
@@ -137,7 +139,9 @@ def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger
 A = TypeVar("A", bound=Action)
 
 _HEADS: Final[dict[type, str]] = {}
-"""What opens a choice's JSON text, by action class: `{"action":"move"`."""
+"""What opens a choice's JSON text, with the comma before it, by action class: `,{"action":"move"`."""
+_REFUSALS: Final[dict[str, str]] = {}
+"""What opens a choice's refusal, by code: `,"refusal":{"code":"dead","params":`."""
 
 
 FIELD_SORTS = ("thing", "new", "material")
@@ -234,11 +238,10 @@ class Rule(Generic[A]):
             out.append(Choice(action, self.refuse(state, actor, here, action), danger))
 
     def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
-        """What `offers` appends, as JSON text (`write_choice`), each entry after a comma, to `out`: for the
+        """What `offers` appends, as JSON text (`write_choice`, each after a comma), to `out`: for the
         server, which sends choices as text and needs no `Choice` objects on the way."""
         danger = self.danger(state, actor, here)
         for action in self.candidates(state, actor, here):
-            out.append(",")
             write_choice(out, action, self.refuse(state, actor, here, action), danger)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import fill_core, react, touch
 from ..errors import Refusal
 from ..events import Deposited, Event
-from ..json_text import quote
+from ..json_text import quoted_between
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
@@ -27,9 +27,11 @@ class Deposit(Action):
 
     def write_args(self, out: list[str]) -> None:
         """`Action.write_args`, written out."""
-        out.append(',"kind":')
-        out.append(quote(self.kind))
+        out.append(quoted_between(_ARGS, self.kind, ',"kind":', ""))
 
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"kind":"…"`."""
 
 Deposit.name = "deposit"
 Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."

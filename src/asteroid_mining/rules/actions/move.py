@@ -26,9 +26,11 @@ class Move(Action):
 
     def write_args(self, out: list[str]) -> None:
         """`Action.write_args`, written out."""
-        out.append(',"target":')
-        out.append(quote(self.target))
+        out.append(quoted_between(_ARGS, self.target, ',"target":', ""))
 
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"target":"…"`."""
 
 Move.name = "move"
 Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
@@ -112,7 +114,6 @@ class MoveRule(Rule[Move]):
         aid = actor.id
         for g in here.gates:
             move = Move(aid, g)
-            out.append(",")
             write_choice(out, move, self.refuse(state, actor, here, move), None)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:

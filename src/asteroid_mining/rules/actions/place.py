@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import attach_gate, touch
 from ..errors import Refusal
 from ..events import Event, GatePlaced
-from ..json_text import quote
+from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
 
@@ -26,9 +26,11 @@ class Place(Action):
 
     def write_args(self, out: list[str]) -> None:
         """`Action.write_args`, written out."""
-        out.append(',"gate":')
-        out.append(quote(self.gate))
+        out.append(quoted_between(_ARGS, self.gate, ',"gate":', ""))
 
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"gate":"…"`."""
 
 Place.name = "place"
 Place.doc = "Put a carried gate into orbit around the actor's asteroid."
