@@ -11,17 +11,18 @@ whose turn comes, and no other: the other seats get the update every connection 
 Computing a settler's choices costs about as much as the rest of an update, so the tracker computes them only for
 settlers some connection that takes choices may move (a game of bots or spectators computes none), and only when
 they can have changed: when the round or the game's status moved on, when the turn came to the settler or left
-it, or when the command touched (`Game.take_touched`, through the `ViewTracker`) the settler, its asteroid, a
-neighbour, a gate orbiting there or that gate's partner and its asteroid — everything a settler's choices are
-made of. A settler that cannot act is looked at again only when the turn comes to it (`Game.actor_refusal`: the
-game over and death are for good).
+it, or when the command touched (`Game.take_touched`, through the `ViewTracker`) what they are made of
+(`Game.choices_scope`: the settler, its asteroid, a neighbour, a gate orbiting there or that gate's partner and
+its asteroid). A settler that cannot act is looked at again only when the turn comes to it (the game over and
+death are for good). The scope of a settler that can act is taken only when a command leaves the turn and the
+round as they were (free turns), after that command: anything that changes the scope itself touches the settler,
+its asteroid or a gate of the scope before and after, so it tells the same.
 
-Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
-connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
-the cyclic garbage collector to walk. Refusals are written as their `code` and `params`, without the English
-sentence (`Choices.to_json(messages=False)`): clients word them from those (the browser in every language it
-speaks), and rendering a sentence for each refused entry after every action was a seventh of what the choices
-cost the server.
+Choices are kept, compared and handed out as JSON text, written by the engine as it judges them
+(`Game.choices_text`, exactly orjson's text of `Choices.to_json(messages=False)`): no objects or dicts are made
+only to be encoded, and between actions a server keeps a few strings per connected settler for the cyclic garbage
+collector to ignore. Refusals are written as their `code` and `params`, without the English sentence: clients
+word them from those (the browser in every language it speaks).
 """
 
 from __future__ import annotations
