@@ -102,8 +102,33 @@ def write_open_object(items: dict[str, str | int], out: list[str]) -> None:
     """`write_flat_object` but for the closing brace, which the caller writes with those that follow it."""
     first = True
     for key, item in items.items():
-        out.append(first_member(key) if first else next_member(key))
+        if isinstance(item, bool):  # True == 1: not a key of the caches of members
+            out.append(first_member(key) if first else next_member(key))
+            write_value(item, out)
+        else:
+            # a refusal's members repeat (the same actor, asteroid, kind): each kept whole, once written
+            cache = _FIRST_PAIRS if first else _NEXT_PAIRS
+            pairs = cache.get(key)
+            if pairs is None:
+                pairs = cache[key] = {}
+            pair = pairs.get(item)
+            if pair is None:
+                opening = first_member(key) if first else next_member(key)
+                pair = _remember_pair(pairs, item, opening + (quote(item) if isinstance(item, str)
+                                                              else integer(item)))
+            out.append(pair)
         first = False
-        write_value(item, out)
     if first:
         out.append("{")
+
+
+_FIRST_PAIRS: Final[dict[str, dict[str | int, str]]] = {}
+_NEXT_PAIRS: Final[dict[str, dict[str | int, str]]] = {}
+"""Members of a flat object, first and later ones, by key and value: `asteroid` -> `a7` -> `,"asteroid":"a7"`."""
+
+
+def _remember_pair(cache: dict[str | int, str], item: str | int, text: str) -> str:
+    if len(cache) >= _LIMIT:
+        cache.clear()
+    cache[item] = text
+    return text
