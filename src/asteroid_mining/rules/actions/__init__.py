@@ -37,6 +37,13 @@ ACTION_TYPES: dict[str, type[Action]] = {rule.name: rule.record for rule in RULE
 _RULES_OF: dict[str, tuple[Rule[Any], ...]] = {
     kind: tuple(rule for rule in RULES if kind in rule.actors) for kind in ("settler", "robot", "ufo")
 }
+_RULE_OF_RECORD: dict[type, Rule[Any]] = {rule.record: rule for rule in RULES}
+"""Each action's rule by its record class: `check` and `perform` find it by the action's type (a class's
+`name` is a class variable, which compiled code reads as slowly as any attribute)."""
+_RULES_OF_ACTOR: dict[type, tuple[Rule[Any], ...]] = {
+    Settler: _RULES_OF["settler"], Robot: _RULES_OF["robot"], Ufo: _RULES_OF["ufo"],
+}
+"""The rules an actor may follow, by the actor's class (for `legal_actions`, at every decision)."""
 
 ACTION_SPECS: tuple[ActionSpec, ...] = tuple(rule.spec() for rule in RULES)
 """What clients need to know of each action: name, fields (required or optional), which actors may do it."""
@@ -122,7 +129,7 @@ def check(state: GameState, action: Action) -> Refusal | None:
     actor = state.things.get(action.actor)
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
-    rule = RULE_BY_NAME[action.name]
+    rule = _rule_of(action)
     if actor.kind not in rule.actors:
         return cannot_do(actor, rule)
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
@@ -135,8 +142,14 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
     """Carry out an accepted action and return the events it caused."""
     events: list[Event] = []
     assert actor.at is not None
-    RULE_BY_NAME[action.name].perform(state, actor, state.asteroids[actor.at], action, events)
+    _rule_of(action).perform(state, actor, state.asteroids[actor.at], action, events)
     return events
+
+
+def _rule_of(action: Action) -> Rule[Any]:
+    """The rule of an action: by its record class, or (a subclass of a record) by its name."""
+    rule = _RULE_OF_RECORD.get(type(action))
+    return rule if rule is not None else RULE_BY_NAME[action.name]
 
 
 def legal_actions(state: GameState, actor_id: str) -> list[Action]:
@@ -149,7 +162,8 @@ def legal_actions(state: GameState, actor_id: str) -> list[Action]:
     assert actor.at is not None
     here: Asteroid = state.asteroids[actor.at]
     out: list[Action] = []
-    for rule in _RULES_OF[actor.kind]:
-        out.extend(rule.legal(state, actor, here))
+    rules = _RULES_OF_ACTOR.get(type(actor))
+    for rule in rules if rules is not None else _RULES_OF[actor.kind]:
+        rule.legal(state, actor, here, out)
     return out
 
