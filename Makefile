@@ -51,7 +51,7 @@ RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # The bots' search is compiled the same way, as a build of its own (the modules `rules/_engine.py` names).
 AI            := src/asteroid_mining/ai
 AI_STAMP      := $(AI)/_compiled.json
-AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py search.py sun.py team.py)
+AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py playout.py random_bot.py search.py sun.py team.py)
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \

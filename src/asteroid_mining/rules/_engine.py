@@ -37,9 +37,10 @@ ENV = "ASTEROID_MINING_ENGINE"
 
 AI_PACKAGE = PACKAGE.rpartition(".")[0] + ".ai"
 AI_HERE = HERE.parent / "ai"
-AI_MODULES = ("observation", "planner", "search", "sun", "team")
-"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops (the
-package's `__init__`, which decides, and the modules other bots or tools extend stay pure)."""
+AI_MODULES = ("observation", "planner", "playout", "random_bot", "search", "sun", "team")
+"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops, and the
+self-play loop with the random bot (the package's `__init__`, which decides, and the modules other bots or tools
+extend stay pure)."""
 
 
 class EngineError(RuntimeError):

@@ -22,10 +22,7 @@ def missing(settler: Settler, cost: dict[str, int], build: str) -> Refusal | Non
 def affords(settler: Settler, cost: dict[str, int]) -> bool:
     """The settler's cargo pays for `cost` (what `missing` finds nothing lacking in)."""
     cargo = settler.cargo
-    for kind, n in cost.items():
-        if cargo[kind] < n:
-            return False
-    return True
+    return all(cargo[kind] >= n for kind, n in cost.items())
 
 
 def new_id_refusal(state: GameState, settler: Settler, new_id: str | None) -> Refusal | None:
