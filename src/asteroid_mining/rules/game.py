@@ -46,9 +46,7 @@ class Game:
     @classmethod
     def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
-        for spec in belt.asteroids:
-            setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
-                               spec.orbit, spec.position, react_now=False)
+        setup.add_asteroids(state, belt.asteroids)
         links = belt.links
         firsts, seconds = [a for a, _ in links], [b for _, b in links]
         done = 0

@@ -7,7 +7,7 @@ actor could take now; this registry dispatches to them. Adding an action is one 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ..errors import GameFormatError, Refusal
 from ..events import Event
@@ -28,19 +28,20 @@ RULES: tuple[Rule[Any], ...] = (
 )
 """Every action's rule, in the order `Game.choices` lists them."""
 
-RULE_BY_NAME: dict[str, Rule[Any]] = {rule.name: rule for rule in RULES}
+RULE_BY_NAME: Final[dict[str, Rule[Any]]] = {rule.name: rule for rule in RULES}
 """Each action's rule by its JSON `type`."""
 
 ACTION_TYPES: dict[str, type[Action]] = {rule.name: rule.record for rule in RULES}
 """Action classes by their JSON `type`."""
 
-_RULES_OF: dict[str, tuple[Rule[Any], ...]] = {
+# Final: compiled, the registries are read directly (other module names are dictionary look-ups at each use)
+_RULES_OF: Final[dict[str, tuple[Rule[Any], ...]]] = {
     kind: tuple(rule for rule in RULES if kind in rule.actors) for kind in ("settler", "robot", "ufo")
 }
-_RULE_OF_RECORD: dict[type, Rule[Any]] = {rule.record: rule for rule in RULES}
+_RULE_OF_RECORD: Final[dict[type, Rule[Any]]] = {rule.record: rule for rule in RULES}
 """Each action's rule by its record class: `check` and `perform` find it by the action's type (a class's
 `name` is a class variable, which compiled code reads as slowly as any attribute)."""
-_RULES_OF_ACTOR: dict[type, tuple[Rule[Any], ...]] = {
+_RULES_OF_ACTOR: Final[dict[type, tuple[Rule[Any], ...]]] = {
     Settler: _RULES_OF["settler"], Robot: _RULES_OF["robot"], Ufo: _RULES_OF["ufo"],
 }
 """The rules an actor may follow, by the actor's class (for `legal_actions`, at every decision)."""
