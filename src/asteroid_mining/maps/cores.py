@@ -195,6 +195,9 @@ _KIND_CODES = np.array([CORES.index(k) for k in KINDS], dtype=np.int64)
 """The code of each material kind, in the order of `KINDS`."""
 _THIN = np.array([0, 1, 2])
 """The mantles of a hollow asteroid."""
+_THIN_CDF = np.array([0.35, 0.4, 0.25]).cumsum()
+_THIN_CDF /= _THIN_CDF[-1]
+"""Their cumulative chances, as `Generator.choice(_THIN, p=[0.35, 0.4, 0.25])` works them out."""
 _REACTIVE = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
 """Whether each core code is reactive (ice, uranium)."""
 
@@ -221,7 +224,9 @@ def _mantles(core: IntArray, rng: np.random.Generator) -> IntArray:
     n = len(core)
     hollow = core == HOLLOW_CODE
     steady = ~hollow & ~_reactive_mask(core)
-    thin = rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])
+    # `rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])` draws one uniform number per asteroid and looks it up in
+    # the cumulative chances: done here without its checks of the chances (a few times the work on a small belt)
+    thin = _THIN[_THIN_CDF.searchsorted(rng.random(n), side="right")]
     thick = 1 + rng.binomial(4, 0.45, n) + (rng.random(n) < 0.06) * rng.integers(1, 4, n)
     bare = steady & (rng.random(n) < 0.06)
     mantle = np.where(hollow, thin, np.where(bare, 0, thick))

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from .belt import AsteroidSpec
 from .effects import attach_gate, check_win, place_actor, react, storm_hit
 from .errors import SetupError
 from .events import Event, SunChanged
-from .belt import AsteroidSpec
 from .ids import all_ids, id_problem
 from .materials import CARGO_LIMIT, CORES, GATE_LIMIT, KINDS
 from .orbit import Orbit
