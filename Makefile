@@ -55,7 +55,7 @@ AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py playout.py random_
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
-                 tests/ai/test_compiled_ai.py tests/ai/test_search.py
+                 tests/ai/test_compiled_ai.py tests/ai/test_search.py tests/ai/test_playout.py tests/ai/test_random_bot.py
 
 .PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
 
