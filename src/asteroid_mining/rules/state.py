@@ -174,6 +174,12 @@ class Forecast:
     sector: tuple[float, float] | None = None
     """(start angle, width) in degrees for a storm over a sector of a laid-out belt."""
 
+    def __init__(self, round: int, asteroids: tuple[str, ...], sector: tuple[float, float] | None = None) -> None:
+        # written out: compiled, it is native code (the one `dataclasses` would generate stays interpreted)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "asteroids", asteroids)
+        object.__setattr__(self, "sector", sector)
+
 
 class Recorded(Protocol):
     """An accepted input kept in the history as it was given (an action), written as JSON when read."""

@@ -131,7 +131,8 @@ def check(state: GameState, action: Action) -> Refusal | None:
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
     rule = _rule_of(action)
-    if actor.kind not in rule.actors:
+    rules = _RULES_OF_ACTOR.get(type(actor))
+    if rule not in (rules if rules is not None else _RULES_OF[actor.kind]):  # what this kind of actor may do
         return cannot_do(actor, rule)
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
         return turn_refusal(state, actor)
