@@ -130,9 +130,8 @@ def check(state: GameState, action: Action) -> Refusal | None:
     actor = state.things.get(action.actor)
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
-    rule = _rule_of(action)
-    rules = _RULES_OF_ACTOR.get(type(actor))
-    if rule not in (rules if rules is not None else _RULES_OF[actor.kind]):  # what this kind of actor may do
+    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]  # (by name: a record's subclass)
+    if actor.kind not in rule.actors:
         return cannot_do(actor, rule)
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
         return turn_refusal(state, actor)
@@ -144,14 +143,9 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
     """Carry out an accepted action and return the events it caused."""
     events: list[Event] = []
     assert actor.at is not None
-    _rule_of(action).perform(state, actor, state.asteroids[actor.at], action, events)
+    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]
+    rule.perform(state, actor, state.asteroids[actor.at], action, events)
     return events
-
-
-def _rule_of(action: Action) -> Rule[Any]:
-    """The rule of an action: by its record class, or (a subclass of a record) by its name."""
-    rule = _RULE_OF_RECORD.get(type(action))
-    return rule if rule is not None else RULE_BY_NAME[action.name]
 
 
 def legal_actions(state: GameState, actor_id: str) -> list[Action]:
