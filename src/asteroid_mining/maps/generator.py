@@ -140,7 +140,7 @@ def generate_belt(params: BeltParams | str = "standard", seed: int = 0, **overri
     if len(joins):
         edges = unique_edges(np.concatenate([edges, joins]), n)
     neighbours = neighbour_arrays(n, edges)
-    hub = hub_mask(np.diff(neighbours[0]))  # the degrees
+    hub = hub_mask(neighbours[0][1:] - neighbours[0][:-1])  # the degrees
     hub[hubs] = True
 
     orbits = make_orbits(layout.radial, layout.angles, stages.rng(3))
@@ -173,12 +173,10 @@ def _asteroids(
     # built by `map` over the columns, without a loop of the interpreter's: a small belt is made at every game
     # of a simulation, and its records were a tenth of the generator's work
     keys = list(zip(orbits.period.tolist(), orbits.window.tolist(), orbits.phase.tolist(), strict=True))
-    found = list(map(_ORBITS.get, keys))
-    if None in found:
-        for i, key in enumerate(keys):
-            if found[i] is None:
-                found[i] = _ORBITS.setdefault(key, Orbit(*key))
-    return tuple(map(AsteroidSpec, ids, mantle.tolist(), cores, found, repeat("far"),
+    orbit_of = _ORBITS
+    for key in set(keys).difference(orbit_of):  # orbits not made before
+        orbit_of[key] = Orbit(*key)
+    return tuple(map(AsteroidSpec, ids, mantle.tolist(), cores, map(orbit_of.__getitem__, keys), repeat("far"),
                      map(tuple, positions.tolist())))
 
 
