@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-CARGO_LIMIT = 10
+# Final: compiled, a module's constant is then read directly (other names are dictionary look-ups at each use)
+CARGO_LIMIT: Final = 10
 """Units of material a settler can carry (R11 `mine`)."""
-GATE_LIMIT = 2
+GATE_LIMIT: Final = 2
 """Gates a settler can carry at once (R11 `build gates`)."""
-WIN_TARGET = 3
+WIN_TARGET: Final = 3
 """Units of every kind the settlers on one asteroid must carry to win (R14)."""
-HOLLOW = "hollow"
+HOLLOW: Final = "hollow"
 """The core value of an asteroid that holds no material (R1)."""
 
 
@@ -28,7 +30,7 @@ class Material:
         return self.radioactive or self.sublimates
 
 
-MATERIALS: dict[str, Material] = {
+MATERIALS: Final[dict[str, Material]] = {
     m.kind: m
     for m in (
         Material("ice", radioactive=False, sublimates=True),
@@ -39,15 +41,15 @@ MATERIALS: dict[str, Material] = {
 }
 """Every material kind, in the order the game lists them."""
 
-KINDS: tuple[str, ...] = tuple(MATERIALS)
+KINDS: Final[tuple[str, ...]] = tuple(MATERIALS)
 """The material kinds in canonical order."""
 
-CORES: tuple[str, ...] = (*KINDS, HOLLOW)
+CORES: Final[tuple[str, ...]] = (*KINDS, HOLLOW)
 """Every value a core can take."""
 
-ROBOT_COST: dict[str, int] = {"iron": 1, "carbon": 1, "uranium": 1}
+ROBOT_COST: Final[dict[str, int]] = {"iron": 1, "carbon": 1, "uranium": 1}
 """What `build robot` takes from the settler's cargo (R11)."""
-GATES_COST: dict[str, int] = {"iron": 2, "ice": 1, "uranium": 1}
+GATES_COST: Final[dict[str, int]] = {"iron": 2, "ice": 1, "uranium": 1}
 """What `build gates` takes from the settler's cargo (R11)."""
 
 
