@@ -51,11 +51,16 @@ RULES_SOURCES := $(shell find $(RULES) -name '*.py')
 # The bots' search is compiled the same way, as a build of its own (the modules `rules/_engine.py` names).
 AI            := src/asteroid_mining/ai
 AI_STAMP      := $(AI)/_compiled.json
-AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py search.py sun.py team.py)
+AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py playout.py random_bot.py search.py sun.py team.py)
+# ... and the belt generator's walks (`rules/_engine.py`'s MAPS_MODULES), a third.
+MAPS          := src/asteroid_mining/maps
+MAPS_STAMP    := $(MAPS)/_compiled.json
+MAPS_SOURCES  := $(MAPS)/walks.py
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
-                 tests/ai/test_compiled_ai.py tests/ai/test_search.py
+                 tests/ai/test_compiled_ai.py tests/ai/test_search.py tests/ai/test_playout.py tests/ai/test_random_bot.py \
+                 tests/maps/test_walks.py tests/maps/test_generator_pinned.py tests/maps/test_generator_draws.py
 
 .PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
 
@@ -79,9 +84,9 @@ setup:
 	@$(MAKE) --no-print-directory -s compiled
 
 # Without a C compiler (or Python's headers) the script says so and the pure engine is used.
-compiled: $(ENGINE_STAMP) $(AI_STAMP)
+compiled: $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP)
 
-$(ENGINE_STAMP) $(AI_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
+$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
 	@$(PY) tools/compile_engine.py
 
 # The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
@@ -161,7 +166,7 @@ cluster: setup web
 	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
 
 clean:
-	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) $(AI) -name '*.so' -delete; rm -f $(ENGINE_STAMP) $(AI_STAMP); }
+	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) $(AI) $(MAPS) -name '*.so' -delete; rm -f $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP); }
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis src/*.egg-info $(STATIC)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf
 

@@ -1,10 +1,12 @@
-"""Compile the rules engine (src/asteroid_mining/rules) and the bots' search (the planner's modules of
-src/asteroid_mining/ai) with mypyc, next to their sources.
+"""Compile the rules engine (src/asteroid_mining/rules), the bots' search (the planner's modules of
+src/asteroid_mining/ai) and the belt generator's walks (src/asteroid_mining/maps/walks.py) with mypyc, next to
+their sources.
 
     python tools/compile_engine.py          # build, or say why not and leave the pure modules in place
     python tools/compile_engine.py --clean  # remove the compiled modules (the pure ones are used)
 
-Each build is a library of its own (the rules; the modules `_engine.AI_MODULES` names) and is remade only when
+Each build is a library of its own (the rules; the modules `_engine.AI_MODULES` names; those `_engine.MAPS_MODULES`
+names) and is remade only when
 its sources changed. The extension modules are written beside the `.py` files they are built from, with
 `_compiled.json` in the package recording the interpreter and a hash of every source; `asteroid_mining.rules._engine`
 uses a build only while that record matches the sources. Without a C compiler or Python's headers nothing is
@@ -76,6 +78,7 @@ class Build:
 BUILDS = (
     Build("the rules engine", RULES, None, "asteroid_mining.rules._compiled"),
     Build("the bots' search", _engine.AI_HERE, _engine.AI_MODULES, "asteroid_mining.ai._compiled"),
+    Build("the belt generator's walks", _engine.MAPS_HERE, _engine.MAPS_MODULES, "asteroid_mining.maps._compiled"),
 )
 
 

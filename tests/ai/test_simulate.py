@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import subprocess
 import sys
@@ -11,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from asteroid_mining.ai.simulate import (
+    PLAY_GC_THRESHOLDS,
     SimConfig,
     SimulationError,
+    few_collections,
     iter_results,
     percentile,
     run,
@@ -135,3 +138,18 @@ def test_cli_invalid_belt_file_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"{bad} is not a valid belt" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_games_are_played_with_few_collections_and_the_thresholds_come_back(tmp_path: Path) -> None:
+    before = gc.get_threshold()
+    with few_collections():
+        assert gc.get_threshold() == PLAY_GC_THRESHOLDS
+    assert gc.get_threshold() == before
+    # a bot that says what it sees (its game is an error result naming it), then the thresholds after the run
+    spy = tmp_path / "spy.py"
+    spy.write_text("import gc\n\nclass Spy:\n    name = 'spy'\n\n    def __init__(self, seed):\n        pass\n\n"
+                   "    def choose(self, obs, settler):\n        raise RuntimeError(str(gc.get_threshold()))\n",
+                   encoding="utf-8")
+    [result] = run(SimConfig(bots=(f"{spy}:Spy",), games=1, belt="small"))
+    assert result.error == f"RuntimeError: {PLAY_GC_THRESHOLDS}"
+    assert gc.get_threshold() == before

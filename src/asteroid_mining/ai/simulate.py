@@ -17,15 +17,16 @@ seed, and the run goes on.
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import math
 import multiprocessing
 import statistics
-import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -35,9 +36,8 @@ from ..maps import BeltError
 from ..maps.difficulty import DIFFICULTY_NAMES
 from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
-from ..rules import Belt, Game, Options, Refused, Wait
-from ..rules.events import Died, Exploded, Sublimated
-from .observation import Observation
+from ..rules import Belt, Game, Options
+from .playout import play_out
 from .registry import BotError, bot_factory, make_bot
 
 OUTCOMES = ("won", "lost", "timeout", "error")
@@ -125,34 +125,11 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
     resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
     bot = make_bot(bot_name, seed, files=True)
     game = Game.new(resolved.belt, _options(resolved, rules), seed=seed, settlers=settlers)
-    deaths: Counter[str] = Counter()
-    lost = refused = decisions = 0
-    thinking = 0.0
-    # the loop runs a few hundred times a game, and a random bot's game costs little more than the engine's
-    # work: what it calls is looked up once, and one observation serves every decision (it is a live view)
-    obs = Observation(game)
-    choose, apply, clock = bot.choose, game.apply, time.perf_counter
-    while game.status == "running" and game.round <= max_rounds:
-        settler = game.turn
-        if settler is None:  # cannot happen in strict turns while running; be safe
-            break
-        start = clock()
-        action = choose(obs, settler)
-        thinking += clock() - start
-        decisions += 1
-        try:
-            events = apply(action)
-        except Refused:
-            refused += 1
-            events = apply(Wait(settler))
-        for event in events:
-            if isinstance(event, Died):
-                deaths[event.cause] += 1
-            elif isinstance(event, _LOSSES):
-                lost += 1
+    tally = play_out(game, bot, max_rounds)
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
-    return GameResult(bot_name, game_index, seed, outcome, rounds, dict(deaths), lost, refused, decisions, thinking)
+    return GameResult(bot_name, game_index, seed, outcome, rounds, tally.deaths, tally.lost, tally.refused,
+                      tally.decisions, tally.thinking)
 
 
 def _options(resolved: Resolved, rules: str) -> Options:
@@ -164,10 +141,6 @@ def _options(resolved: Resolved, rules: str) -> Options:
 @lru_cache(maxsize=64)
 def _options_of(rules: str, options: tuple[tuple[str, int | bool], ...]) -> Options:
     return Resolved(Belt((), (), ""), dict(options)).options_for(rules)  # the options do not depend on the belt
-
-
-_LOSSES = (Sublimated, Exploded)
-"""Events of units lost to reactions (R6); a tuple, which `isinstance` checks faster than a union."""
 
 
 # ----- many games -----
@@ -195,8 +168,26 @@ class Work:
             return GameResult(bot, game, seed, "error", 0, error=f"{type(failed).__name__}: {failed}")
 
     def play_batch(self, batch: Batch) -> list[GameResult]:
-        """Every game of a batch, in order."""
-        return [self.play(bot, game) for bot, game in batch]
+        """Every game of a batch, in order (with the collector's `PLAY_GC_THRESHOLDS`, restored after)."""
+        with few_collections():
+            return [self.play(bot, game) for bot, game in batch]
+
+
+PLAY_GC_THRESHOLDS = (20_000, 50, 1_000)
+"""The cyclic collector's thresholds while a batch of games is played. A game makes many short-lived objects
+and almost no cycles: collecting the young ones every 700 allocations (Python's default) walked them for
+nothing, about a twentieth of a random bot's game on `small` (the server's `GC_THRESHOLDS` for the same reason)."""
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """`with few_collections():` — the collector's thresholds are `PLAY_GC_THRESHOLDS` inside, as they were after."""
+    before = gc.get_threshold()
+    gc.set_threshold(*PLAY_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 Batch = tuple[tuple[str, int], ...]

@@ -3,13 +3,33 @@
 The everyday names are here; the generator (`maps.generator`), storm regions (`maps.storms`), fairness
 measures (`maps.fairness`) and pictures (`maps.picture`, needs matplotlib) are imported from their modules,
 so that loading a belt does not pay for numpy, scipy or matplotlib.
+
+The generator's walks over a belt's links (`maps.walks`) run compiled by mypyc when `make compiled` has built them
+from their current sources, else as plain Python, like the rules engine; `BUILD` says which.
 """
 
-from .format import FORMAT, VERSION, belt_problems, belt_to_json, dumps_belt, load_belt, parse_belt, save_belt
-from .problems import BeltError, MapError, Problem
-from .shipped import load_shipped, shipped_names
+from ..rules._engine import choose_maps as _choose_maps
+
+BUILD = _choose_maps()
+"""`compiled` when the generator's walks run compiled by mypyc (`make compiled`), else `pure`; decided here, before
+any of them is imported (`rules/_engine.py`)."""
+
+# the package's modules are imported once the build is chosen
+from .format import (  # noqa: E402
+    FORMAT,
+    VERSION,
+    belt_problems,
+    belt_to_json,
+    dumps_belt,
+    load_belt,
+    parse_belt,
+    save_belt,
+)
+from .problems import BeltError, MapError, Problem  # noqa: E402
+from .shipped import load_shipped, shipped_names  # noqa: E402
 
 __all__ = [
+    "BUILD",
     "FORMAT",
     "VERSION",
     "BeltError",

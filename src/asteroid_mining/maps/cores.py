@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from ..rules.materials import CORES, HOLLOW, KINDS, MATERIALS
+from . import walks
 from .fairness import needed_units
 from .graph import SMALL_GRAPH, BoolArray, IntArray, neighbour_arrays
 
@@ -123,7 +122,9 @@ def _shelter_cover(indptr: IntArray, indices: IntArray, rng: np.random.Generator
     n = len(indptr) - 1
     order = rng.permutation(n).tolist()
     if smart and n <= SMALL_GRAPH:
-        return _small_cover(indptr.tolist(), indices.tolist(), order)
+        # each step looks at a few dozen asteroids: plain loops (compiled), as numpy's cost per call would be
+        # most of the work (on bigger belts, hubs make balls of hundreds)
+        return np.array(walks.shelter_cover(indptr.tolist(), indices.tolist(), order), dtype=bool)
     degree = np.diff(indptr)
 
     def ball(v: int) -> IntArray:  # everything within two moves of v (SHELTER_HOPS)
@@ -149,52 +150,13 @@ def _shelter_cover(indptr: IntArray, indices: IntArray, rng: np.random.Generator
     return chosen
 
 
-def _small_cover(indptr: list[int], indices: list[int], order: list[int]) -> BoolArray:
-    """`_shelter_cover`'s smart cover of a small belt, in plain Python: each step looks at a few dozen asteroids,
-    and numpy's cost per call would be most of the work (on bigger belts, hubs make balls of hundreds)."""
-    n = len(indptr) - 1
-    around = [indices[indptr[v] : indptr[v + 1]] for v in range(n)]
-    balls: list[Callable[[bytearray], tuple[int, ...]] | None] = [None] * n
-    covered = bytearray(n)
-
-    def gain(v: int) -> int:
-        # how many of what is within two moves of v (SHELTER_HOPS) are not covered yet, counted with repeats
-        # (an asteroid once for each way to it, as the cover always has: every belt depends on it); read from
-        # `covered` by an item getter of v's ball, made once (v twice in it, so that it always gives a tuple)
-        read = balls[v]
-        if read is None:
-            members = [v, v, *around[v]]
-            for w in around[v]:
-                members.extend(around[w])
-            read = balls[v] = itemgetter(*members)
-        flags = read(covered)
-        return len(flags) - 1 - sum(flags) + covered[v]
-
-    chosen = np.zeros(n, dtype=bool)
-    for u in order:
-        if covered[u]:
-            continue
-        best, most = u, gain(u)
-        hub_degree = 4 * max(1, len(around[u]))
-        for v in around[u]:
-            if len(around[v]) > hub_degree:
-                continue  # a hub: its reach is not the point of a shelter
-            g = gain(v)
-            if g > most:
-                best, most = v, g
-        chosen[best] = True
-        covered[best] = 1
-        for x in around[best]:
-            covered[x] = 1
-            for y in around[x]:
-                covered[y] = 1
-    return chosen
-
-
 _KIND_CODES = np.array([CORES.index(k) for k in KINDS], dtype=np.int64)
 """The code of each material kind, in the order of `KINDS`."""
 _THIN = np.array([0, 1, 2])
 """The mantles of a hollow asteroid."""
+_THIN_CDF = np.array([0.35, 0.4, 0.25]).cumsum()
+_THIN_CDF /= _THIN_CDF[-1]
+"""Their cumulative chances, as `Generator.choice(_THIN, p=[0.35, 0.4, 0.25])` works them out."""
 _REACTIVE = np.array([MATERIALS[c].reactive if c in MATERIALS else False for c in CORES])
 """Whether each core code is reactive (ice, uranium)."""
 
@@ -221,7 +183,9 @@ def _mantles(core: IntArray, rng: np.random.Generator) -> IntArray:
     n = len(core)
     hollow = core == HOLLOW_CODE
     steady = ~hollow & ~_reactive_mask(core)
-    thin = rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])
+    # `rng.choice(_THIN, size=n, p=[0.35, 0.4, 0.25])` draws one uniform number per asteroid and looks it up in
+    # the cumulative chances: done here without its checks of the chances (a few times the work on a small belt)
+    thin = _THIN[_THIN_CDF.searchsorted(rng.random(n), side="right")]
     thick = 1 + rng.binomial(4, 0.45, n) + (rng.random(n) < 0.06) * rng.integers(1, 4, n)
     bare = steady & (rng.random(n) < 0.06)
     mantle = np.where(hollow, thin, np.where(bare, 0, thick))

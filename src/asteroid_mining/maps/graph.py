@@ -18,6 +18,7 @@ from scipy import sparse
 from scipy.sparse import csgraph
 
 from ..rules.belt import Belt
+from . import walks
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -116,23 +117,7 @@ def component_labels(n: int, edges: IntArray) -> tuple[int, IntArray]:
     if n > SMALL_GRAPH:
         count, labels = csgraph.connected_components(adjacency(n, edges), directed=False)
         return int(count), labels.astype(np.int64)
-    around: list[list[int]] = [[] for _ in range(n)]
-    for a, b in edges.tolist():
-        around[a].append(b)
-        around[b].append(a)
-    label = [-1] * n
-    count = 0
-    for first in range(n):
-        if label[first] >= 0:
-            continue
-        label[first] = count
-        todo = [first]
-        while todo:
-            for w in around[todo.pop()]:
-                if label[w] < 0:
-                    label[w] = count
-                    todo.append(w)
-        count += 1
+    count, label = walks.component_labels(n, edges.tolist())  # a plain search (compiled)
     return count, np.array(label, dtype=np.int64)
 
 

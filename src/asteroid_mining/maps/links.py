@@ -7,6 +7,8 @@ left over are joined to the largest one by their closest pair of asteroids.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.spatial import cKDTree
 
@@ -24,7 +26,7 @@ def proximity_links(positions: FloatArray, tree: cKDTree, density: float, rng: n
     """Each asteroid links to its 1…k nearest (k varying around `density`), short links only."""
     n = len(positions)
     target = max(1.0, density * LINK_SCALE)
-    k_max = min(n - 1, int(np.ceil(target)) + 2)
+    k_max = min(n - 1, math.ceil(target) + 2)
     if k_max < 1:
         return np.zeros((0, 2), dtype=np.int64)
     dist, idx = tree.query(positions, k=k_max + 1)
@@ -32,7 +34,7 @@ def proximity_links(positions: FloatArray, tree: cKDTree, density: float, rng: n
     # each asteroid wants floor(target) or ceil(target) neighbours, so the mean is target
     want = np.floor(target + rng.random(n)).astype(np.int64)
     want = np.minimum(np.maximum(want + rng.integers(-1, 2, n) * (rng.random(n) < 0.35), 1), k_max)
-    typical = median(dist[:, min(k_max, int(np.ceil(target))) - 1])
+    typical = median(dist[:, min(k_max, math.ceil(target)) - 1])
     rank = np.arange(k_max)[None, :]
     keep = (rank < want[:, None]) & ((dist <= MAX_LINK_FACTOR * typical) | (rank == 0))
     rows, cols = np.nonzero(keep)  # in row order, as boolean indexing picks them

@@ -13,6 +13,10 @@ from ..rules.materials import CORES, KINDS
 from .cores import HOLLOW_CODE
 from .graph import BoolArray, FloatArray, IntArray, neighbour_arrays, neighbour_sums
 
+_COLUMN_CODES = np.array([*(CORES.index(kind) for kind in KINDS), -1, HOLLOW_CODE])
+"""The core code counted in each column of `choose_start`'s table (-1: the column filled apart)."""
+_URANIUM = CORES.index("uranium")
+
 
 def choose_start(
     core: IntArray,
@@ -31,15 +35,14 @@ def choose_start(
     indptr, indices = neighbours if neighbours is not None else neighbour_arrays(n, edges)
     # one column per kind, then uranium with at most one layer over it, then hollow; the counts over the
     # neighbours of all of them at once (whole numbers, so exact whichever way they are summed)
-    codes = np.array([*(CORES.index(kind) for kind in KINDS), -1, HOLLOW_CODE])
-    columns = (core[:, None] == codes[None, :]).astype(np.float64)
-    columns[:, len(KINDS)] = (core == CORES.index("uranium")) & (mantle <= 1)
+    columns = (core[:, None] == _COLUMN_CODES[None, :]).astype(np.float64)
+    columns[:, len(KINDS)] = (core == _URANIUM) & (mantle <= 1)
     around = neighbour_sums(indptr, indices, columns)
     near1 = columns[:, : len(KINDS)] + around[:, : len(KINDS)]
     near2 = near1 + neighbour_sums(indptr, indices, near1)  # walks of up to two moves: > 0, the kind is that near
     kinds_within_2 = (near2 > 0).sum(axis=1)
     units_within_2 = np.minimum(near2.sum(axis=1), 20.0)
-    degree = np.diff(indptr)
+    degree = indptr[1:] - indptr[:-1]
     risky_uranium = around[:, len(KINDS)]
     hollow_next = np.minimum(around[:, len(KINDS) + 1], 2.0)
     score = (

@@ -9,7 +9,8 @@ against both; `ASTEROID_MINING_ENGINE=compiled` makes a missing or stale build a
 
 The bots' search (`ai/`: the observation, the planner and the modules it calls) is compiled the same way, as a
 build of its own with its own record (`ai/_compiled.json`, `AI_MODULES`): its compiled modules call the rules as
-any Python code does, so each build is used or not on its own, and `ASTEROID_MINING_ENGINE` governs both.
+any Python code does, so each build is used or not on its own, and `ASTEROID_MINING_ENGINE` governs both. So is
+the belt generator's walks over a belt's links (`maps/_compiled.json`, `MAPS_MODULES`), a third build.
 
 This module is never compiled itself: it decides before any compiled module is imported.
 """
@@ -37,9 +38,17 @@ ENV = "ASTEROID_MINING_ENGINE"
 
 AI_PACKAGE = PACKAGE.rpartition(".")[0] + ".ai"
 AI_HERE = HERE.parent / "ai"
-AI_MODULES = ("observation", "planner", "search", "sun", "team")
-"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops (the
-package's `__init__`, which decides, and the modules other bots or tools extend stay pure)."""
+AI_MODULES = ("observation", "planner", "playout", "random_bot", "search", "sun", "team")
+"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops, and the
+self-play loop with the random bot (the package's `__init__`, which decides, and the modules other bots or tools
+extend stay pure)."""
+
+
+MAPS_PACKAGE = PACKAGE.rpartition(".")[0] + ".maps"
+MAPS_HERE = HERE.parent / "maps"
+MAPS_MODULES = ("walks",)
+"""The modules of `maps/` that are compiled: the generator's walks over a small belt's links, its loops that are
+not numpy's (everything else there is numpy's and scipy's work, or reading and writing files)."""
 
 
 class EngineError(RuntimeError):
@@ -127,6 +136,11 @@ def choose() -> str:
 def choose_ai() -> str:
     """The same for the compiled modules of `ai/` (`AI_MODULES`), before any of them is imported."""
     return _choose(AI_PACKAGE, AI_HERE, AI_MODULES, "build of the bots' search")
+
+
+def choose_maps() -> str:
+    """The same for the compiled modules of `maps/` (`MAPS_MODULES`), before any of them is imported."""
+    return _choose(MAPS_PACKAGE, MAPS_HERE, MAPS_MODULES, "build of the belt generator's walks")
 
 
 def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str) -> str:

@@ -252,6 +252,10 @@ def check_win(state: GameState, asteroid: Asteroid, events: list[Event]) -> None
     """The settlers on one asteroid carry 3 of every kind together: they build the base (R14)."""
     if not state.running or not asteroid.settlers:
         return
+    cargo_units = state.cargo_units
+    for kind in KINDS:  # what all the living settlers carry together bounds what those here carry
+        if cargo_units[kind] < WIN_TARGET:
+            return
     settlers = [state.settlers[s] for s in asteroid.settlers]
     for kind in KINDS:
         if sum(s.cargo[kind] for s in settlers) < WIN_TARGET:

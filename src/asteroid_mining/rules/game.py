@@ -46,11 +46,16 @@ class Game:
     @classmethod
     def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
-        for spec in belt.asteroids:
-            setup.add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun,
-                               spec.orbit, spec.position, react_now=False)
-        for a, b in belt.links:
-            setup.link(state, a, [b])
+        setup.add_asteroids(state, belt.asteroids)
+        links = belt.links
+        firsts, seconds = [a for a, _ in links], [b for _, b in links]
+        done = 0
+        while done < len(links):
+            # in bulk, as a script's links; a pair it stops at is one `link` refuses, saying why
+            done += setup.link_pairs(state, firsts[done:], seconds[done:])
+            if done < len(links):
+                setup.link(state, firsts[done], [seconds[done]])
+                done += 1
         for pair in belt.gates:
             setup.add_gates(state, pair.first, pair.first_at, pair.second, pair.second_at)
         for asteroid in list(state.asteroids.values()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+# Final: compiled, a module's constant is then read directly (other names are dictionary look-ups at each use)
 CARGO_LIMIT: Final = 10
 """Units of material a settler can carry (R11 `mine`)."""
 GATE_LIMIT: Final = 2

@@ -7,7 +7,7 @@ from .effects import attach_gate, count_exposure, lose_core, reactive_exposed, s
 from .events import Drifted, Event, RoundStarted, Sublimated
 from .materials import MATERIALS
 from .robot_ai import robot_action, ufo_action
-from .state import GameState, Robot, Ufo
+from .state import Asteroid, GameState, Robot, Ufo
 from .storms import generate_forecast, hit_due_storms
 
 
@@ -58,9 +58,17 @@ def _reactions(state: GameState, events: list[Event]) -> None:
 
     Only scheduled asteroids and those already hot are visited, in creation order (R8).
     """
-    due = state.watch.pop(state.round, [])
-    candidates = {aid: state.asteroids[aid] for aid in (*state.hot, *due)}
-    for asteroid in sorted(candidates.values(), key=lambda a: a.index):
+    due = state.watch.pop(state.round, None)
+    if due is None and not state.hot:
+        return  # most rounds: nothing exposed near the Sun, nothing coming near
+    asteroids = state.asteroids
+    candidates = {aid: asteroids[aid] for aid in state.hot}
+    for aid in due or ():
+        candidates[aid] = asteroids[aid]
+    ordered = list(candidates.values())
+    if len(ordered) > 1:
+        ordered.sort(key=_creation_index)
+    for asteroid in ordered:
         if not state.running:
             return
         if not reactive_exposed(asteroid):
@@ -73,6 +81,10 @@ def _reactions(state: GameState, events: list[Event]) -> None:
             events.append(Sublimated(asteroid.id))
         else:
             count_exposure(state, asteroid, events)
+
+
+def _creation_index(asteroid: Asteroid) -> int:
+    return asteroid.index
 
 
 def _drift(state: GameState, events: list[Event]) -> None:

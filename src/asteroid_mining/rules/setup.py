@@ -5,13 +5,14 @@ Every function validates everything first and raises `SetupError` before changin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from .belt import AsteroidSpec
 from .effects import attach_gate, check_win, place_actor, react, storm_hit
 from .errors import SetupError
 from .events import Event, SunChanged
-from .ids import id_problem
+from .ids import all_ids, id_problem
 from .materials import CARGO_LIMIT, CORES, GATE_LIMIT, KINDS
 from .orbit import Orbit
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Thing, Ufo
@@ -61,6 +62,33 @@ def add_asteroid(
     A whole belt is laid out with `react_now=False` and reacts once every asteroid and link exists.
     """
     _new_id(state, aid)
+    asteroid = _make_asteroid(state, aid, mantle, core, sun, orbit, position)
+    events: list[Event] = []
+    if react_now:
+        react(state, asteroid, events)
+    return events
+
+
+def add_asteroids(state: GameState, specs: Sequence[AsteroidSpec]) -> None:
+    """Every asteroid of a belt, in order, as `add_asteroid` adds each with `react_now=False`.
+
+    Their ids are checked all at once (`ids.all_ids`) rather than one by one, when they are all valid and new;
+    otherwise each is added in turn and the first that cannot be raises its `SetupError`.
+    """
+    ids = [spec.id for spec in specs]
+    if state.running and all_ids(ids) and len(set(ids)) == len(ids) and state.things.keys().isdisjoint(ids):
+        for spec in specs:
+            _make_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun, spec.orbit,
+                           spec.position)
+        return
+    for spec in specs:
+        add_asteroid(state, spec.id, spec.mantle, spec.core, None if spec.orbit else spec.sun, spec.orbit,
+                     spec.position, react_now=False)
+
+
+def _make_asteroid(state: GameState, aid: str, mantle: int, core: str, sun: str | None, orbit: Orbit | None,
+                   position: tuple[float, float] | None) -> Asteroid:
+    """`add_asteroid` once its id is known to be valid and new, without the reactions."""
     if mantle < 0:
         raise SetupError(f"the mantle of {aid} cannot be negative ({mantle})")
     if core not in CORES:
@@ -75,10 +103,7 @@ def add_asteroid(
     _register(state, asteroid)
     if core != "hollow":
         state.core_units[core] += 1
-    events: list[Event] = []
-    if react_now:
-        react(state, asteroid, events)
-    return events
+    return asteroid
 
 
 def link(state: GameState, first: str, others: Iterable[str]) -> None:

@@ -101,7 +101,12 @@ class Settler(_Record):
     @property
     def carry_total(self) -> int:
         """Units of material in the cargo hold (gates do not count)."""
-        return sum(self.cargo.values())
+        # a loop, not `sum(...)`: compiled, it is native code (`sum` goes through the interpreter's builtin),
+        # and every decision of a settler asks it
+        total = 0
+        for n in self.cargo.values():
+            total += n
+        return total
 
 
 Settler.kind = "settler"
@@ -135,7 +140,10 @@ class Ufo(_Record):
     @property
     def carry_total(self) -> int:
         """Units in the UFO's hold."""
-        return sum(self.cargo.values())
+        total = 0
+        for n in self.cargo.values():  # a loop, as `Settler.carry_total`
+            total += n
+        return total
 
 
 Ufo.kind = "ufo"
@@ -165,6 +173,12 @@ class Forecast:
     asteroids: tuple[str, ...]
     sector: tuple[float, float] | None = None
     """(start angle, width) in degrees for a storm over a sector of a laid-out belt."""
+
+    def __init__(self, round: int, asteroids: tuple[str, ...], sector: tuple[float, float] | None = None) -> None:
+        # written out: compiled, it is native code (the one `dataclasses` would generate stays interpreted)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "asteroids", asteroids)
+        object.__setattr__(self, "sector", sector)
 
 
 class Recorded(Protocol):

@@ -7,7 +7,7 @@ actor could take now; this registry dispatches to them. Adding an action is one 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ..errors import GameFormatError, Refusal
 from ..events import Event
@@ -28,15 +28,23 @@ RULES: tuple[Rule[Any], ...] = (
 )
 """Every action's rule, in the order `Game.choices` lists them."""
 
-RULE_BY_NAME: dict[str, Rule[Any]] = {rule.name: rule for rule in RULES}
+RULE_BY_NAME: Final[dict[str, Rule[Any]]] = {rule.name: rule for rule in RULES}
 """Each action's rule by its JSON `type`."""
 
 ACTION_TYPES: dict[str, type[Action]] = {rule.name: rule.record for rule in RULES}
 """Action classes by their JSON `type`."""
 
-_RULES_OF: dict[str, tuple[Rule[Any], ...]] = {
+# Final: compiled, the registries are read directly (other module names are dictionary look-ups at each use)
+_RULES_OF: Final[dict[str, tuple[Rule[Any], ...]]] = {
     kind: tuple(rule for rule in RULES if kind in rule.actors) for kind in ("settler", "robot", "ufo")
 }
+_RULE_OF_RECORD: Final[dict[type, Rule[Any]]] = {rule.record: rule for rule in RULES}
+"""Each action's rule by its record class: `check` and `perform` find it by the action's type (a class's
+`name` is a class variable, which compiled code reads as slowly as any attribute)."""
+_RULES_OF_ACTOR: Final[dict[type, tuple[Rule[Any], ...]]] = {
+    Settler: _RULES_OF["settler"], Robot: _RULES_OF["robot"], Ufo: _RULES_OF["ufo"],
+}
+"""The rules an actor may follow, by the actor's class (for `legal_actions`, at every decision)."""
 
 ACTION_SPECS: tuple[ActionSpec, ...] = tuple(rule.spec() for rule in RULES)
 """What clients need to know of each action: name, fields (required or optional), which actors may do it."""
@@ -122,7 +130,7 @@ def check(state: GameState, action: Action) -> Refusal | None:
     actor = state.things.get(action.actor)
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
-    rule = RULE_BY_NAME[action.name]
+    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]  # (by name: a record's subclass)
     if actor.kind not in rule.actors:
         return cannot_do(actor, rule)
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
@@ -135,7 +143,8 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
     """Carry out an accepted action and return the events it caused."""
     events: list[Event] = []
     assert actor.at is not None
-    RULE_BY_NAME[action.name].perform(state, actor, state.asteroids[actor.at], action, events)
+    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]
+    rule.perform(state, actor, state.asteroids[actor.at], action, events)
     return events
 
 
@@ -149,7 +158,8 @@ def legal_actions(state: GameState, actor_id: str) -> list[Action]:
     assert actor.at is not None
     here: Asteroid = state.asteroids[actor.at]
     out: list[Action] = []
-    for rule in _RULES_OF[actor.kind]:
-        out.extend(rule.legal(state, actor, here))
+    rules = _RULES_OF_ACTOR.get(type(actor))
+    for rule in rules if rules is not None else _RULES_OF[actor.kind]:
+        rule.legal(state, actor, here, out)
     return out
 

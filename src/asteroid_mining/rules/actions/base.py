@@ -244,9 +244,12 @@ class Rule(Generic[A]):
         for action in self.candidates(state, actor, here):
             write_choice(out, action, self.refuse(state, actor, here, action), danger)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[A]:
-        """The accepted ones among `candidates` (an actor that may act now and may do this action)."""
-        return [a for a in self.candidates(state, actor, here) if self.refuse(state, actor, here, a) is None]
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
+        """Append the accepted ones among `candidates` to `out` (an actor that may act now and may do this
+        action). Appended to one list, not returned: `legal_actions` asks every rule at each decision."""
+        for a in self.candidates(state, actor, here):
+            if self.refuse(state, actor, here, a) is None:
+                out.append(a)
 
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """A hint for the player: what this action would set off (only `drill` has one)."""

@@ -13,7 +13,7 @@ from ..json_text import quote
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
 from .base import Action, Actor, Rule
-from .costs import missing, new_id_refusal, pay
+from .costs import affords, missing, new_id_refusal, pay
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +88,11 @@ class BuildGatesRule(Rule[BuildGates]):
         return [BuildGates(actor.id)]
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildGates]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The build when the settler carries no gates and the cargo pays for a pair."""
         assert isinstance(actor, Settler)
-        cargo = actor.cargo
-        if actor.gates or not all(cargo[k] >= n for k, n in GATES_COST.items()):
-            return []
-        return [BuildGates(actor.id)]
+        if not actor.gates and affords(actor, GATES_COST):
+            out.append(BuildGates(actor.id))
 
 
 RULE = BuildGatesRule()

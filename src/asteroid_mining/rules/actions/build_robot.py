@@ -13,7 +13,7 @@ from ..json_text import quote
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
-from .costs import missing, new_id_refusal, pay
+from .costs import affords, missing, new_id_refusal, pay
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +67,11 @@ class BuildRobotRule(Rule[BuildRobot]):
         return [BuildRobot(actor.id)]
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[BuildRobot]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The build when the cargo pays for it."""
         assert isinstance(actor, Settler)
-        cargo = actor.cargo
-        return [BuildRobot(actor.id)] if all(cargo[k] >= n for k, n in ROBOT_COST.items()) else []
+        if affords(actor, ROBOT_COST):
+            out.append(BuildRobot(actor.id))
 
 
 RULE = BuildRobotRule()

@@ -75,12 +75,14 @@ class DepositRule(Rule[Deposit]):
         return [Deposit(aid, kind) for kind in KINDS]
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Deposit]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """A deposit of each material the settler carries, on a shelter."""
         if here.mantle > 0 or here.core != "hollow" or not isinstance(actor, Settler):
-            return []
+            return
         cargo = actor.cargo
-        return [Deposit(actor.id, kind) for kind in KINDS if cargo[kind] > 0]
+        for kind in KINDS:
+            if cargo[kind] > 0:
+                out.append(Deposit(actor.id, kind))
 
 
 RULE = DepositRule()

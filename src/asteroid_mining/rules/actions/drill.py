@@ -54,9 +54,10 @@ class DrillRule(Rule[Drill]):
         return None if here is None else drill_danger(state, here)
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Drill]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The drill while there is mantle left."""
-        return [Drill(actor.id)] if here.mantle > 0 else []
+        if here.mantle > 0:
+            out.append(Drill(actor.id))
 
 
 RULE = DrillRule()

@@ -56,10 +56,11 @@ class MineRule(Rule[Mine]):
         return [Mine(actor.id)]
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Mine]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The mine on an exposed core that is not hollow, with room in a settler's hold."""
-        room = not isinstance(actor, Settler) or actor.carry_total < CARGO_LIMIT
-        return [Mine(actor.id)] if here.mantle == 0 and here.core != "hollow" and room else []
+        if here.mantle == 0 and here.core != "hollow" and (
+                not isinstance(actor, Settler) or actor.carry_total < CARGO_LIMIT):
+            out.append(Mine(actor.id))
 
 
 RULE = MineRule()

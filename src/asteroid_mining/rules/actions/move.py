@@ -116,14 +116,17 @@ class MoveRule(Rule[Move]):
             move = Move(aid, g)
             write_choice(out, move, self.refuse(state, actor, here, move), None)
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Move]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The neighbours, then the active gates (none for a UFO)."""
         # every neighbour exists (an explosion unlinks it), so only the gates need a look
         aid = actor.id
-        out = [Move(aid, n) for n in here.neighbours]
+        for n in here.neighbours:
+            out.append(Move(aid, n))
         if here.gates and not isinstance(actor, Ufo):
-            out.extend(Move(aid, g) for g in here.gates if state.gate_active(state.gates[g]))
-        return out
+            gates = state.gates
+            for g in here.gates:
+                if state.gate_active(gates[g]):
+                    out.append(Move(aid, g))
 
 
 RULE = MoveRule()

@@ -71,12 +71,14 @@ class PlaceRule(Rule[Place]):
         return []
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Place]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """Each carried gate whose partner does not orbit this asteroid."""
         if not isinstance(actor, Settler) or not actor.gates:
-            return []
+            return
         gates = state.gates
-        return [Place(actor.id, g) for g in actor.gates if gates[gates[g].partner].at != here.id]
+        for g in actor.gates:
+            if gates[gates[g].partner].at != here.id:
+                out.append(Place(actor.id, g))
 
 
 RULE = PlaceRule()

@@ -36,9 +36,9 @@ class WaitRule(Rule[Wait]):
         return [Wait(actor.id)]
 
 
-    def legal(self, state: GameState, actor: Actor, here: Asteroid) -> list[Wait]:
+    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """Waiting is always accepted."""
-        return [Wait(actor.id)]
+        out.append(Wait(actor.id))
 
 
 RULE = WaitRule()
