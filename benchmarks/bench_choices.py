@@ -7,7 +7,8 @@ turns, every settler watched (a connected seat plays it); random moves, drills a
   the settlers whose choices changed: the one whose turn comes, every entry, and the one that acted, null), CPU
   time per action, the median of several passes;
 - for one state after each action, the best of several calls: `Game.choices` of the settler whose turn it is
-  (every entry), and the same as the tracker writes it (JSON text).
+  (every entry, as objects), and `Game.choices_text`, the same as the server sends it (JSON text, written by the
+  engine as it judges, without the objects).
 
     python benchmarks/bench_choices.py             # 6 games x 200 actions, 3 passes
     python benchmarks/bench_choices.py --games 2   # a quick look
@@ -76,11 +77,6 @@ def best(call: Callable[[], object], times: int = 7) -> float:
     return fastest * 1e6
 
 
-def written(game: Game, sid: str) -> dict[str, str]:
-    """`sid`'s choices as the server writes them, by a new tracker (one keeps what it wrote)."""
-    return ChoiceTracker(game).current([sid])
-
-
 def per_settler(games: int, actions: int) -> dict[str, float]:
     """Warm costs of one settler's choices, averaged over the states of a game, in µs."""
     rng = random.Random(2)
@@ -94,7 +90,7 @@ def per_settler(games: int, actions: int) -> dict[str, float]:
             turn = game.turn
             assert turn is not None
             totals["full"] += best(partial(game.choices, turn))
-            totals["full_text"] += best(partial(written, game, turn))
+            totals["full_text"] += best(partial(game.choices_text, turn))
             count += 1
     return {key: value / count for key, value in totals.items()}
 
@@ -110,7 +106,7 @@ def main() -> int:
     print(f"standard belt, 4 settlers watched, strict turns, {args.games} games x {args.actions} actions")
     print(f"  ChoiceTracker.update per action, CPU: {statistics.median(passes):.0f} µs (passes: "
           + ", ".join(f"{p:.0f}" for p in passes) + ")")
-    print(f"  the settler whose turn it is: Game.choices {warm['full']:.1f} µs, with its JSON text "
+    print(f"  the settler whose turn it is: Game.choices {warm['full']:.1f} µs, Game.choices_text (its JSON text) "
           f"{warm['full_text']:.1f} µs")
     return 0
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -40,9 +41,18 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     for _ in range(steps):
-        if game.status != "running" or game.turn is None:
+        if game.status != "running":
             break
-        events = game.apply(rng.choice(game.legal_actions(game.turn)))
+        if game.options.turns == "strict":
+            if game.turn is None:
+                break
+            events = game.apply(rng.choice(game.legal_actions(game.turn)))
+        else:  # free turns: any settler acts, and the round ends now and then (every settler's choices live on)
+            movers = [sid for sid in game.settlers if game.legal_actions(sid)]
+            if not movers or rng.random() < 0.1:
+                events = game.end_round()
+            else:
+                events = game.apply(rng.choice(game.legal_actions(rng.choice(movers))))
         counts.update(event.type for event in events)
         view.update()
         raw = tracker.update(view.touched)
@@ -61,6 +71,15 @@ def play_randomly(game: Game, seed: int, steps: int, watched: list[str] | None =
 @given(belt=belts(max_size=10), options=game_options(), seed=st.integers(0, 1000), settlers=st.integers(1, 4))
 def test_choices_follow_random_games(belt: Belt, options: Options, seed: int, settlers: int) -> None:
     play_randomly(Game.new(belt, options, seed, settlers), seed, 60)
+
+
+@settings(max_examples=40, deadline=None)
+@given(belt=belts(max_size=10), options=game_options(), seed=st.integers(0, 1000), settlers=st.integers(1, 4))
+def test_choices_follow_random_games_in_free_turns(belt: Belt, options: Options, seed: int, settlers: int) -> None:
+    """Free turns: every settler may act at once, so a settler's choices are sent again only when the command
+    touched what they are made of (`Game.choices_scope`, asked the first time it matters)."""
+    game = Game.new(belt, dataclasses.replace(options, turns="free"), seed, settlers)
+    play_randomly(game, seed, 60)
 
 
 def test_choices_through_explosions_storms_and_gates() -> None:

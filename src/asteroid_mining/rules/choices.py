@@ -8,36 +8,29 @@ the same functions (`rules.dangers`), and the entries agree with `check` and `le
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final
 
-from .actions import RULES, Action, cannot_do, standing_refusal, turn_refusal
-from .dangers import Danger, Reaction, reaction
+from .actions import RULES, Action, actor_refusal, cannot_do, standing_refusal, turn_refusal
+from .actions.base import Choice, Rule, write_choice
+from .dangers import Reaction, reaction
 from .errors import Refusal
+from .json_text import integer, quoted_between
 from .materials import MATERIALS
 from .state import Asteroid, GameState, Robot, Settler, Ufo
 
-_REACTIVE = frozenset(kind for kind, material in MATERIALS.items() if material.reactive)
+__all__ = ["Choice", "Choices", "StormOutlook", "choices", "choices_scope", "choices_text"]
 
-
-class Choice(NamedTuple):
-    """One action the settler could take now: `refusal` is None when the rules accept it."""
-
-    action: Action
-    refusal: Refusal | None
-    danger: Danger | None = None
-
-    def to_json(self, refusal: dict[str, Any] | None = None, messages: bool = True) -> dict[str, Any]:
-        """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
-        refusal's JSON when the caller has it already; `messages`: whether a refusal has its English sentence."""
-        action = self.action
-        if refusal is None and self.refusal is not None:
-            refusal = self.refusal.to_json(messages)
-        out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
-        if self.danger is not None:
-            out["danger"] = self.danger.to_json()
-        return out
+_REACTIVE: Final = frozenset(kind for kind, material in MATERIALS.items() if material.reactive)
+_PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool], ...]]] = {
+    kind: tuple((rule, kind in rule.actors) for rule in RULES) for kind in ("settler", "robot", "ufo")
+}
+"""Each action's rule and whether this kind of actor may do it, in the order of `RULES`, by kind of actor."""
+_SETTLERS: Final[dict[str, str]] = {}
+"""What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
+_MEMBERS: Final[dict[str, str]] = {}
+_NEXT: Final[dict[str, str]] = {}
+"""An asteroid's id as the first or a later key of `reactions`: `"a7":`, `,"a7":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +43,26 @@ class StormOutlook:
     in_path: bool
     sheltered: bool
 
+    def __init__(self, round: int, in_rounds: int, in_path: bool, sheltered: bool) -> None:
+        # written out (see `events`): the compiled engine then builds it without interpreted code
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "in_rounds", in_rounds)
+        object.__setattr__(self, "in_path", in_path)
+        object.__setattr__(self, "sheltered", sheltered)
+
     def to_json(self) -> dict[str, Any]:
         """The outlook as a JSON object."""
         return {"round": self.round, "in_rounds": self.in_rounds, "in_path": self.in_path,
                 "sheltered": self.sheltered}
+
+    def write(self, out: list[str]) -> None:
+        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
+        out.append('{"round":')
+        out.append(integer(self.round))
+        out.append(',"in_rounds":')
+        out.append(integer(self.in_rounds))
+        out.append(',"in_path":true,"sheltered":' if self.in_path else ',"in_path":false,"sheltered":')
+        out.append("true}" if self.sheltered else "false}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +76,19 @@ class Choices:
     None when it may act."""
     choices: tuple[Choice, ...]
     """Every entry; none in the brief form of an actor that cannot act now."""
-    reactions: Mapping[str, Reaction]
+    reactions: dict[str, Reaction]
     """The settler's asteroid and each move destination whose exposed reactive core will react."""
     storms: tuple[StormOutlook, ...]
+
+    def __init__(self, settler: str, round: int, refusal: Refusal | None, choices: tuple[Choice, ...],
+                 reactions: dict[str, Reaction], storms: tuple[StormOutlook, ...]) -> None:
+        # written out (see `events`): the compiled engine then builds it without interpreted code
+        object.__setattr__(self, "settler", settler)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "refusal", refusal)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "reactions", reactions)
+        object.__setattr__(self, "storms", storms)
 
     def legal(self) -> list[Action]:
         """The accepted actions, in order (the same as `Game.legal_actions`)."""
@@ -100,6 +119,24 @@ class Choices:
             "storms": [s.to_json() for s in self.storms],
         }
 
+    def to_text(self) -> str:
+        """`to_json(messages=False)` as compact JSON text, exactly as `orjson.dumps` writes it (`choices_text`
+        writes the same without making the choices first)."""
+        out = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
+        if self.refusal is None:
+            out.append(',"refusal":null,"choices":[')
+        else:
+            out.append(',"refusal":')
+            self.refusal.write(out)
+            out.append(',"choices":[')
+        start = len(out)
+        for c in self.choices:
+            write_choice(out, c.action, c.refusal, c.danger)
+        if len(out) > start:
+            out[start] = out[start][1:]  # each choice is written after a comma: not the first
+        _write_hints(out, self.reactions, self.storms)
+        return "".join(out)
+
 
 def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     """Every action `actor_id` could take now, legal or refused, in a stable order, with the hints.
@@ -120,16 +157,88 @@ def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     if brief and general is not None:
         return Choices(actor_id, state.round, general, (), reactions, storms)
     entries: list[Choice] = []
-    for rule in RULES:
-        refusal = standing or (cannot_do(actor, rule) if actor.kind not in rule.actors else turn)
-        danger = rule.danger(state, actor, here)
+    for rule, may in _PLANS[actor.kind]:
+        refusal = standing or (turn if may else cannot_do(actor, rule))
         if refusal is not None or here is None:
-            entries.extend(Choice(a, refusal, danger) for a in rule.candidates(state, actor, here))
-        elif danger is None:
-            entries.extend(Choice(a, r) for a, r in rule.offers(state, actor, here))
+            danger = rule.danger(state, actor, here)
+            for a in rule.candidates(state, actor, here):
+                entries.append(Choice(a, refusal, danger))
         else:
-            entries.extend(Choice(a, r, danger) for a, r in rule.offers(state, actor, here))
+            rule.offers(state, actor, here, entries)
     return Choices(actor_id, state.round, general, tuple(entries), reactions, storms)
+
+
+def choices_text(state: GameState, actor_id: str) -> str | None:
+    """`choices(state, actor_id).to_text()`, or None when the actor cannot act now (`actor_refusal`).
+
+    Written as the choices are judged (`Rule.write_offers`), without the `Choice` objects in between: the server
+    asks this after every action, and making the objects only to write them out was half the cost.
+    """
+    actor = state.things.get(actor_id)
+    if not isinstance(actor, (Settler, Robot, Ufo)):
+        raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
+    if actor_refusal(state, actor_id) is not None:
+        return None
+    if actor.at is None:  # not for a living actor; `choices` says what such a one could do
+        return choices(state, actor_id).to_text()
+    here = state.asteroids[actor.at]
+    out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
+           ',"refusal":null,"choices":[']
+    start = len(out)
+    for rule, may in _PLANS[actor.kind]:
+        if may:
+            rule.write_offers(state, actor, here, out)
+        else:
+            refusal = cannot_do(actor, rule)
+            danger = rule.danger(state, actor, here)
+            for action in rule.candidates(state, actor, here):
+                write_choice(out, action, refusal, danger)
+    if len(out) > start:
+        out[start] = out[start][1:]  # each choice is written after a comma: not the first
+    _write_hints(out, _reactions(state, here), _storms(state, here))
+    return "".join(out)
+
+
+def _write_hints(out: list[str], reactions: dict[str, Reaction], storms: tuple[StormOutlook, ...]) -> None:
+    """Close the choices' list and append `reactions` and `storms` as JSON text (what ends `Choices.to_text`)."""
+    out.append('],"reactions":{')
+    first = True
+    for aid, found in reactions.items():
+        out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_NEXT, aid, ",", ":"))
+        first = False
+        found.write(out)
+    out.append('},"storms":[')
+    first = True
+    for storm in storms:
+        if not first:
+            out.append(",")
+        first = False
+        storm.write(out)
+    out.append("]}")
+
+
+def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:
+    """The ids whose change can change `actor_id`'s choices, the round, the turn and the status aside: itself
+    and the gates it carries, its asteroid, the neighbours, the gates orbiting there, their partners and the
+    partners' asteroids (`choices` reads nothing else; `Game.take_touched` names each when it changes)."""
+    actor = state.things.get(actor_id)
+    if not isinstance(actor, (Settler, Robot, Ufo)):
+        raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
+    ids = {actor_id}
+    if isinstance(actor, Settler):
+        ids.update(actor.gates)
+    if actor.at is not None:
+        here = state.asteroids[actor.at]
+        ids.add(here.id)
+        ids.update(here.neighbours)
+        gates = state.gates
+        for gid in here.gates:
+            partner = gates[gates[gid].partner]
+            ids.add(gid)
+            ids.add(partner.id)
+            if partner.at is not None:
+                ids.add(partner.at)
+    return frozenset(ids)
 
 
 def _reactions(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:
@@ -137,27 +246,38 @@ def _reactions(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:
     out: dict[str, Reaction] = {}
     if here is None:
         return out
+    if here.mantle == 0:
+        _add_reaction(state, here, out)
     asteroids = state.asteroids
-    places = [here]
-    places.extend(a for a in map(asteroids.__getitem__, here.neighbours) if a.mantle == 0 and a.core in _REACTIVE)
-    for gid in here.gates:
-        gate = state.gates[gid]
-        if state.gate_active(gate):
-            dest = state.gates[gate.partner].at
-            if dest is not None:
-                places.append(asteroids[dest])
-    for asteroid in places:
-        if asteroid.mantle == 0 and asteroid.id not in out:
-            found = reaction(state, asteroid)
-            if found is not None:
-                out[asteroid.id] = found
+    for nid in here.neighbours:
+        near = asteroids[nid]
+        if near.mantle == 0 and near.core in _REACTIVE:
+            _add_reaction(state, near, out)
+    if here.gates:
+        gates = state.gates
+        for gid in here.gates:
+            gate = gates[gid]
+            if state.gate_active(gate):
+                dest = gates[gate.partner].at
+                if dest is not None and asteroids[dest].mantle == 0:
+                    _add_reaction(state, asteroids[dest], out)
     return out
 
 
+def _add_reaction(state: GameState, asteroid: Asteroid, out: dict[str, Reaction]) -> None:
+    """The reaction of `asteroid`'s exposed core into `out`, if it has one and is not there yet."""
+    if asteroid.id not in out:
+        found = reaction(state, asteroid)
+        if found is not None:
+            out[asteroid.id] = found
+
+
 def _storms(state: GameState, here: Asteroid | None) -> tuple[StormOutlook, ...]:
+    if not state.forecasts:
+        return ()
     sheltered = here is not None and here.shelter
-    return tuple(
+    return tuple([
         StormOutlook(f.round, f.round - state.round, here is not None and here.id in f.asteroids, sheltered)
         for f in state.forecasts
-    )
+    ])
 

@@ -11,11 +11,17 @@ first time; uranium counts one exposure each such time and explodes on the count
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from .json_text import integer, quote, quoted_between
 from .materials import MATERIALS
 from .orbit import Orbit
 from .state import Asteroid, GameState
+
+_DANGERS: Final[dict[str, str]] = {}
+_REACTIONS: Final[dict[str, str]] = {}
+"""What opens a danger's and a reaction's JSON text, by core: `{"core":"ice","in_rounds":`,
+`{"core":"ice","effect":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +31,20 @@ class Danger:
     core: str
     in_rounds: int
 
+    def __init__(self, core: str, in_rounds: int) -> None:
+        # written out (see `events`): the compiled engine then builds it without interpreted code
+        object.__setattr__(self, "core", core)
+        object.__setattr__(self, "in_rounds", in_rounds)
+
     def to_json(self) -> dict[str, Any]:
         """The danger as a JSON object."""
         return {"core": self.core, "in_rounds": self.in_rounds}
+
+    def write(self, out: list[str]) -> None:
+        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
+        out.append(quoted_between(_DANGERS, self.core, '{"core":', ',"in_rounds":'))
+        out.append(integer(self.in_rounds))
+        out.append("}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +56,23 @@ class Reaction:
     effect: str
     in_rounds: int
 
+    def __init__(self, core: str, effect: str, in_rounds: int) -> None:
+        # written out (see `events`): the compiled engine then builds it without interpreted code
+        object.__setattr__(self, "core", core)
+        object.__setattr__(self, "effect", effect)
+        object.__setattr__(self, "in_rounds", in_rounds)
+
     def to_json(self) -> dict[str, Any]:
         """The reaction as a JSON object."""
         return {"core": self.core, "effect": self.effect, "in_rounds": self.in_rounds}
+
+    def write(self, out: list[str]) -> None:
+        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
+        out.append(quoted_between(_REACTIONS, self.core, '{"core":', ',"effect":'))
+        out.append(quote(self.effect))
+        out.append(',"in_rounds":')
+        out.append(integer(self.in_rounds))
+        out.append("}")
 
 
 def near_round(orbit: Orbit | None, pinned: str | None, start: int, count: int = 1) -> int | None:

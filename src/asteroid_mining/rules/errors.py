@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
+from .json_text import quoted_between, write_flat_object
 from .refusals import ParamValue, render
 
 
@@ -19,12 +20,13 @@ class Refusal:
     """
 
     code: str
-    params: Mapping[str, ParamValue] = field(default_factory=dict)
+    params: dict[str, ParamValue] = field(default_factory=dict)
 
     def __init__(self, code: str, params: Mapping[str, ParamValue] | None = None) -> None:
         # written out (see `events`): the compiled engine then builds refusals without interpreted code
         object.__setattr__(self, "code", code)
-        object.__setattr__(self, "params", {} if params is None else params)
+        object.__setattr__(self, "params", {} if params is None else params if isinstance(params, dict)
+                           else dict(params))
 
     @property
     def message(self) -> str:
@@ -38,8 +40,24 @@ class Refusal:
             return {"code": self.code, "params": dict(self.params)}
         return {"code": self.code, "params": dict(self.params), "message": self.message}
 
+    def to_text(self) -> str:
+        """`to_json(message=False)` as compact JSON text (as orjson writes it)."""
+        out: list[str] = []
+        self.write(out)
+        return "".join(out)
+
+    def write(self, out: list[str]) -> None:
+        """Append `to_text()` to `out`, in pieces."""
+        out.append(quoted_between(_HEADS, self.code, '{"code":', ',"params":'))
+        write_flat_object(self.params, out)
+        out.append("}")
+
     def __hash__(self) -> int:
         return hash((self.code, frozenset(self.params.items())))
+
+
+_HEADS: Final[dict[str, str]] = {}
+"""What opens a refusal's JSON text, by code: `{"code":"dead","params":`."""
 
 
 @lru_cache(maxsize=4096)

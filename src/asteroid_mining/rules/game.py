@@ -10,7 +10,7 @@ from . import setup
 from .actions import Action, action_from_json, actor_refusal, check, legal_actions, perform
 from .belt import Belt
 from .bulk import CollectorPaused
-from .choices import Choices, choices
+from .choices import Choices, choices, choices_scope, choices_text
 from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
 from .errors import GameFormatError, Refusal, Refused, SetupError
@@ -241,6 +241,18 @@ class Game:
         with it, or no entries when `brief`. KeyError when `settler` is not a settler, robot or UFO of this
         game. O(degree)."""
         return choices(self._state, settler, brief)
+
+    def choices_text(self, settler: str) -> str | None:
+        """`choices(settler).to_json(messages=False)` as compact JSON text (exactly as orjson writes it), or
+        None when `settler` cannot act now (`actor_refusal`): what the server sends of a settler's choices.
+        KeyError as `choices`."""
+        return choices_text(self._state, settler)
+
+    def choices_scope(self, settler: str) -> frozenset[str]:
+        """The ids whose change (`take_touched`) can change `settler`'s choices but for the round, the turn and
+        the game's status: itself and its gates, its asteroid, the neighbours, the gates orbiting there, their
+        partners and the partners' asteroids."""
+        return choices_scope(self._state, settler)
 
     def actor_refusal(self, actor: str) -> Refusal | None:
         """Why `actor` cannot act now at all (the game over, not an actor, dead, not its turn), or None: the

@@ -11,24 +11,24 @@ whose turn comes, and no other: the other seats get the update every connection 
 Computing a settler's choices costs about as much as the rest of an update, so the tracker computes them only for
 settlers some connection that takes choices may move (a game of bots or spectators computes none), and only when
 they can have changed: when the round or the game's status moved on, when the turn came to the settler or left
-it, or when the command touched (`Game.take_touched`, through the `ViewTracker`) the settler, its asteroid, a
-neighbour, a gate orbiting there or that gate's partner and its asteroid — everything a settler's choices are
-made of. A settler that cannot act is looked at again only when the turn comes to it (`Game.actor_refusal`: the
-game over and death are for good).
+it, or when the command touched (`Game.take_touched`, through the `ViewTracker`) what they are made of
+(`Game.choices_scope`: the settler, its asteroid, a neighbour, a gate orbiting there or that gate's partner and
+its asteroid). A settler that cannot act is looked at again only when the turn comes to it (the game over and
+death are for good). The scope of a settler that can act is taken only when a command leaves the turn and the
+round as they were (free turns), after that command: anything that changes the scope itself touches the settler,
+its asteroid or a gate of the scope before and after, so it tells the same.
 
-Choices are kept, compared and handed out as JSON text (encoded once, by orjson): a server keeps those of every
-connected settler between actions, and as text they are a few strings rather than thousands of small dicts for
-the cyclic garbage collector to walk. Refusals are written as their `code` and `params`, without the English
-sentence (`Choices.to_json(messages=False)`): clients word them from those (the browser in every language it
-speaks), and rendering a sentence for each refused entry after every action was a seventh of what the choices
-cost the server.
+Choices are kept, compared and handed out as JSON text, written by the engine as it judges them
+(`Game.choices_text`, exactly orjson's text of `Choices.to_json(messages=False)`): no objects or dicts are made
+only to be encoded, and between actions a server keeps a few strings per connected settler for the cyclic garbage
+collector to ignore. Refusals are written as their `code` and `params`, without the English sentence: clients
+word them from those (the browser in every language it speaks).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 import orjson
 
@@ -36,19 +36,6 @@ from ..rules import Game
 
 NONE = "null"
 """The choices of a settler that cannot act now, as JSON text."""
-
-
-@dataclass(slots=True)
-class _Sent:
-    """A settler's choices as last sent, and what they were made of."""
-
-    text: str
-    """The choices as JSON text (`NONE` when the settler could not act)."""
-    near: frozenset[str]
-    """The ids whose change can change these choices (none for a settler that could not act)."""
-
-
-_CANNOT = _Sent(NONE, frozenset())
 
 
 class ChoiceTracker:
@@ -61,7 +48,10 @@ class ChoiceTracker:
     def reset(self, game: Game) -> None:
         """Follow `game` from now on (after a reload); the watched settlers stay watched."""
         self._game = game
-        self._sent: dict[str, _Sent] = {}
+        self._sent: dict[str, str] = {}
+        """Each watched settler's choices as last sent (JSON text; `NONE` when it could not act)."""
+        self._scopes: dict[str, frozenset[str]] = {}
+        """The ids the choices of a settler that could act are made of (`Game.choices_scope`), once asked."""
         self._turn, self._round, self._status = game.turn, game.round, game.status
 
     @property
@@ -80,15 +70,16 @@ class ChoiceTracker:
             if self._watched[sid] <= 0:
                 del self._watched[sid]
                 self._sent.pop(sid, None)
+                self._scopes.pop(sid, None)
 
     def current(self, settlers: Iterable[str]) -> dict[str, str]:
         """The choices of `settlers` now, as JSON text by settler (for a `state` message)."""
         out = {}
         for sid in settlers:
-            sent = self._sent.get(sid)
-            if sent is None:
-                sent = self._sent[sid] = self._compute(sid)
-            out[sid] = sent.text
+            text = self._sent.get(sid)
+            if text is None:
+                text = self._sent[sid] = self._compute(sid)
+            out[sid] = text
         return out
 
     def update(self, touched: set[str]) -> dict[str, str]:
@@ -99,54 +90,52 @@ class ChoiceTracker:
         everything = round_no != self._round or status != self._status
         before = self._turn
         self._turn, self._round, self._status = turn, round_no, status
+        sent_texts, scopes = self._sent, self._scopes
         changed: dict[str, str] = {}
         for sid in self._watched:
-            sent = self._sent.get(sid)
+            sent = sent_texts.get(sid)
             if sent is None:
-                fresh = self._compute(sid)
-            elif sent is _CANNOT:  # it could not act: until its turn comes, nothing else can let it
+                pass
+            elif sent is NONE:  # it could not act: until its turn comes, nothing else can let it
                 if sid != turn:
                     continue
-                fresh = self._compute(sid)
-            elif not touched.isdisjoint(sent.near):
-                fresh = self._compute(sid)
-            elif everything or sid in (turn, before):  # its neighbourhood is as it was: so is what it is made of
-                fresh = self._compute(sid, sent.near)
-            else:
-                continue
-            self._sent[sid] = fresh
-            if sent is None or fresh.text != sent.text:
-                changed[sid] = fresh.text
+            elif not everything and sid != turn and sid != before:
+                # the turn stays with it or away from it, the round and status as they were: only a change to
+                # what its choices are made of changes them. Its scope is taken now, after the command: a change
+                # to the scope itself (a move, a link, a gate) touches the settler, its asteroid or a gate that
+                # belongs to the scope before and after, so either tells the same.
+                scope = scopes.get(sid)
+                if scope is None:
+                    scope = scopes[sid] = game.choices_scope(sid)
+                if touched.isdisjoint(scope):
+                    continue
+            fresh = self._compute(sid)
+            scopes.pop(sid, None)
+            if fresh != sent:
+                sent_texts[sid] = fresh
+                changed[sid] = fresh
         return changed
 
-    def _compute(self, sid: str, near: frozenset[str] | None = None) -> _Sent:
-        """`sid`'s choices now; `near`: the ids they are made of, when nothing among them has changed since they
-        were last taken (a change to any of them touches one of them: the settler, its asteroid, a gate)."""
-        game = self._game
-        if game.actor_refusal(sid) is not None:
-            return _CANNOT
-        text = orjson.dumps(game.choices(sid).to_json(messages=False)).decode()
-        return _Sent(text, self._near(sid) if near is None else near)
-
-    def _near(self, sid: str) -> frozenset[str]:
-        """The ids whose change can change `sid`'s choices: itself and its gates, its asteroid, the neighbours,
-        the gates orbiting there, their partners and the partners' asteroids."""
-        game = self._game
-        settler = game.settlers[sid]
-        ids = {sid, *settler.gates}
-        if settler.at is not None:
-            here = game.asteroids[settler.at]
-            ids.add(here.id)
-            ids.update(here.neighbours)
-            gates = game.gates
-            for gid in here.gates:
-                partner = gates[gates[gid].partner]
-                ids.update((gid, partner.id))
-                if partner.at is not None:
-                    ids.add(partner.at)
-        return frozenset(ids)
+    def _compute(self, sid: str) -> str:
+        """`sid`'s choices now, as JSON text (`NONE` when it cannot act)."""
+        text = self._game.choices_text(sid)
+        return NONE if text is None else text
 
 
 def choices_json(texts: Mapping[str, str]) -> str:
     """A JSON object of choices by settler, from each settler's choices as JSON text."""
-    return "{" + ",".join(f"{orjson.dumps(sid).decode()}:{text}" for sid, text in texts.items()) + "}"
+    return "{" + ",".join([choice_key(sid) + text for sid, text in texts.items()]) + "}"
+
+
+_KEYS: dict[str, str] = {}
+"""Settler ids as JSON object keys with their colon (`"s1":`), as written once."""
+
+
+def choice_key(sid: str) -> str:
+    """A settler's id as the key of a JSON object, with its colon: `"s1":`."""
+    key = _KEYS.get(sid)
+    if key is None:
+        if len(_KEYS) >= 1 << 16:  # ids of many games pass through a long-running server
+            _KEYS.clear()
+        key = _KEYS[sid] = orjson.dumps(sid).decode() + ":"
+    return key

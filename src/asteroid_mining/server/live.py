@@ -25,7 +25,7 @@ from ..rules import Action, Event, Game, Refused, Wait
 from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .action_schemas import ActBase
 from .bots import BotPlayer
-from .choices import ChoiceTracker, choices_json
+from .choices import ChoiceTracker, choice_key, choices_json
 from .config import Settings
 from .diff import ViewTracker
 from .messages import MessageError, dumps, error, frame, refused, to_action
@@ -303,11 +303,21 @@ class LiveGame:
         self._recent.append((seq, message))
         seated: dict[int, Message] = {}
         if changed:
+            head = text[:-1]  # the update without its closing brace, for the seats' own texts
             for conn in self.connections:
-                seat = conn.chooser
-                if seat is not None and seat.number not in seated:
-                    mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
-                    seated[seat.number] = frame(_with_choices(text, mine)) if mine else message
+                seat = conn.seat
+                if seat is None or not conn.choices or seat.number in seated:
+                    continue
+                settlers = seat.settlers
+                if len(settlers) == 1:  # the usual seat: one settler
+                    sid = settlers[0]
+                    if sid in changed:
+                        seated[seat.number] = frame(f'{head},"choices":{{{choice_key(sid)}{changed[sid]}}}}}')
+                        continue
+                    seated[seat.number] = message
+                else:
+                    mine = {sid: changed[sid] for sid in settlers if sid in changed}
+                    seated[seat.number] = frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
         return message, seated
 
     async def abandon(self, seat: Seat) -> bool:

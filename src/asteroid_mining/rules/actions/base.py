@@ -7,15 +7,16 @@ kind a settler could take now (for `Game.choices` and `legal_actions`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
+from ..json_text import next_member, quote, quoted_between, write_open_object
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -65,8 +66,82 @@ class Action(_Named):
                 out[name] = value
         return out
 
+    def write_head(self, out: list[str]) -> None:
+        """Append `,{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a
+        choice's JSON text opens, after the comma that separates it from the one before."""
+        cls = type(self)
+        head = _HEADS.get(cls)
+        if head is None:
+            head = _HEADS[cls] = ',{"action":' + quote(self.name)
+        out.append(head)
+        self.write_args(out)
+
+    def write_args(self, out: list[str]) -> None:
+        """Append `args()` as members of a JSON object, each after a comma (`,"target":"a7"`) to `out`, in
+        pieces; nothing when there are none. Records with fields write theirs directly (this looks them up)."""
+        for name in field_names(type(self))[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out.append(next_member(name))
+                out.append(quote(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One action the actor could take now: `refusal` is None when the rules accept it; `danger`, what it
+    would set off (a drill's)."""
+
+    action: Action
+    refusal: Refusal | None
+    danger: Danger | None
+
+    def __init__(self, action: Action, refusal: Refusal | None, danger: Danger | None = None) -> None:
+        # written out (see `events`): the compiled engine then builds choices without interpreted code
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "refusal", refusal)
+        object.__setattr__(self, "danger", danger)
+
+    def to_json(self, refusal: dict[str, Any] | None = None, messages: bool = True) -> dict[str, Any]:
+        """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
+        refusal's JSON when the caller has it already; `messages`: whether a refusal has its English sentence."""
+        action = self.action
+        if refusal is None and self.refusal is not None:
+            refusal = self.refusal.to_json(messages)
+        out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
+        if self.danger is not None:
+            out["danger"] = self.danger.to_json()
+        return out
+
+    def to_text(self) -> str:
+        """`to_json(messages=False)` as compact JSON text (as orjson writes it)."""
+        out: list[str] = []
+        write_choice(out, self.action, self.refusal, self.danger)
+        return "".join(out)[1:]
+
+
+def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json(messages=False)`, as orjson
+    writes it) to `out`, in pieces: what `Choice.to_text` and `Rule.write_offers` write. Choices are written in
+    lists: the writer of a list drops the first one's comma."""
+    action.write_head(out)
+    if refusal is None:
+        out.append(',"refusal":null}' if danger is None else ',"refusal":null')
+    else:
+        out.append(quoted_between(_REFUSALS, refusal.code, ',"refusal":{"code":', ',"params":'))
+        write_open_object(refusal.params, out)
+        out.append("}}}" if danger is None else "}}")
+    if danger is not None:
+        out.append(',"danger":')
+        danger.write(out)
+        out.append("}")
+
 
 A = TypeVar("A", bound=Action)
+
+_HEADS: Final[dict[type, str]] = {}
+"""What opens a choice's JSON text, with the comma before it, by action class: `,{"action":"move"`."""
+_REFUSALS: Final[dict[str, str]] = {}
+"""What opens a choice's refusal, by code: `,"refusal":{"code":"dead","params":`."""
 
 
 FIELD_SORTS = ("thing", "new", "material")
@@ -148,17 +223,26 @@ class Rule(Generic[A]):
         """Carry out an accepted action, appending the events it causes."""
         raise NotImplementedError
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterable[A]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[A]:
         """Every action of this kind the actor could be offered now, legal or not, in a stable order.
 
         `here` is None for an actor that is nowhere (dead or destroyed).
         """
         raise NotImplementedError
 
-    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[A, Refusal | None]]:
-        """Each of `candidates` with its refusal (an actor that may act now and may do this action)."""
+    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
+        """Append each of `candidates` to `out` as a `Choice`: with its refusal (`refuse`) and the action's
+        `danger` (an actor that may act now and may do this action)."""
+        danger = self.danger(state, actor, here)
         for action in self.candidates(state, actor, here):
-            yield action, self.refuse(state, actor, here, action)
+            out.append(Choice(action, self.refuse(state, actor, here, action), danger))
+
+    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+        """What `offers` appends, as JSON text (`write_choice`, each after a comma), to `out`: for the
+        server, which sends choices as text and needs no `Choice` objects on the way."""
+        danger = self.danger(state, actor, here)
+        for action in self.candidates(state, actor, here):
+            write_choice(out, action, self.refuse(state, actor, here, action), danger)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """Append the accepted ones among `candidates` to `out` (an actor that may act now and may do this

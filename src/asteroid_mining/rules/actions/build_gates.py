@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..effects import touch
 from ..errors import Refusal
 from ..events import Event, GatesBuilt
+from ..json_text import quote
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
 from .base import Action, Actor, Rule
@@ -26,6 +27,15 @@ class BuildGates(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "second", second)
+
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        if self.first is not None:
+            out.append(',"first":')
+            out.append(quote(self.first))
+        if self.second is not None:
+            out.append(',"second":')
+            out.append(quote(self.second))
 
 
 BuildGates.name = "build_gates"
@@ -73,9 +83,9 @@ class BuildGatesRule(Rule[BuildGates]):
         touch(state, actor.id)
         events.append(GatesBuilt(actor.id, first, second))
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildGates]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[BuildGates]:
         """The one build, with the default ids."""
-        yield BuildGates(actor.id)
+        return [BuildGates(actor.id)]
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

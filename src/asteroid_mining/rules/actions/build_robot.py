@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..effects import place_actor, touch
 from ..errors import Refusal
 from ..events import Event, RobotBuilt
+from ..json_text import quote
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
@@ -24,6 +25,12 @@ class BuildRobot(Action):
     def __init__(self, actor: str, new_id: str | None = None) -> None:
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "new_id", new_id)
+
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        if self.new_id is not None:
+            out.append(',"new_id":')
+            out.append(quote(self.new_id))
 
 
 BuildRobot.name = "build_robot"
@@ -55,9 +62,9 @@ class BuildRobotRule(Rule[BuildRobot]):
         touch(state, actor.id)
         events.append(RobotBuilt(actor.id, rid, here.id))
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[BuildRobot]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[BuildRobot]:
         """The one build, with the default id."""
-        yield BuildRobot(actor.id)
+        return [BuildRobot(actor.id)]
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

@@ -10,13 +10,16 @@ from ..state import GameState, Settler
 
 def missing(settler: Settler, cost: dict[str, int], build: str) -> Refusal | None:
     """`missing_materials` with the units lacking by kind, or None when the cargo pays for `build`."""
+    # one pass in the canonical order, no intermediate dict: `Game.choices` asks this for every settler's step
     cargo = settler.cargo
-    lacking = {k: n - cargo[k] for k, n in cost.items() if cargo[k] < n}
-    if not lacking:
-        return None
-    params: dict[str, str | int] = {"actor": settler.id, "build": build}
-    params.update((k, lacking[k]) for k in KINDS if k in lacking)
-    return Refusal("missing_materials", params)
+    params: dict[str, str | int] | None = None
+    for kind in KINDS:
+        lacking = cost.get(kind, 0) - cargo[kind]
+        if lacking > 0:
+            if params is None:
+                params = {"actor": settler.id, "build": build}
+            params[kind] = lacking
+    return None if params is None else Refusal("missing_materials", params)
 
 
 def affords(settler: Settler, cost: dict[str, int]) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import fill_core, react, touch
 from ..errors import Refusal
 from ..events import Deposited, Event
+from ..json_text import quoted_between
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
@@ -24,6 +25,13 @@ class Deposit(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "kind", kind)
 
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        out.append(quoted_between(_ARGS, self.kind, ',"kind":', ""))
+
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"kind":"…"`."""
 
 Deposit.name = "deposit"
 Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."
@@ -61,11 +69,10 @@ class DepositRule(Rule[Deposit]):
         events.append(Deposited(actor.id, here.id, action.kind))
         react(state, here, events)
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Deposit]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Deposit]:
         """One per material, in the canonical order."""
         aid = actor.id
-        for kind in KINDS:
-            yield Deposit(aid, kind)
+        return [Deposit(aid, kind) for kind in KINDS]
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

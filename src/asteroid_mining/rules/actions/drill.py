@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..dangers import Danger, drill_danger
@@ -46,9 +45,9 @@ class DrillRule(Rule[Drill]):
             here.surveyed = True
             react(state, here, events)
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Drill]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Drill]:
         """The one drill."""
-        yield Drill(actor.id)
+        return [Drill(actor.id)]
 
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """The last layer of a known reactive core near the Sun now or later (`dangers.drill_danger`)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..effects import check_win, lose_core, touch
@@ -52,9 +51,9 @@ class MineRule(Rule[Mine]):
             state.cargo_units[kind] += 1
             check_win(state, here, events)
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Mine]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Mine]:
         """The one mine."""
-        yield Mine(actor.id)
+        return [Mine(actor.id)]
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

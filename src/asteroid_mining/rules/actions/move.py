@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import check_win, place_actor
 from ..errors import Refusal
 from ..events import Event, Moved
+from ..json_text import next_member, quote, quoted_between
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Choice, Rule, write_choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +24,21 @@ class Move(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "target", target)
 
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        out.append(quoted_between(_ARGS, self.target, ',"target":', ""))
+
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"target":"…"`."""
 
 Move.name = "move"
 Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
+
+
+_MOVE_HEAD: Final = ',{"action":' + quote(Move.name) + next_member("target")
+_NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
+"""The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
 
 
 class MoveRule(Rule[Move]):
@@ -74,25 +87,34 @@ class MoveRule(Rule[Move]):
         if isinstance(actor, Settler):
             check_win(state, target, events)
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Move]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Move]:
         """Each neighbour, then each gate orbiting the actor's asteroid."""
         if here is None:
-            return
+            return []
         aid = actor.id
-        for n in here.neighbours:
-            yield Move(aid, n)
+        out = [Move(aid, n) for n in here.neighbours]
         for g in here.gates:
-            yield Move(aid, g)
+            out.append(Move(aid, g))
+        return out
 
-    def offers(self, state: GameState, actor: Actor, here: Asteroid) -> Iterator[tuple[Move, Refusal | None]]:
+    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
         """Each candidate with its refusal: neighbours are always accepted, gates are looked at."""
         # every neighbour exists (an explosion unlinks it): moving there is accepted without a look
         aid = actor.id
         for n in here.neighbours:
-            yield Move(aid, n), None
+            out.append(Choice(Move(aid, n), None))
         for g in here.gates:
             move = Move(aid, g)
-            yield move, self.refuse(state, actor, here, move)
+            out.append(Choice(move, self.refuse(state, actor, here, move)))
+
+    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+        """`offers` as JSON text: a move to a neighbour is the same text whoever makes it, kept once written."""
+        for n in here.neighbours:
+            out.append(quoted_between(_NEIGHBOUR_MOVES, n, _MOVE_HEAD, ',"refusal":null}'))
+        aid = actor.id
+        for g in here.gates:
+            move = Move(aid, g)
+            write_choice(out, move, self.refuse(state, actor, here, move), None)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The neighbours, then the active gates (none for a UFO)."""

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import attach_gate, touch
 from ..errors import Refusal
 from ..events import Event, GatePlaced
+from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
 
@@ -23,6 +24,13 @@ class Place(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "gate", gate)
 
+    def write_args(self, out: list[str]) -> None:
+        """`Action.write_args`, written out."""
+        out.append(quoted_between(_ARGS, self.gate, ',"gate":', ""))
+
+
+_ARGS: Final[dict[str, str]] = {}
+"""The argument as JSON text, by value: `,"gate":"…"`."""
 
 Place.name = "place"
 Place.doc = "Put a carried gate into orbit around the actor's asteroid."
@@ -56,11 +64,11 @@ class PlaceRule(Rule[Place]):
         touch(state, actor.id)
         events.append(GatePlaced(actor.id, gate.id, here.id, state.gate_active(gate)))
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Place]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Place]:
         """One per gate the settler carries."""
         if isinstance(actor, Settler):
-            for gid in actor.gates:
-                yield Place(actor.id, gid)
+            return [Place(actor.id, gid) for gid in actor.gates]
+        return []
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..events import Event, Waited
@@ -32,9 +31,9 @@ class WaitRule(Rule[Wait]):
         """Nothing happens but the event."""
         events.append(Waited(actor.id))
 
-    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> Iterator[Wait]:
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Wait]:
         """The one wait."""
-        yield Wait(actor.id)
+        return [Wait(actor.id)]
 
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:

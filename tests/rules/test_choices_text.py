@@ -1,0 +1,168 @@
+"""The choices' JSON text written by the engine (`Game.choices_text`, `Choices.to_text`, `Choice.to_text`,
+`Refusal.to_text`) is exactly what orjson writes for their JSON, whatever the strings hold; `Choice` is a frozen
+record; `Game.choices_scope` names what a settler's choices are made of."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asteroid_mining.maps import load_shipped
+from asteroid_mining.rules import (
+    BuildGates,
+    BuildRobot,
+    Choice,
+    Danger,
+    Deposit,
+    Drill,
+    Game,
+    Move,
+    Options,
+    Place,
+    Refusal,
+    Wait,
+)
+from asteroid_mining.rules.json_text import integer, quote, write_flat_object
+
+from .strategies import belts, game_options
+
+
+def orjson_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def assert_texts_agree(game: Game, actor: str) -> None:
+    """Every text the engine writes of `actor`'s choices is orjson's text of the same JSON."""
+    full = game.choices(actor)
+    assert full.to_text() == orjson_text(full.to_json(messages=False))
+    brief = game.choices(actor, brief=True)
+    assert brief.to_text() == orjson_text(brief.to_json(messages=False))
+    for choice in full.choices:
+        assert choice.to_text() == orjson_text(choice.to_json(messages=False)), choice
+    expected = None if full.refusal is not None else orjson_text(full.to_json(messages=False))
+    assert game.choices_text(actor) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(belt=belts(max_size=10), options=game_options(), seed=st.integers(0, 1000), settlers=st.integers(1, 4))
+def test_the_text_is_orjsons_over_random_play(belt: Any, options: Options, seed: int, settlers: int) -> None:
+    game = Game.new(belt, options, seed, settlers)
+    rng = random.Random(seed)
+    for _ in range(40):
+        for actor in [*game.settlers, *game.robots, *game.ufos]:
+            assert_texts_agree(game, actor)
+        if game.status != "running" or game.turn is None:
+            break
+        game.apply(rng.choice(game.legal_actions(game.turn)))
+
+
+def test_the_text_through_gates_builds_deposits_and_dangers() -> None:
+    """Hand-made states with what random play seldom reaches: carried and placed gates, builds the cargo pays
+    for, deposits, a drill that would expose a reactive core near the Sun, reactions and storms ahead."""
+    game = Game.empty(Options(uranium_fuse=3, storm_warning=2, storm_interval=0, turns="free"))
+    game.add_asteroid("A", mantle=0, core="hollow", sun="near")
+    game.add_asteroid("B", mantle=1, core="uranium", sun="near")
+    game.add_asteroid("C", mantle=0, core="uranium", sun="near")
+    game.add_asteroid("D", mantle=2)
+    game.link("A", "B", "C")
+    game.link("C", "D")
+    game.add_settler("s1", "A", {"iron": 3, "ice": 2, "uranium": 2, "carbon": 1})
+    game.add_settler("s2", "B")
+    game.add_robot("r1", "B")
+    game.forecast(game.round + 1, ["A", "C"])
+    steps = [BuildGates("s1"), Place("s1", "gate1"), Deposit("s1", "ice"), Move("s1", "C"), Place("s1", "gate2")]
+    seen: set[str] = set()
+    for action in [None, *steps]:
+        if action is not None:
+            game.apply(action)
+        for actor in ("s1", "s2", "r1"):
+            assert_texts_agree(game, actor)
+            doc = game.choices(actor).to_json()
+            seen.update(c["action"] for c in doc["choices"] if c["refusal"] is None)
+            seen.update(f"danger:{c['action']}" for c in doc["choices"] if "danger" in c)
+            seen.update(f"hint:{key}" for key in ("reactions", "storms") if doc[key])
+    for wanted in ("place", "build_robot", "deposit", "move", "drill", "danger:drill", "hint:reactions",
+                   "hint:storms"):
+        assert wanted in seen, f"the test never wrote {wanted}"
+
+
+def test_actions_with_every_argument_given() -> None:
+    """Optional arguments, written or left out as `args()` says (the choices offer the defaults only)."""
+    refusal = Refusal("bad_id", {"actor": "s1", "problem": "same", "id": "g"})
+    for action in (BuildGates("s1", "g1", "g2"), BuildGates("s1"), BuildRobot("s1", "r9"), BuildRobot("s1"),
+                   Move("s1", "A"), Deposit("s1", "ice"), Place("s1", "g1"), Drill("s1"), Wait("s1")):
+        for choice in (Choice(action, None), Choice(action, refusal), Choice(action, None, Danger("ice", 2))):
+            assert choice.to_text() == orjson_text(choice.to_json(messages=False))
+
+
+STRANGE = ["", "plain", 'say "hi"', "back\\slash", "tab\there", "new\nline", "\x00\x01\x1f", "\x7f",
+           "\u2028\u2029", "é ü ß", "日本", "🚀", "</script>", "\\u0041", "a\rb\x0cc\x08d"]
+
+
+@pytest.mark.parametrize("text", STRANGE)
+def test_strings_are_escaped_as_orjson_escapes_them(text: str) -> None:
+    assert quote(text) == orjson_text(text)
+    assert quote(text) == orjson_text(text)  # once kept
+    refusal = Refusal("bad_id", {"actor": text, "problem": "invalid", "id": text})
+    assert refusal.to_text() == orjson_text(refusal.to_json(message=False))
+    assert Choice(Move(text, text), refusal).to_text() == orjson_text(Choice(Move(text, text), refusal).to_json(
+        messages=False))
+    out: list[str] = []
+    write_flat_object({text: text, "n": 7}, out)
+    assert "".join(out) == orjson_text({text: text, "n": 7})
+
+
+@given(st.text())
+def test_any_string_is_escaped_as_orjson_escapes_it(text: str) -> None:
+    try:
+        expected = orjson_text(text)
+    except orjson.JSONEncodeError:  # lone surrogates: not text orjson writes, and no id can hold them
+        return
+    assert quote(text) == expected
+
+
+@given(st.integers(-(2**63), 2**63 - 1))
+def test_integers_as_orjson_writes_them(number: int) -> None:
+    assert integer(number) == orjson_text(number)
+
+
+def test_choice_is_a_frozen_record() -> None:
+    choice = Choice(Move("s1", "A"), None)
+    assert choice == Choice(Move("s1", "A"), None, None)
+    assert hash(choice) == hash(Choice(Move("s1", "A"), None))
+    assert choice != Choice(Move("s1", "A"), Refusal("dead", {"actor": "s1", "kind": "settler"}))
+    assert (choice.action, choice.refusal, choice.danger) == (Move("s1", "A"), None, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        choice.refusal = None  # type: ignore[misc]
+
+
+def test_choices_text_is_none_when_the_settler_cannot_act_and_refuses_strangers() -> None:
+    game = Game.new(load_shipped("tutorial"), Options(storm_interval=0), 0, 2)
+    waiting = next(sid for sid in game.settlers if sid != game.turn)
+    assert game.choices_text(waiting) is None
+    assert game.choices_text(game.turn or "") is not None
+    for stranger in ("nobody", next(iter(game.asteroids))):
+        with pytest.raises(KeyError):
+            game.choices_text(stranger)
+        with pytest.raises(KeyError):
+            game.choices_scope(stranger)
+
+
+def test_the_scope_names_what_the_choices_are_made_of() -> None:
+    game = Game.empty(Options(turns="free"))
+    for aid in ("A", "B", "C", "D", "E"):
+        game.add_asteroid(aid)
+    game.link("A", "B", "C")
+    game.link("D", "E")
+    game.add_gates("g1", "A", "g2", "D")
+    game.add_settler("s1", "A", {"iron": 2, "ice": 1, "uranium": 1})
+    game.apply(BuildGates("s1"))
+    assert game.choices_scope("s1") == {"s1", "gate1", "gate2", "A", "B", "C", "g1", "g2", "D"}
+    # every id whose change could change the choices, and nothing further away
+    assert "E" not in game.choices_scope("s1")
