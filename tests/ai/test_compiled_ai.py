@@ -14,21 +14,14 @@ from asteroid_mining.ai import BUILD, Observation, _native, make_bot, planner
 from asteroid_mining.ai.planner import PlannerBot
 from asteroid_mining.rules import Action, Game, Move, Wait, _engine
 
+from ..builds import assert_build_asked_for
 from .conftest import play, small_game
 
 AI = Path(asteroid_mining.ai.__file__).parent
 
 
 def test_the_build_in_use_is_the_one_asked_for() -> None:
-    wanted = os.environ.get("ASTEROID_MINING_ENGINE", "auto")
-    assert BUILD in ("compiled", "pure")
-    if wanted == "pure":
-        assert BUILD == "pure"
-    if BUILD == "pure":
-        assert planner.__file__ is not None and planner.__file__.endswith("planner.py")
-    else:
-        assert _engine.compiled_problem(AI, _engine.AI_MODULES) is None
-        assert not (planner.__file__ or "").endswith(".py")
+    assert_build_asked_for(BUILD, planner, lambda: _engine.compiled_problem(AI, _engine.AI_MODULES))
 
 
 def test_the_compiled_modules_are_the_planners() -> None:

@@ -18,6 +18,8 @@ from asteroid_mining.maps.generator import generate_belt
 from asteroid_mining.maps.graph import BeltArrays, neighbour_arrays
 from asteroid_mining.rules import _engine
 
+from ..builds import assert_build_asked_for
+
 MAPS = Path(asteroid_mining.maps.__file__).parent
 
 
@@ -80,15 +82,7 @@ def test_the_shelter_cover_is_its_reading_and_covers_everyone(seed: int) -> None
 
 
 def test_the_build_in_use_is_the_one_asked_for() -> None:
-    wanted = os.environ.get("ASTEROID_MINING_ENGINE", "auto")
-    assert BUILD in ("compiled", "pure")
-    if wanted == "pure":
-        assert BUILD == "pure"
-    if BUILD == "pure":
-        assert (walks.__file__ or "").endswith("walks.py")
-    else:
-        assert _engine.compiled_problem(MAPS, _engine.MAPS_MODULES) is None
-        assert not (walks.__file__ or "").endswith(".py")
+    assert_build_asked_for(BUILD, walks, lambda: _engine.compiled_problem(MAPS, _engine.MAPS_MODULES))
 
 
 def test_pure_is_asked_for_every_build() -> None:

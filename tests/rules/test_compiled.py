@@ -13,19 +13,13 @@ from pathlib import Path
 import asteroid_mining.rules
 from asteroid_mining.rules import ACTION_SPECS, ACTION_TYPES, ENGINE, _engine
 
+from ..builds import assert_build_asked_for
+
 RULES = Path(asteroid_mining.rules.__file__).parent
 
 
 def test_the_engine_in_use_is_the_one_asked_for() -> None:
-    wanted = os.environ.get("ASTEROID_MINING_ENGINE", "auto")
-    assert ENGINE in ("compiled", "pure")
-    if wanted == "pure":
-        assert ENGINE == "pure"
-    if ENGINE == "pure":
-        assert asteroid_mining.rules.game.__file__ is not None
-        assert asteroid_mining.rules.game.__file__.endswith("game.py")
-    else:
-        assert _engine.compiled_problem() is None
+    assert_build_asked_for(ENGINE, asteroid_mining.rules.game, _engine.compiled_problem)
 
 
 def test_action_docs_are_their_classes_docstrings() -> None:
