@@ -45,6 +45,10 @@ def test_win_a_game_on_a_phone_with_taps_only(server: Server, new_page: Any) -> 
     page = new_page(width=390, height=844, phone=True)
     open_game(page, server, game)
     assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    # the Fly sheet speaks of taps on a touch screen (its key badges are hidden there)
+    page.locator(".tabs button[data-tab='go']").tap()
+    assert page.locator("#dest-title ~ .hint").inner_text() == "Tap a ringed asteroid on the map, or a row here."
+    page.locator(".tabs button[data-tab='map']").tap()
     for i, step in enumerate(BONANZA_PLAN):
         assert page.locator(".order li.now").inner_text() == step["settler"][1:]
         if step["action"] == "move":

@@ -11,6 +11,9 @@ import { coreName, kindName, refusalText, seatName, settlerName, settlerNumber }
 import type { Controller, Ctx } from "./context";
 import { ICONS, coreIcon, fill, h, icon } from "./dom";
 
+/** A touch screen: the list's hint speaks of taps, not of keys (their badges are hidden there). */
+const touch = (): boolean => window.matchMedia("(pointer: coarse)").matches;
+
 export function token(id: string, seat: number, alive = true): HTMLElement {
   return h("span", {
     class: `token${alive ? "" : " dead"}`,
@@ -259,7 +262,7 @@ export class DestinationsPanel {
       h("h2", { id: "dest-title" }, t("dest.title"), h("span", { class: "count" }, String(dests.length))),
       dests.length >= 12 ? this.search : null,
       dests.length ? this.list : h("p", { class: "muted" }, t("dest.none")),
-      h("p", { class: "hint" }, t("dest.hint")));
+      h("p", { class: "hint" }, t(touch() ? "dest.hint_touch" : "dest.hint")));
     this.applySearch();
     const again = hadFocus && ctx.focus >= 0 ? this.list.querySelectorAll("button")[ctx.focus] : undefined;
     if (again && document.activeElement !== again) again.focus({ preventScroll: false });
