@@ -30,9 +30,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-import orjson
-
 from ..rules import Game
+from ..rules.json_text import quoted_between
 
 NONE = "null"
 """The choices of a settler that cannot act now, as JSON text."""
@@ -133,9 +132,4 @@ _KEYS: dict[str, str] = {}
 
 def choice_key(sid: str) -> str:
     """A settler's id as the key of a JSON object, with its colon: `"s1":`."""
-    key = _KEYS.get(sid)
-    if key is None:
-        if len(_KEYS) >= 1 << 16:  # ids of many games pass through a long-running server
-            _KEYS.clear()
-        key = _KEYS[sid] = orjson.dumps(sid).decode() + ":"
-    return key
+    return quoted_between(_KEYS, sid, "", ":")

@@ -130,7 +130,7 @@ def check(state: GameState, action: Action) -> Refusal | None:
     actor = state.things.get(action.actor)
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)
-    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]  # (by name: a record's subclass)
+    rule = _rule_of(action)
     if actor.kind not in rule.actors:
         return cannot_do(actor, rule)
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
@@ -139,12 +139,16 @@ def check(state: GameState, action: Action) -> Refusal | None:
     return rule.refuse(state, actor, state.asteroids[actor.at], action)
 
 
+def _rule_of(action: Action) -> Rule[Any]:
+    """The rule of `action`: by its record's class, or by its name for a subclass of a record."""
+    return _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]
+
+
 def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
     """Carry out an accepted action and return the events it caused."""
     events: list[Event] = []
     assert actor.at is not None
-    rule = _RULE_OF_RECORD.get(type(action)) or RULE_BY_NAME[action.name]
-    rule.perform(state, actor, state.asteroids[actor.at], action, events)
+    _rule_of(action).perform(state, actor, state.asteroids[actor.at], action, events)
     return events
 
 
