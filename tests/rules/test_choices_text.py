@@ -27,7 +27,9 @@ from asteroid_mining.rules import (
     Refusal,
     Wait,
 )
-from asteroid_mining.rules.json_text import integer, quote, write_flat_object
+from asteroid_mining.rules.actions import costs
+from asteroid_mining.rules.errors import RefusalShape, shape_of
+from asteroid_mining.rules.json_text import integer, quote
 
 from .strategies import belts, game_options
 
@@ -112,9 +114,8 @@ def test_strings_are_escaped_as_orjson_escapes_them(text: str) -> None:
     assert refusal.to_text() == orjson_text(refusal.to_json(message=False))
     assert Choice(Move(text, text), refusal).to_text() == orjson_text(Choice(Move(text, text), refusal).to_json(
         messages=False))
-    out: list[str] = []
-    write_flat_object({text: text, "n": 7}, out)
-    assert "".join(out) == orjson_text({text: text, "n": 7})
+    made_by_hand = Refusal("bad_id", {text: text, "n": 7})  # any names, as a refusal made by hand may have
+    assert made_by_hand.to_text() == orjson_text({"code": "bad_id", "params": {text: text, "n": 7}})
 
 
 @given(st.text())
@@ -164,3 +165,55 @@ def test_the_scope_names_what_the_choices_are_made_of() -> None:
     assert game.choices_scope("s1") == {"s1", "gate1", "gate2", "A", "B", "C", "g1", "g2", "D"}
     # every id whose change could change the choices, and nothing further away
     assert "E" not in game.choices_scope("s1")
+
+
+def test_refusals_compare_by_their_params_whatever_their_order() -> None:
+    shaped = Refusal(shape_of("mantle_left", ("actor", "asteroid", "mantle")), ("s1", "A", 2))
+    by_hand = Refusal("mantle_left", {"mantle": 2, "actor": "s1", "asteroid": "A"})
+    assert shaped == by_hand == Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 2})
+    assert hash(shaped) == hash(by_hand)
+    assert shaped != Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 3})
+    assert shaped != Refusal("core_hollow", {"actor": "s1", "asteroid": "A", "mantle": 2})
+    assert shaped.params == {"actor": "s1", "asteroid": "A", "mantle": 2}
+    assert by_hand.to_text() == orjson_text(by_hand.to_json(message=False))  # in the order it was given
+    assert repr(shaped) == "Refusal('mantle_left', {'actor': 's1', 'asteroid': 'A', 'mantle': 2})"
+
+
+def test_the_rules_shapes_fit_their_codes() -> None:
+    """Each shape of refusal the rules make names the code's parameters, then optional ones, in their order."""
+    from asteroid_mining.rules import REFUSAL_KINDS, actions
+    from asteroid_mining.rules.actions import build_gates, deposit, drill, mine, move, place
+
+    found = [value for module in (actions, build_gates, costs, deposit, drill, mine, move, place)
+             for value in vars(module).values() if isinstance(value, RefusalShape)]
+    found += list(costs._MISSING)
+    assert len(found) > 30
+    for shape in found:
+        kind = REFUSAL_KINDS[shape.code]
+        required = shape.keys[:len(kind.params)]
+        assert required == kind.params, shape.keys
+        optional = shape.keys[len(kind.params):]
+        assert optional == tuple(key for key in kind.optional if key in optional), shape.keys
+
+
+def test_the_moves_text_follows_the_links() -> None:
+    """A settler's moves are kept as text on its asteroid: a new link or an explosion changes them."""
+    game = Game.empty(Options(turns="free", ufos=0))
+    for aid in ("A", "B", "C", "D"):
+        game.add_asteroid(aid, mantle=1)
+    game.add_asteroid("X", mantle=0, core="uranium")
+    game.link("A", "B", "X")
+    game.add_settler("s1", "A")
+
+    def targets() -> list[str]:
+        text = game.choices_text("s1")
+        assert text is not None
+        assert text == orjson_text(game.choices("s1").to_json(messages=False))
+        return [c["target"] for c in orjson.loads(text)["choices"] if c["action"] == "move"]
+
+    assert targets() == ["B", "X"]
+    game.link("A", "C")
+    game.link_pairs(["D"], ["A"])
+    assert targets() == ["B", "X", "C", "D"]
+    game.pin_sun("X", near=True)  # an exposed uranium core near the Sun explodes
+    assert targets() == ["B", "C", "D"]

@@ -116,6 +116,7 @@ def link(state: GameState, first: str, others: Iterable[str]) -> None:
     for b in targets:
         a.neighbours[b.id] = None
         b.neighbours[a.id] = None
+        b.moves_text = a.moves_text = None
         state.touched.add(b.id)
     state.touched.add(a.id)
 
@@ -137,6 +138,7 @@ def link_pairs(state: GameState, firsts: list[str], seconds: list[str]) -> int:
             return i
         a.neighbours[b.id] = None
         b.neighbours[a.id] = None
+        b.moves_text = a.moves_text = None
         touched.add(a.id)
         touched.add(b.id)
     return min(len(firsts), len(seconds))

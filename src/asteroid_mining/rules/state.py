@@ -51,6 +51,9 @@ class Asteroid(_Record):
     settlers: dict[str, None] = field(default_factory=dict)
     robots: dict[str, None] = field(default_factory=dict)
     ufos: dict[str, None] = field(default_factory=dict)
+    moves_text: str | None = None
+    """The JSON text of the choices of moves to each neighbour (`MoveRule.write_offers`), once written; None
+    until then and whenever the links change (whoever changes `neighbours` sets it back to None)."""
 
     def __init__(self, id: str, index: int, mantle: int, core: str, orbit: Orbit | None,
                  pinned: str | None, position: tuple[float, float] | None = None, exists: bool = True,
@@ -72,6 +75,7 @@ class Asteroid(_Record):
         self.settlers = {}
         self.robots = {}
         self.ufos = {}
+        self.moves_text = None
 
     @property
     def exposed(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from ..errors import GameFormatError, Refusal
+from ..errors import GameFormatError, Refusal, shape_of
 from ..events import Event
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 from . import build_gates, build_robot, deposit, drill, mine, move, place, wait
@@ -56,6 +56,15 @@ __all__ = [
 ]
 
 
+# the shapes of this module's refusals: their values are written between pieces made once
+_CANNOT_DO: Final = shape_of("cannot_do", ("actor", "kind", "action"))
+_GAME_OVER: Final = shape_of("game_over", ("status",))
+_UNKNOWN_ACTOR: Final = shape_of("unknown_actor", ("actor",))
+_NOT_AN_ACTOR: Final = shape_of("not_an_actor", ("actor", "kind"))
+_DEAD: Final = shape_of("dead", ("actor", "kind"))
+_NOT_YOUR_TURN: Final = shape_of("not_your_turn", ("actor", "turn"))
+
+
 def action_from_json(data: Any, path: str = "") -> Action:
     """Read an action from its JSON form; raises GameFormatError naming the JSON path of the problem.
 
@@ -90,21 +99,21 @@ def action_from_json(data: Any, path: str = "") -> Action:
 def standing_refusal(state: GameState, actor_id: str) -> Refusal | None:
     """Why `actor_id` cannot act at all now (the game is over, no such actor, not an actor, dead), or None."""
     if not state.running:
-        return Refusal("game_over", {"status": state.status})
+        return Refusal(_GAME_OVER, (state.status,))
     actor = state.things.get(actor_id)
     if actor is None:
-        return Refusal("unknown_actor", {"actor": actor_id})
+        return Refusal(_UNKNOWN_ACTOR, (actor_id,))
     if not isinstance(actor, (Settler, Robot, Ufo)):
-        return Refusal("not_an_actor", {"actor": actor_id, "kind": actor.kind})
+        return Refusal(_NOT_AN_ACTOR, (actor_id, actor.kind))
     if not actor.alive:
-        return Refusal("dead", {"actor": actor_id, "kind": actor.kind})
+        return Refusal(_DEAD, (actor_id, actor.kind))
     return None
 
 
 def turn_refusal(state: GameState, actor: Actor) -> Refusal | None:
     """Strict turns: `not_your_turn` for a settler whose step it is not (R9a), else None."""
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor.id:
-        return Refusal("not_your_turn", {"actor": actor.id, "turn": state.turn or ""})
+        return Refusal(_NOT_YOUR_TURN, (actor.id, state.turn or ""))
     return None
 
 
@@ -120,13 +129,13 @@ def actor_refusal(state: GameState, actor_id: str) -> Refusal | None:
 
 def cannot_do(actor: Actor, rule: Rule[Any]) -> Refusal:
     """The refusal of an action this kind of actor may never do."""
-    return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": rule.name})
+    return Refusal(_CANNOT_DO, (actor.id, actor.kind, rule.name))
 
 
 def check(state: GameState, action: Action) -> Refusal | None:
     """The refusal of `action` in this state, or None when the rules accept it. Changes nothing."""
     if not state.running:
-        return Refusal("game_over", {"status": state.status})
+        return Refusal(_GAME_OVER, (state.status,))
     actor = state.things.get(action.actor)
     if not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return standing_refusal(state, action.actor)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
-from ..json_text import next_member, quote, quoted_between, write_open_object
+from ..json_text import next_member, quote
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -131,10 +131,12 @@ def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger
     action.write_head(out)
     if refusal is None:
         out.append(',"refusal":null}' if danger is None else ',"refusal":null')
+    elif danger is None:
+        out.append(refusal.choice_text())
     else:
-        out.append(quoted_between(_REFUSALS, refusal.code, ',"refusal":{"code":', ',"params":'))
-        write_open_object(refusal.params, out)
-        out.append("}}}" if danger is None else "}}")
+        out.append(refusal.shape.choice_head)
+        refusal.write_values(out)
+        out.append("}}")
     if danger is not None:
         out.append(',"danger":')
         danger.write(out)
@@ -145,8 +147,6 @@ A = TypeVar("A", bound=Action)
 
 _HEADS: Final[dict[type, str]] = {}
 """What opens a choice's JSON text, with the comma before it, by action class: `,{"action":"move"`."""
-_REFUSALS: Final[dict[str, str]] = {}
-"""What opens a choice's refusal, by code: `,"refusal":{"code":"dead","params":`."""
 
 
 FIELD_SORTS = ("thing", "new", "material")

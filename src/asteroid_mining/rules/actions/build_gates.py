@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import touch
-from ..errors import Refusal
+from ..errors import Refusal, shape_of
 from ..events import Event, GatesBuilt
 from ..json_text import quote
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
 from .base import Action, Actor, Rule
-from .costs import affords, missing, new_id_refusal, pay
+from .costs import affords, missing, needs_of, new_id_refusal, pay
+
+_NEEDS: Final = needs_of(GATES_COST)
+"""A pair of gates' cost by kind, as `missing` takes it."""
+
+# the shapes of this module's refusals: their values are written between pieces made once
+_CARRIES_GATES: Final = shape_of("carries_gates", ("actor", "gates"))
+_BAD_ID: Final = shape_of("bad_id", ("actor", "problem"))
+_BAD_ID_ID: Final = shape_of("bad_id", ("actor", "problem", "id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +63,14 @@ class BuildGatesRule(Rule[BuildGates]):
         """Not while carrying gates; needs the materials; both ids or neither, different, free, valid."""
         assert isinstance(actor, Settler)
         if actor.gates:
-            return Refusal("carries_gates", {"actor": actor.id, "gates": len(actor.gates)})
-        refusal = missing(actor, GATES_COST, "gates")
+            return Refusal(_CARRIES_GATES, (actor.id, len(actor.gates)))
+        refusal = missing(actor, _NEEDS, "gates")
         if refusal:
             return refusal
         if (action.first is None) != (action.second is None):
-            return Refusal("bad_id", {"actor": actor.id, "problem": "unpaired"})
+            return Refusal(_BAD_ID, (actor.id, "unpaired"))
         if action.first is not None and action.first == action.second:
-            return Refusal("bad_id", {"actor": actor.id, "problem": "same", "id": action.first})
+            return Refusal(_BAD_ID_ID, (actor.id, "same", action.first))
         return new_id_refusal(state, actor, action.first) or new_id_refusal(state, actor, action.second)
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates,

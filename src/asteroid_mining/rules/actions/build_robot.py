@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..effects import place_actor, touch
 from ..errors import Refusal
@@ -13,7 +13,10 @@ from ..json_text import quote
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
-from .costs import affords, missing, new_id_refusal, pay
+from .costs import affords, missing, needs_of, new_id_refusal, pay
+
+_NEEDS: Final = needs_of(ROBOT_COST)
+"""A robot's cost by kind, as `missing` takes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +50,7 @@ class BuildRobotRule(Rule[BuildRobot]):
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot) -> Refusal | None:
         """Needs the materials; a chosen id must be free and valid."""
         assert isinstance(actor, Settler)
-        return missing(actor, ROBOT_COST, "robot") or new_id_refusal(state, actor, action.new_id)
+        return missing(actor, _NEEDS, "robot") or new_id_refusal(state, actor, action.new_id)
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot,
                 events: list[Event]) -> None:

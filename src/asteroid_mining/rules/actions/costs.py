@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-from ..errors import Refusal
+from typing import Final
+
+from ..errors import Refusal, shape_of
 from ..ids import ID_PATTERN, RESERVED
 from ..materials import KINDS
 from ..state import GameState, Settler
 
+# the shapes of this module's refusals: their values are written between pieces made once
+_BAD_ID: Final = shape_of("bad_id", ("actor", "problem", "id"))
+_MISSING: Final = tuple(
+    shape_of("missing_materials", ("actor", "build", *(kind for i, kind in enumerate(KINDS) if kinds >> i & 1)))
+    for kinds in range(1 << len(KINDS))
+)
+"""`missing_materials` by the kinds lacking, as bits in the order of `KINDS` (`ice` 1, `iron` 2, …)."""
 
-def missing(settler: Settler, cost: dict[str, int], build: str) -> Refusal | None:
-    """`missing_materials` with the units lacking by kind, or None when the cargo pays for `build`."""
-    # one pass in the canonical order, no intermediate dict: `Game.choices` asks this for every settler's step
+
+def needs_of(cost: dict[str, int]) -> tuple[int, ...]:
+    """A cost as the units it needs of each kind, in the order of `KINDS` (what `missing` takes)."""
+    return tuple(cost.get(kind, 0) for kind in KINDS)
+
+
+def missing(settler: Settler, needs: tuple[int, ...], build: str) -> Refusal | None:
+    """`missing_materials` with the units lacking by kind, or None when the cargo pays for `build` (`needs`:
+    `needs_of` its cost)."""
+    # one pass in the canonical order, no dict on the way: `Game.choices` asks this for every settler's step
     cargo = settler.cargo
-    params: dict[str, str | int] | None = None
-    for kind in KINDS:
-        lacking = cost.get(kind, 0) - cargo[kind]
-        if lacking > 0:
-            if params is None:
-                params = {"actor": settler.id, "build": build}
-            params[kind] = lacking
-    return None if params is None else Refusal("missing_materials", params)
+    lacking: list[str | int] = [settler.id, build]
+    kinds = 0
+    for i in range(len(needs)):
+        need = needs[i]
+        if need:
+            short = need - cargo[KINDS[i]]
+            if short > 0:
+                lacking.append(short)
+                kinds |= 1 << i
+    return Refusal(_MISSING[kinds], tuple(lacking)) if kinds else None
 
 
 def affords(settler: Settler, cost: dict[str, int]) -> bool:
@@ -40,7 +58,7 @@ def new_id_refusal(state: GameState, settler: Settler, new_id: str | None) -> Re
         problem = "taken"
     else:
         return None
-    return Refusal("bad_id", {"actor": settler.id, "problem": problem, "id": new_id})
+    return Refusal(_BAD_ID, (settler.id, problem, new_id))
 
 
 def pay(state: GameState, settler: Settler, cost: dict[str, int]) -> None:

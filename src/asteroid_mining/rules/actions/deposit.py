@@ -7,12 +7,18 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from ..effects import fill_core, react, touch
-from ..errors import Refusal
+from ..errors import Refusal, shape_of
 from ..events import Deposited, Event
 from ..json_text import quoted_between
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
+
+# the shapes of this module's refusals: their values are written between pieces made once
+_NO_SUCH_MATERIAL: Final = shape_of("no_such_material", ("actor", "kind"))
+_MANTLE_LEFT: Final = shape_of("mantle_left", ("actor", "asteroid", "mantle", "kind"))
+_CORE_NOT_HOLLOW: Final = shape_of("core_not_hollow", ("actor", "asteroid", "core"))
+_NOT_CARRIED: Final = shape_of("not_carried", ("actor", "kind"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +55,13 @@ class DepositRule(Rule[Deposit]):
         assert isinstance(actor, Settler)
         kind = action.kind
         if kind not in MATERIALS:
-            return Refusal("no_such_material", {"actor": actor.id, "kind": kind})
+            return Refusal(_NO_SUCH_MATERIAL, (actor.id, kind))
         if here.mantle > 0:
-            return Refusal("mantle_left", {"actor": actor.id, "asteroid": here.id, "mantle": here.mantle,
-                                           "kind": kind})
+            return Refusal(_MANTLE_LEFT, (actor.id, here.id, here.mantle, kind))
         if here.core != "hollow":
-            return Refusal("core_not_hollow", {"actor": actor.id, "asteroid": here.id, "core": here.core})
+            return Refusal(_CORE_NOT_HOLLOW, (actor.id, here.id, here.core))
         if actor.cargo[kind] == 0:
-            return Refusal("not_carried", {"actor": actor.id, "kind": kind})
+            return Refusal(_NOT_CARRIED, (actor.id, kind))
         return None
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit, events: list[Event]) -> None:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..effects import check_win, lose_core, touch
-from ..errors import Refusal
+from ..errors import Refusal, shape_of
 from ..events import Event, Mined
 from ..materials import CARGO_LIMIT
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
+
+# the shapes of this module's refusals: their values are written between pieces made once
+_MANTLE_LEFT: Final = shape_of("mantle_left", ("actor", "asteroid", "mantle"))
+_CORE_HOLLOW: Final = shape_of("core_hollow", ("actor", "asteroid"))
+_CARGO_FULL: Final = shape_of("cargo_full", ("actor", "limit"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +24,9 @@ class Mine(Action):
 
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
+
+    def write_args(self, out: list[str]) -> None:
+        """No arguments: nothing (`Action.write_args` would look the record's fields up to find none)."""
 
 
 Mine.name = "mine"
@@ -33,11 +42,11 @@ class MineRule(Rule[Mine]):
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Mine) -> Refusal | None:
         """Needs the mantle drilled through, a core that is not hollow, and room in a settler's hold."""
         if here.mantle > 0:
-            return Refusal("mantle_left", {"actor": actor.id, "asteroid": here.id, "mantle": here.mantle})
+            return Refusal(_MANTLE_LEFT, (actor.id, here.id, here.mantle))
         if here.core == "hollow":
-            return Refusal("core_hollow", {"actor": actor.id, "asteroid": here.id})
+            return Refusal(_CORE_HOLLOW, (actor.id, here.id))
         if isinstance(actor, Settler) and actor.carry_total >= CARGO_LIMIT:
-            return Refusal("cargo_full", {"actor": actor.id, "limit": CARGO_LIMIT})
+            return Refusal(_CARGO_FULL, (actor.id, CARGO_LIMIT))
         return None
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Mine, events: list[Event]) -> None:

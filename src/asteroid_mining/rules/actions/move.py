@@ -7,11 +7,20 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from ..effects import check_win, place_actor
-from ..errors import Refusal
+from ..errors import Refusal, shape_of
 from ..events import Event, Moved
 from ..json_text import next_member, quote, quoted_between
 from ..state import Asteroid, GameState, Settler, Ufo
 from .base import Action, Actor, Choice, Rule, write_choice
+
+# the shapes of this module's refusals: their values are written between pieces made once
+_NO_SUCH_TARGET: Final = shape_of("no_such_target", ("actor", "target"))
+_NOT_NEIGHBOUR: Final = shape_of("not_neighbour", ("actor", "target", "asteroid"))
+_CANNOT_DO: Final = shape_of("cannot_do", ("actor", "kind", "action", "gate"))
+_GATE_DESTROYED: Final = shape_of("gate_destroyed", ("actor", "gate"))
+_GATE_ELSEWHERE: Final = shape_of("gate_elsewhere", ("actor", "gate", "asteroid"))
+_GATE_INACTIVE: Final = shape_of("gate_inactive", ("actor", "gate", "partner"))
+_EXPLODED: Final = shape_of("exploded", ("actor", "target"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,22 +64,22 @@ class MoveRule(Rule[Move]):
         """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""
         target = state.things.get(action.target)
         if target is None or target.kind not in ("asteroid", "gate"):
-            return Refusal("no_such_target", {"actor": actor.id, "target": action.target})
+            return Refusal(_NO_SUCH_TARGET, (actor.id, action.target))
         if target.kind == "asteroid":
             if target.id in here.neighbours:
                 return None
             if not state.asteroids[target.id].exists:
-                return Refusal("exploded", {"actor": actor.id, "target": target.id})
-            return Refusal("not_neighbour", {"actor": actor.id, "target": target.id, "asteroid": here.id})
+                return Refusal(_EXPLODED, (actor.id, target.id))
+            return Refusal(_NOT_NEIGHBOUR, (actor.id, target.id, here.id))
         if isinstance(actor, Ufo):
-            return Refusal("cannot_do", {"actor": actor.id, "kind": actor.kind, "action": "move", "gate": target.id})
+            return Refusal(_CANNOT_DO, (actor.id, actor.kind, "move", target.id))
         gate = state.gates[target.id]
         if not gate.exists:
-            return Refusal("gate_destroyed", {"actor": actor.id, "gate": gate.id})
+            return Refusal(_GATE_DESTROYED, (actor.id, gate.id))
         if gate.at != here.id:
-            return Refusal("gate_elsewhere", {"actor": actor.id, "gate": gate.id, "asteroid": here.id})
+            return Refusal(_GATE_ELSEWHERE, (actor.id, gate.id, here.id))
         if not state.gate_active(gate):
-            return Refusal("gate_inactive", {"actor": actor.id, "gate": gate.id, "partner": gate.partner})
+            return Refusal(_GATE_INACTIVE, (actor.id, gate.id, gate.partner))
         return None
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Move, events: list[Event]) -> None:
@@ -108,9 +117,15 @@ class MoveRule(Rule[Move]):
             out.append(Choice(move, self.refuse(state, actor, here, move)))
 
     def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
-        """`offers` as JSON text: a move to a neighbour is the same text whoever makes it, kept once written."""
-        for n in here.neighbours:
-            out.append(quoted_between(_NEIGHBOUR_MOVES, n, _MOVE_HEAD, ',"refusal":null}'))
+        """`offers` as JSON text: the moves to the neighbours are the same text whoever makes them, kept on the
+        asteroid once written (`Asteroid.moves_text`) until its links change."""
+        moves = here.moves_text
+        if moves is None:
+            moves = here.moves_text = "".join([
+                quoted_between(_NEIGHBOUR_MOVES, n, _MOVE_HEAD, ',"refusal":null}') for n in here.neighbours
+            ])
+        if moves:  # each choice is written after its comma: an empty piece would take the first one's
+            out.append(moves)
         aid = actor.id
         for g in here.gates:
             move = Move(aid, g)

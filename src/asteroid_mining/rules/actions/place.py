@@ -7,11 +7,15 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from ..effects import attach_gate, touch
-from ..errors import Refusal
+from ..errors import Refusal, shape_of
 from ..events import Event, GatePlaced
 from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler
 from .base import Action, Actor, Rule
+
+# the shapes of this module's refusals: their values are written between pieces made once
+_GATE_NOT_CARRIED: Final = shape_of("gate_not_carried", ("actor", "gate"))
+_PARTNER_HERE: Final = shape_of("partner_here", ("actor", "gate", "partner", "asteroid"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +51,10 @@ class PlaceRule(Rule[Place]):
         """A gate the settler carries, whose partner does not already orbit this asteroid."""
         assert isinstance(actor, Settler)
         if action.gate not in actor.gates:
-            return Refusal("gate_not_carried", {"actor": actor.id, "gate": action.gate})
+            return Refusal(_GATE_NOT_CARRIED, (actor.id, action.gate))
         partner = state.gates[state.gates[action.gate].partner]
         if partner.at == here.id:
-            return Refusal("partner_here", {"actor": actor.id, "gate": action.gate, "partner": partner.id,
-                                            "asteroid": here.id})
+            return Refusal(_PARTNER_HERE, (actor.id, action.gate, partner.id, here.id))
         return None
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Place, events: list[Event]) -> None:

@@ -16,6 +16,9 @@ class Wait(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
+    def write_args(self, out: list[str]) -> None:
+        """No arguments: nothing (`Action.write_args` would look the record's fields up to find none)."""
+
 
 Wait.name = "wait"
 Wait.doc = "Do nothing this step."
