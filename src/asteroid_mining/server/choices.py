@@ -108,7 +108,9 @@ class ChoiceTracker:
                     scope = scopes[sid] = game.choices_scope(sid)
                 if touched.isdisjoint(scope):
                     continue
-            fresh = self._compute(sid)
+            # strict turns: only the settler whose turn it is may act, so any other cannot (`NONE`), without
+            # asking the engine (that is the settler that has just acted, at every step)
+            fresh = NONE if turn is not None and sid != turn else self._compute(sid)
             scopes.pop(sid, None)
             if fresh != sent:
                 sent_texts[sid] = fresh

@@ -143,6 +143,12 @@ def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger
         out.append("}")
 
 
+def head_text(name: str) -> str:
+    """What opens the JSON text of a choice of the action `name`, with the comma before it: `,{"action":NAME`
+    (a record's `write_head` writes it, then its arguments)."""
+    return ',{"action":' + quote(name)
+
+
 A = TypeVar("A", bound=Action)
 
 _HEADS: Final[dict[type, str]] = {}

@@ -12,7 +12,7 @@ from ..events import Event, GatesBuilt
 from ..json_text import quote
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Rule, head_text
 from .costs import affords, missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(GATES_COST)
@@ -36,8 +36,9 @@ class BuildGates(Action):
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "second", second)
 
-    def write_args(self, out: list[str]) -> None:
-        """`Action.write_args`, written out."""
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out."""
+        out.append(_HEAD)
         if self.first is not None:
             out.append(',"first":')
             out.append(quote(self.first))
@@ -48,6 +49,9 @@ class BuildGates(Action):
 
 BuildGates.name = "build_gates"
 BuildGates.doc = "Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."
+
+_HEAD: Final = head_text(BuildGates.name)
+"""What opens the JSON text of a choice of this action, with the comma before it (then its ids, if given)."""
 
 
 class BuildGatesRule(Rule[BuildGates]):

@@ -12,7 +12,7 @@ from ..events import Deposited, Event
 from ..json_text import quoted_between
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Rule, head_text
 
 # the shapes of this module's refusals: their values are written between pieces made once
 _NO_SUCH_MATERIAL: Final = shape_of("no_such_material", ("actor", "kind"))
@@ -31,16 +31,18 @@ class Deposit(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "kind", kind)
 
-    def write_args(self, out: list[str]) -> None:
-        """`Action.write_args`, written out."""
-        out.append(quoted_between(_ARGS, self.kind, ',"kind":', ""))
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out: one piece by argument, made once."""
+        out.append(quoted_between(_HEADS, self.kind, _HEAD, ""))
 
-
-_ARGS: Final[dict[str, str]] = {}
-"""The argument as JSON text, by value: `,"kind":"…"`."""
 
 Deposit.name = "deposit"
 Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."
+
+_HEAD: Final = head_text(Deposit.name) + ',"kind":'
+_HEADS: Final[dict[str, str]] = {}
+"""What opens the JSON text of a choice of this action, with the comma before it, by argument:
+`,{"action":"deposit","kind":"…"`."""
 
 
 class DepositRule(Rule[Deposit]):

@@ -10,7 +10,7 @@ from ..effects import react, touch
 from ..errors import Refusal, shape_of
 from ..events import Drilled, Event
 from ..state import Asteroid, GameState
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Rule, head_text
 
 # the shapes of this module's refusals: their values are written between pieces made once
 _DRILLED_THROUGH: Final = shape_of("drilled_through", ("actor", "asteroid"))
@@ -23,12 +23,16 @@ class Drill(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_args(self, out: list[str]) -> None:
-        """No arguments: nothing (`Action.write_args` would look the record's fields up to find none)."""
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out: one piece made once."""
+        out.append(_HEAD)
 
 
 Drill.name = "drill"
 Drill.doc = "Drill one layer of the mantle."
+
+_HEAD: Final = head_text(Drill.name)
+"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class DrillRule(Rule[Drill]):

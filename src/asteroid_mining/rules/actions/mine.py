@@ -10,7 +10,7 @@ from ..errors import Refusal, shape_of
 from ..events import Event, Mined
 from ..materials import CARGO_LIMIT
 from ..state import Asteroid, GameState, Robot, Settler
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Rule, head_text
 
 # the shapes of this module's refusals: their values are written between pieces made once
 _MANTLE_LEFT: Final = shape_of("mantle_left", ("actor", "asteroid", "mantle"))
@@ -25,12 +25,16 @@ class Mine(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_args(self, out: list[str]) -> None:
-        """No arguments: nothing (`Action.write_args` would look the record's fields up to find none)."""
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out: one piece made once."""
+        out.append(_HEAD)
 
 
 Mine.name = "mine"
 Mine.doc = "Take the core's unit into the cargo hold (a UFO takes it into its hold)."
+
+_HEAD: Final = head_text(Mine.name)
+"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class MineRule(Rule[Mine]):

@@ -9,9 +9,9 @@ from typing import ClassVar, Final
 from ..effects import check_win, place_actor
 from ..errors import Refusal, shape_of
 from ..events import Event, Moved
-from ..json_text import next_member, quote, quoted_between
+from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Choice, Rule, write_choice
+from .base import Action, Actor, Choice, Rule, head_text, write_choice
 
 # the shapes of this module's refusals: their values are written between pieces made once
 _NO_SUCH_TARGET: Final = shape_of("no_such_target", ("actor", "target"))
@@ -33,19 +33,20 @@ class Move(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "target", target)
 
-    def write_args(self, out: list[str]) -> None:
-        """`Action.write_args`, written out."""
-        out.append(quoted_between(_ARGS, self.target, ',"target":', ""))
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out: one piece by argument, made once."""
+        out.append(quoted_between(_HEADS, self.target, _HEAD, ""))
 
-
-_ARGS: Final[dict[str, str]] = {}
-"""The argument as JSON text, by value: `,"target":"…"`."""
 
 Move.name = "move"
 Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
 
+_HEAD: Final = head_text(Move.name) + ',"target":'
+_HEADS: Final[dict[str, str]] = {}
+"""What opens the JSON text of a choice of this action, with the comma before it, by argument:
+`,{"action":"move","target":"…"`."""
 
-_MOVE_HEAD: Final = ',{"action":' + quote(Move.name) + next_member("target")
+
 _NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
 """The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
 
@@ -122,7 +123,7 @@ class MoveRule(Rule[Move]):
         moves = here.moves_text
         if moves is None:
             moves = here.moves_text = "".join([
-                quoted_between(_NEIGHBOUR_MOVES, n, _MOVE_HEAD, ',"refusal":null}') for n in here.neighbours
+                quoted_between(_NEIGHBOUR_MOVES, n, _HEAD, ',"refusal":null}') for n in here.neighbours
             ])
         if moves:  # each choice is written after its comma: an empty piece would take the first one's
             out.append(moves)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..events import Event, Waited
 from ..state import Asteroid, GameState
-from .base import Action, Actor, Rule
+from .base import Action, Actor, Rule, head_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,12 +17,16 @@ class Wait(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_args(self, out: list[str]) -> None:
-        """No arguments: nothing (`Action.write_args` would look the record's fields up to find none)."""
+    def write_head(self, out: list[str]) -> None:
+        """`Action.write_head`, written out: one piece made once."""
+        out.append(_HEAD)
 
 
 Wait.name = "wait"
 Wait.doc = "Do nothing this step."
+
+_HEAD: Final = head_text(Wait.name)
+"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class WaitRule(Rule[Wait]):
