@@ -498,7 +498,8 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
     port = free_port()
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
     profile = os.environ.get("BENCH_SERVER_PROFILE")  # a file: run the server under cProfile, to look inside
-    server_main = os.environ.get("BENCH_SERVER_MAIN", "asteroid_mining.server")  # another entry point, to look inside
+    server_main = os.environ.get("BENCH_SERVER_MAIN")  # another entry point, to look inside
+    times = data / "choices-times.json"  # what the server spent on choices, written by timed_server.py as it stops
     postgres = None
     store = ["--synchronous", args.synchronous]
     if args.database == "postgresql":
@@ -506,9 +507,11 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
 
         postgres = Postgres(fsync=True).start()
         store = ["--database", postgres.create_database("games")]
-    argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), "-m", server_main,
+    entry = ["-m", server_main] if server_main else [str(Path(__file__).with_name("timed_server.py"))]
+    argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), *entry,
             "--port", str(port), "--data", str(data), *limits, *store]
-    server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env={**os.environ,
+                                                                              "BENCH_CHOICES_TIMES": str(times)})
     url = f"http://127.0.0.1:{port}"
     parts = {"server": [server.pid]}
     if postgres is not None and postgres.process is not None and postgres.process.proc is not None:
@@ -530,10 +533,15 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+        spent = json.loads(times.read_text()) if times.exists() else None
         shutil.rmtree(data, ignore_errors=True)
         if postgres is not None:
             postgres.close()
     result: dict[str, Any] = outcome
+    if spent is not None:  # the choices' time per action, and its share of the server's CPU per action
+        per_action = {name: place["ns"] / max(1, result["actions"]) / 1000 for name, place in spent.items()}
+        result["choices_us_per_action"] = {name: round(us, 2) for name, us in per_action.items()}
+        result["choices_share"] = round(sum(per_action.values()) / 1000 / result["server_cpu_s_per_action_ms"], 4)
     return result
 
 
@@ -558,6 +566,11 @@ def report(result: dict[str, Any]) -> None:
           f"{result['mb_per_game']} MB per game [target <= {TARGET_MB_PER_GAME:g}: {met}]")
     each = ", ".join(f"{name} {ms} ms" for name, ms in result["cpu_ms_per_action"].items())
     print(f"  CPU per action     {each}")
+    if result["choices"] and "choices_share" in result:
+        places = result["choices_us_per_action"]
+        print(f"  choices            {sum(places.values()):.2f} µs per action in the server ({places['tracker']} µs "
+              f"the tracker, {places.get('seats', 0)} µs the seats' own updates): {result['choices_share']:.1%} of "
+              "its CPU per action")
 
 
 if __name__ == "__main__":

@@ -157,7 +157,10 @@ class RandomPlay(RuleBasedStateMachine):
     def indexes_agree_with_the_state(self) -> None:
         game, state = self.game, self.game.state
         cores = dict.fromkeys(KINDS, 0)
+        watched = set(state.hot).union(*state.watch.values())
         for a in game.asteroids.values():
+            if game.reaction(a.id) is not None:  # `choices` looks for reactions only when some are watched
+                assert a.id in watched, f"{a.id} will react but is neither hot nor watched"
             if a.exists and a.core in MATERIALS:
                 cores[a.core] += 1
             material = MATERIALS.get(a.core)

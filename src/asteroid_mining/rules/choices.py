@@ -244,7 +244,9 @@ def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:
 def _reactions(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:
     """The reactions to come on `here` and on every asteroid one move away (neighbours, active gates)."""
     out: dict[str, Reaction] = {}
-    if here is None:
+    if here is None or (not state.hot and not state.watch):
+        # a core that will react is near the Sun (`hot`) or watched until its orbit brings it near: when neither
+        # holds any, no neighbour need be looked at (most of a game: a step's choices touch no other asteroid)
         return out
     if here.mantle == 0:
         _add_reaction(state, here, out)

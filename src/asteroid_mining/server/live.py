@@ -301,24 +301,28 @@ class LiveGame:
         text = dumps(update)
         message = frame(text)
         self._recent.append((seq, message))
+        return message, self._seated(text, message, changed) if changed else {}
+
+    def _seated(self, text: str, message: Message, changed: dict[str, str]) -> dict[int, Message]:
+        """The update for each connected seat that takes choices: `message`, or for a seat whose settlers'
+        choices `changed`, the update's `text` with those choices added (not encoded again)."""
         seated: dict[int, Message] = {}
-        if changed:
-            head = text[:-1]  # the update without its closing brace, for the seats' own texts
-            for conn in self.connections:
-                seat = conn.seat
-                if seat is None or not conn.choices or seat.number in seated:
+        head = text[:-1]  # the update without its closing brace, for the seats' own texts
+        for conn in self.connections:
+            seat = conn.seat
+            if seat is None or not conn.choices or seat.number in seated:
+                continue
+            settlers = seat.settlers
+            if len(settlers) == 1:  # the usual seat: one settler
+                sid = settlers[0]
+                if sid in changed:
+                    seated[seat.number] = frame(f'{head},"choices":{{{choice_key(sid)}{changed[sid]}}}}}')
                     continue
-                settlers = seat.settlers
-                if len(settlers) == 1:  # the usual seat: one settler
-                    sid = settlers[0]
-                    if sid in changed:
-                        seated[seat.number] = frame(f'{head},"choices":{{{choice_key(sid)}{changed[sid]}}}}}')
-                        continue
-                    seated[seat.number] = message
-                else:
-                    mine = {sid: changed[sid] for sid in settlers if sid in changed}
-                    seated[seat.number] = frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
-        return message, seated
+                seated[seat.number] = message
+            else:
+                mine = {sid: changed[sid] for sid in settlers if sid in changed}
+                seated[seat.number] = frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
+        return seated
 
     async def abandon(self, seat: Seat) -> bool:
         """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored
