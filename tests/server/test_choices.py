@@ -139,3 +139,24 @@ def test_choices_of_building_and_placing_gates() -> None:
     held.update(_decoded(tracker.update(view.touched)))
     assert held == {sid: sent_choices(game, sid) for sid in ("s1", "s2")}
     assert game.settlers["s1"].at == "A"
+
+
+def test_prepared_choices_are_remembered_only_once_committed() -> None:
+    """Worked out before the command is stored, the choices a joining client gets stay as they were until the
+    command is announced; a settler no longer watched by then is not remembered."""
+    game = Game.new(load_shipped("tutorial"), Options(storm_interval=0), 0, 2)
+    tracker, view = ChoiceTracker(game), ViewTracker(game)
+    tracker.watch(["s1", "s2"])
+    before = tracker.current(["s1", "s2"])
+    assert before["s2"] == "null" and before["s1"] != "null"
+    game.apply(game.legal_actions("s1")[0])
+    view.update()
+    change = tracker.prepare(view.touched)
+    assert set(change.changed) == {"s1", "s2"} and change.changed["s1"] == "null"
+    assert tracker.current(["s1", "s2"]) == before
+    tracker.unwatch(["s1"])
+    tracker.commit(change)
+    assert tracker.current(["s2"]) == {"s2": change.changed["s2"]}
+    assert tracker.current(["s2"])["s2"] == game.choices_text("s2")
+    tracker.watch(["s1"])
+    assert tracker.current(["s1"]) == {"s1": "null"}  # computed afresh, not the text prepared for it

@@ -107,3 +107,20 @@ def test_messages_leave_out_what_the_orbit_says_and_a_new_round_changes_no_aster
     diff = tracker.update()
     assert "asteroids" not in diff and diff["round"] == 2
     assert with_sun(plain(tracker.view())) == game.view()
+
+
+def test_a_prepared_diff_changes_the_view_only_once_committed() -> None:
+    """The server works a command's diff out before the command is stored: until then, clients that join get
+    the view as it was."""
+    game = Game.new(load_shipped("tutorial"), Options(storm_interval=0), 0, 2)
+    tracker = ViewTracker(game)
+    before = plain(tracker.view())
+    game.apply(next(a for a in game.legal_actions("s1") if a.name == "move"))
+    change = tracker.prepare()
+    assert plain(tracker.view()) == before and tracker.top["turn"] == "s1"
+    assert change.diff["turn"] == "s2" and change.diff["settlers"] and "s1" in change.touched
+    tracker.commit(change)
+    assert with_sun(plain(tracker.view())) == game.view() and tracker.touched == change.touched
+    client = before
+    apply_diff(client, plain(change.diff))
+    assert client == plain(tracker.view())

@@ -349,13 +349,13 @@ def test_a_failure_after_storing_resends_the_whole_state(client: TestClient, two
     from asteroid_mining.server.diff import ViewTracker
 
     one = connect(two_seats, 1)
-    real = ViewTracker.update
+    real = ViewTracker.prepare
 
-    def broken(self: ViewTracker, events: list[dict[str, Any]]) -> dict[str, Any]:
-        monkeypatch.setattr(ViewTracker, "update", real)
+    def broken(self: ViewTracker) -> Any:
+        monkeypatch.setattr(ViewTracker, "prepare", real)
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(ViewTracker, "update", broken)
+    monkeypatch.setattr(ViewTracker, "prepare", broken)  # the update is made before the command is stored
     one.act("s1", "move", target="a1")
     state = one.next()
     assert state["type"] == "state" and state["seq"] == 1  # stored, so played: everyone is told so

@@ -29,9 +29,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from ..rules import Game
 from ..rules.json_text import quoted_between
+
+
+@dataclass(slots=True)
+class ChoiceChange:
+    """The choices a command changed (`ChoiceTracker.prepare`), by settler as JSON text, and the turn, round and
+    status they were worked out for; not yet remembered as sent (`ChoiceTracker.commit`)."""
+
+    changed: dict[str, str]
+    turn: str | None
+    round: int
+    status: str
+
 
 NONE = "null"
 """The choices of a settler that cannot act now, as JSON text."""
@@ -83,12 +96,17 @@ class ChoiceTracker:
 
     def update(self, touched: set[str]) -> dict[str, str]:
         """After a command that touched `touched`: the choices of the watched settlers that changed, as JSON text
-        by settler (and remember them as sent)."""
+        by settler (and remember them as sent: `prepare`, then `commit`)."""
+        change = self.prepare(touched)
+        self.commit(change)
+        return change.changed
+
+    def prepare(self, touched: set[str]) -> ChoiceChange:
+        """`update`'s choices, not yet remembered as sent (`commit` does, once the command is announced)."""
         game = self._game
         turn, round_no, status = game.turn, game.round, game.status
         everything = round_no != self._round or status != self._status
         before = self._turn
-        self._turn, self._round, self._status = turn, round_no, status
         sent_texts, scopes = self._sent, self._scopes
         changed: dict[str, str] = {}
         for sid in self._watched:
@@ -113,9 +131,17 @@ class ChoiceTracker:
             fresh = NONE if turn is not None and sid != turn else self._compute(sid)
             scopes.pop(sid, None)
             if fresh != sent:
-                sent_texts[sid] = fresh
                 changed[sid] = fresh
-        return changed
+        return ChoiceChange(changed, turn, round_no, status)
+
+    def commit(self, change: ChoiceChange) -> None:
+        """Remember `change` (from `prepare`) as sent: the choices of settlers still watched, and the turn, round
+        and status they were worked out for."""
+        self._turn, self._round, self._status = change.turn, change.round, change.status
+        watched, sent_texts = self._watched, self._sent
+        for sid, text in change.changed.items():
+            if sid in watched:
+                sent_texts[sid] = text
 
     def _compute(self, sid: str) -> str:
         """`sid`'s choices now, as JSON text (`NONE` when it cannot act)."""

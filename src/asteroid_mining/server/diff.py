@@ -24,6 +24,7 @@ kept as the engine gives them: freezing them after every action would cost more 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Game, sun_state
@@ -56,6 +57,17 @@ def with_sun(view: dict[str, Any]) -> dict[str, Any]:
             record = whole
         asteroids.append(record)
     return {**view, "asteroids": asteroids}
+
+
+@dataclass(slots=True)
+class ViewChange:
+    """What a command changed in the view (`ViewTracker.prepare`), not yet remembered (`ViewTracker.commit`)."""
+
+    diff: dict[str, Any]
+    touched: set[str]
+    """The ids the engine named as touched (for `choices.ChoiceTracker`)."""
+    forecasts: Any
+    """The engine's forecast records the diff's `forecasts` (if any) were written from."""
 
 
 class ViewTracker:
@@ -99,23 +111,29 @@ class ViewTracker:
         }
 
     def update(self) -> dict[str, Any]:
-        """The diff since the last call (or `reset`), and remember the new view.
+        """The diff since the last call (or `reset`), and remember the new view (`prepare`, then `commit`).
 
         A diff has `round`, `status`, `turn` and `winnable` always, `forecasts` when they changed, and for each
         of `asteroids`, `settlers`, `robots`, `ufos`, `gates` the records that changed or are new (whole), each
         list in the engine's order.
         """
+        change = self.prepare()
+        self.commit(change)
+        return change.diff
+
+    def prepare(self) -> ViewChange:
+        """The diff since the last commit (or `reset`), without remembering it: `view()` stays as it was until
+        `commit` (the server announces a command only once it is stored, and works its diff out before)."""
         game = self._game
-        self.touched = touched = game.take_touched()
+        touched = game.take_touched()
         diff: dict[str, Any] = {"round": game.round, "status": game.status, "turn": game.turn,
                                 "winnable": game.winnable}
         forecasts = game.forecasts  # the engine's records, immutable: compared as they are, written when changed
+        change = ViewChange(diff, touched, forecasts)
         if forecasts != self._forecast_records:
-            self._forecast_records = forecasts
-            diff["forecasts"] = self._forecasts = game.forecast_views()
-        self._top = {key: diff[key] for key in TOP}
+            diff["forecasts"] = game.forecast_views()
         if not touched:
-            return diff
+            return change
         found: dict[str, list[str]] = {}
         for tid in touched:
             kind = game.kind_of(tid)
@@ -129,17 +147,30 @@ class ViewTracker:
                 things = getattr(game, section)
                 ids.sort(key=lambda tid: things[tid].index)
             frozen = section == "asteroids"
-            changed = self._merge(section, [game.thing_view(tid, sun=False, frozen=frozen) for tid in ids])
+            known = self._records[section]
+            changed = [record for record in [game.thing_view(tid, sun=False, frozen=frozen) for tid in ids]
+                       if known.get(record["id"]) != record]
             if changed:
                 diff[section] = changed
-        return diff
+        return change
 
-    def _merge(self, section: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Remember the records of a list that changed, and return them."""
+    def commit(self, change: ViewChange) -> None:
+        """Remember the view `change` (from `prepare`) brings: what clients have once it is sent."""
+        diff = change.diff
+        self.touched = change.touched
+        self._top = {key: diff[key] for key in TOP}
+        if "forecasts" in diff:
+            self._forecast_records = change.forecasts
+            self._forecasts = diff["forecasts"]
+        for section in SECTIONS:
+            records = diff.get(section)
+            if records:
+                known = self._records[section]
+                for record in records:
+                    known[record["id"]] = record
+
+    def _merge(self, section: str, records: list[dict[str, Any]]) -> None:
+        """Remember the records of a list."""
         known = self._records[section]
-        changed = []
         for record in records:
-            if known.get(record["id"]) != record:
-                known[record["id"]] = record
-                changed.append(record)
-        return changed
+            known[record["id"]] = record

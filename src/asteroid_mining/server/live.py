@@ -25,9 +25,9 @@ from ..rules import Action, Event, Game, Refused, Wait
 from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .action_schemas import ActBase
 from .bots import BotPlayer
-from .choices import ChoiceTracker, choice_key, choices_json
+from .choices import ChoiceChange, ChoiceTracker, choice_key, choices_json
 from .config import Settings
-from .diff import ViewTracker
+from .diff import ViewChange, ViewTracker
 from .messages import MessageError, dumps, error, frame, refused, to_action
 from .meta import GameMeta
 from .outbox import Message, Outbox
@@ -62,6 +62,15 @@ class Connection:
 def progress_of(game: Game, seq: int, at: float) -> Progress:
     """Where `game` is after command `seq`, played at `at` (seconds since the epoch)."""
     return Progress(seq, game.status, game.round, game.turn, at)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A command's `update` as text, with what it changed in the view and the choices, before it is stored."""
+
+    text: str
+    view: ViewChange
+    choices: ChoiceChange
 
 
 class LiveGame:
@@ -259,6 +268,13 @@ class LiveGame:
             return
         seq = self.seq + 1
         command = Command(seq, action.to_json(), by, time.time())
+        prepared: Prepared | None = None
+        try:
+            # worked out now, while what the command changed is still in the processor's caches (by the time the
+            # store has it, other games' work has pushed it out), and remembered only once it is stored
+            prepared = self._prepare(seq, command, events, ref)
+        except Exception:  # played all the same: once stored, everyone is told the whole state (below)
+            log.exception("game %s: the update of command %d could not be made", self.id, seq)
         ended = game.status != "running"
         snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
         try:
@@ -276,29 +292,41 @@ class LiveGame:
                 sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
                                         "played", ref=ref))
             return
+        if prepared is None:  # stored but not announced: go by the store, and tell everyone the whole state
+            await self._reload()
+            return
         try:
-            message, seated = self._announce(seq, command, events, ref)
-        except Exception:  # stored but not announced: go by the store, and tell everyone the whole state
+            message, seated = self._announce(seq, command, ref, prepared)
+        except Exception:  # the same
             log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
             await self._reload()
             return
         for conn in self.connections:
             conn.outbox.put_message(conn.pick(message, seated))
 
-    def _announce(self, seq: int, command: Command, events: list[Event],
-                  ref: str | int | None) -> tuple[Message, dict[int, Message]]:
-        """Take the command as acknowledged: the `update` message for every connection (kept for `sync`), and
-        for each connected seat whose settlers' choices changed, the same with those choices."""
+    def _prepare(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Prepared:
+        """The `update` of command `seq`, just applied, and the choices it changed, not yet remembered by the
+        view and choice trackers (what they give joining clients stays as of `self.seq` until `_announce`). The
+        next turn's clock starts."""
         happened = [event.to_json() for event in events]
-        diff = self.tracker.update()
-        changed = self.choices.update(self.tracker.touched)
-        self.seq = seq
+        view = self.tracker.prepare()
+        choices = self.choices.prepare(view.touched)
         self._restart_clock()
         update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": command.by}
         if ref is not None:
             update["ref"] = ref
-        update.update(events=happened, diff=diff, deadline=self.deadline)
-        text = dumps(update)
+        update.update(events=happened, diff=view.diff, deadline=self.deadline)
+        return Prepared(dumps(update), view, choices)
+
+    def _announce(self, seq: int, command: Command, ref: str | int | None,
+                  prepared: Prepared) -> tuple[Message, dict[int, Message]]:
+        """Take command `seq` as acknowledged (stored): the trackers remember it, and the `update` message
+        (from `_prepare`) for every connection (kept for `sync`), and for each connected seat whose settlers'
+        choices changed, the same with those choices."""
+        self.tracker.commit(prepared.view)
+        self.choices.commit(prepared.choices)
+        self.seq = seq
+        text, changed = prepared.text, prepared.choices.changed
         message = frame(text)
         self._recent.append((seq, message))
         return message, self._seated(text, message, changed) if changed else {}

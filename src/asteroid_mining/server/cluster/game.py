@@ -22,10 +22,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...rules import Action, Event, action_from_json
+from ...rules import Action, action_from_json
 from ...storage import Command, StoredGame
 from ..errors import ServerError
-from ..live import Connection, LiveGame
+from ..live import Connection, LiveGame, Prepared
 from ..messages import dumps
 from ..outbox import Message, Outbox
 from ..seats import Seat
@@ -155,9 +155,9 @@ class ClusterGame(LiveGame):
             by = {**by, "ref": ref}
         await super()._commit(action, by, ref, sender)
 
-    def _announce(self, seq: int, command: Command, events: list[Event],
-                  ref: str | int | None) -> tuple[Message, dict[int, Message]]:
-        message, seated = super()._announce(seq, command, events, ref)
+    def _announce(self, seq: int, command: Command, ref: str | int | None,
+                  prepared: Prepared) -> tuple[Message, dict[int, Message]]:
+        message, seated = super()._announce(seq, command, ref, prepared)
         if self.owner:
             if ref is not None and "seat" in command.by and "auto" not in command.by:
                 self._remember(int(command.by["seat"]), ref, seq)
@@ -199,7 +199,8 @@ class ClusterGame(LiveGame):
             return
         self.remote_deadline = update.get("deadline")
         command = Command(seq, update["action"], update["by"], update["at"])
-        message, seated = self._announce(seq, command, events, update.get("ref"))
+        prepared = self._prepare(seq, command, events, update.get("ref"))
+        message, seated = self._announce(seq, command, update.get("ref"), prepared)
         for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
             conn.outbox.put_message(conn.pick(message, seated))
 
