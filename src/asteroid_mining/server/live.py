@@ -53,11 +53,6 @@ class Connection:
         """The seat whose settlers' choices this connection is sent (None: it is sent none)."""
         return self.seat if self.choices else None
 
-    def pick(self, message: Message, seated: dict[int, Message]) -> Message:
-        """Of an update's messages (`LiveGame._announce`), the one for this connection."""
-        seat = self.chooser
-        return message if seat is None else seated.get(seat.number, message)
-
 
 def progress_of(game: Game, seq: int, at: float) -> Progress:
     """Where `game` is after command `seq`, played at `at` (seconds since the epoch)."""
@@ -296,13 +291,12 @@ class LiveGame:
             await self._reload()
             return
         try:
-            message, seated = self._announce(seq, command, ref, prepared)
+            message = self._announce(seq, command, ref, prepared)
         except Exception:  # the same
             log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
             await self._reload()
             return
-        for conn in self.connections:
-            conn.outbox.put_message(conn.pick(message, seated))
+        self._deliver(message, prepared)
 
     def _prepare(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Prepared:
         """The `update` of command `seq`, just applied, and the choices it changed, not yet remembered by the
@@ -318,39 +312,46 @@ class LiveGame:
         update.update(events=happened, diff=view.diff, deadline=self.deadline)
         return Prepared(dumps(update), view, choices)
 
-    def _announce(self, seq: int, command: Command, ref: str | int | None,
-                  prepared: Prepared) -> tuple[Message, dict[int, Message]]:
-        """Take command `seq` as acknowledged (stored): the trackers remember it, and the `update` message
-        (from `_prepare`) for every connection (kept for `sync`), and for each connected seat whose settlers'
-        choices changed, the same with those choices."""
+    def _announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
+        """Take command `seq` as acknowledged (stored): the trackers remember it, and its `update` message
+        (from `_prepare`) is kept for `sync` and returned."""
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
-        text, changed = prepared.text, prepared.choices.changed
-        message = frame(text)
+        message = frame(prepared.text)
         self._recent.append((seq, message))
-        return message, self._seated(text, message, changed) if changed else {}
+        return message
 
-    def _seated(self, text: str, message: Message, changed: dict[str, str]) -> dict[int, Message]:
-        """The update for each connected seat that takes choices: `message`, or for a seat whose settlers'
-        choices `changed`, the update's `text` with those choices added (not encoded again)."""
-        seated: dict[int, Message] = {}
-        head = text[:-1]  # the update without its closing brace, for the seats' own texts
+    def _deliver(self, message: Message, prepared: Prepared) -> None:
+        """Send an update to every connection, in one pass: `message`, or to a connection whose seat's settlers'
+        choices changed, the update's text with those choices added (made once a seat, not encoded again)."""
+        changed = prepared.choices.changed
+        if not changed:
+            for conn in self.connections:
+                conn.outbox.put_message(message)
+            return
+        head = prepared.text[:-1]  # the update without its closing brace, for the seats' own texts
+        own: dict[int, Message] = {}
         for conn in self.connections:
-            seat = conn.seat
-            if seat is None or not conn.choices or seat.number in seated:
+            seat = conn.chooser
+            if seat is None:
+                conn.outbox.put_message(message)
                 continue
-            settlers = seat.settlers
-            if len(settlers) == 1:  # the usual seat: one settler
-                sid = settlers[0]
-                if sid in changed:
-                    seated[seat.number] = frame(f'{head},"choices":{{{choice_key(sid)}{changed[sid]}}}}}')
-                    continue
-                seated[seat.number] = message
-            else:
-                mine = {sid: changed[sid] for sid in settlers if sid in changed}
-                seated[seat.number] = frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
-        return seated
+            mine = own.get(seat.number)
+            if mine is None:
+                mine = own[seat.number] = self._own_update(seat, head, message, changed)
+            conn.outbox.put_message(mine)
+
+    def _own_update(self, seat: Seat, head: str, message: Message, changed: dict[str, str]) -> Message:
+        """A seat's update: `message`, or when its settlers' choices `changed`, the update (`head`: its text
+        without the closing brace) with those choices."""
+        settlers = seat.settlers
+        if len(settlers) == 1:  # the usual seat: one settler
+            sid = settlers[0]
+            text = changed.get(sid)
+            return message if text is None else frame(f'{head},"choices":{{{choice_key(sid)}{text}}}}}')
+        mine = {sid: changed[sid] for sid in settlers if sid in changed}
+        return frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
 
     async def abandon(self, seat: Seat) -> bool:
         """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored

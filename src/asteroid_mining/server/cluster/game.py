@@ -155,15 +155,14 @@ class ClusterGame(LiveGame):
             by = {**by, "ref": ref}
         await super()._commit(action, by, ref, sender)
 
-    def _announce(self, seq: int, command: Command, ref: str | int | None,
-                  prepared: Prepared) -> tuple[Message, dict[int, Message]]:
-        message, seated = super()._announce(seq, command, ref, prepared)
+    def _announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
+        message = super()._announce(seq, command, ref, prepared)
         if self.owner:
             if ref is not None and "seat" in command.by and "auto" not in command.by:
                 self._remember(int(command.by["seat"]), ref, seq)
             self.hub.published(self, {"t": "update", "g": self.id, "seq": seq, "action": command.action,
                                       "by": command.by, "at": command.at, "ref": ref, "deadline": self.deadline})
-        return message, seated
+        return message
 
     async def _reload(self) -> None:
         await super()._reload()
@@ -200,9 +199,8 @@ class ClusterGame(LiveGame):
         self.remote_deadline = update.get("deadline")
         command = Command(seq, update["action"], update["by"], update["at"])
         prepared = self._prepare(seq, command, events, update.get("ref"))
-        message, seated = self._announce(seq, command, update.get("ref"), prepared)
-        for conn in self.connections:  # as the owner sends them: each seat with its own choices when they changed
-            conn.outbox.put_message(conn.pick(message, seated))
+        # as the owner sends them: each seat with its own choices when they changed
+        self._deliver(self._announce(seq, command, update.get("ref"), prepared), prepared)
 
     def follow_end(self, message: dict[str, Any]) -> None:
         """The owner has abandoned the game (stored): over here as well, and this node's clients are told."""
