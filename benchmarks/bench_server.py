@@ -568,9 +568,11 @@ def report(result: dict[str, Any]) -> None:
     print(f"  CPU per action     {each}")
     if result["choices"] and "choices_share" in result:
         places = result["choices_us_per_action"]
+        share = result["choices_share"]
+        # against the rest of the action: what the same run would cost without them, from one run (no pairing)
         print(f"  choices            {sum(places.values()):.2f} µs per action in the server ({places['tracker']} µs "
-              f"the tracker, {places.get('seats', 0)} µs the seats' own updates): {result['choices_share']:.1%} of "
-              "its CPU per action")
+              f"the tracker, {places.get('seats', 0)} µs the seats' own updates): {share:.1%} of its CPU per "
+              f"action, {share / (1 - share):.1%} of the rest of it")
 
 
 if __name__ == "__main__":
