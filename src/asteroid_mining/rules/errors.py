@@ -66,9 +66,8 @@ class Refusal:
             assert isinstance(params, tuple) and len(params) == len(code.keys), "a shape's values, in order"
             shape, values = code, params
         else:
-            items = {} if params is None else params if isinstance(params, Mapping) else None
-            if items is None:
-                raise TypeError("a refusal made from a code takes its params as a mapping")
+            assert not isinstance(params, tuple), "a refusal made from a code takes its params as a mapping"
+            items = params or {}
             shape, values = shape_of(code, tuple(items)), tuple(items.values())
         self.shape = shape
         self.values = values

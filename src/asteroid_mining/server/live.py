@@ -25,7 +25,7 @@ from ..rules import Action, Event, Game, Refused, Wait
 from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
 from .action_schemas import ActBase
 from .bots import BotPlayer
-from .choices import ChoiceChange, ChoiceTracker, choice_key, choices_json
+from .choices import ChoiceChange, ChoiceTracker, choices_json
 from .config import Settings
 from .diff import ViewChange, ViewTracker
 from .messages import MessageError, dumps, error, frame, refused, to_action
@@ -330,7 +330,6 @@ class LiveGame:
             for conn in self.connections:
                 conn.outbox.put_message(message)
             return
-        head = prepared.text[:-1]  # the update without its closing brace, for the seats' own texts
         own: dict[int, Message] = {}
         for conn in self.connections:
             seat = conn.chooser
@@ -339,19 +338,14 @@ class LiveGame:
                 continue
             mine = own.get(seat.number)
             if mine is None:
-                mine = own[seat.number] = self._own_update(seat, head, message, changed)
+                mine = own[seat.number] = self._own_update(seat, prepared.text, message, changed)
             conn.outbox.put_message(mine)
 
-    def _own_update(self, seat: Seat, head: str, message: Message, changed: dict[str, str]) -> Message:
-        """A seat's update: `message`, or when its settlers' choices `changed`, the update (`head`: its text
-        without the closing brace) with those choices."""
-        settlers = seat.settlers
-        if len(settlers) == 1:  # the usual seat: one settler
-            sid = settlers[0]
-            text = changed.get(sid)
-            return message if text is None else frame(f'{head},"choices":{{{choice_key(sid)}{text}}}}}')
-        mine = {sid: changed[sid] for sid in settlers if sid in changed}
-        return frame(f'{head},"choices":{choices_json(mine)}}}') if mine else message
+    def _own_update(self, seat: Seat, text: str, message: Message, changed: dict[str, str]) -> Message:
+        """A seat's update: `message`, or when its settlers' choices `changed`, the update's `text` with those
+        choices."""
+        mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
+        return frame(_with_choices(text, mine)) if mine else message
 
     async def abandon(self, seat: Seat) -> bool:
         """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored

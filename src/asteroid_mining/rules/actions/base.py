@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from ..dangers import Danger
 from ..errors import Refusal
@@ -67,18 +67,10 @@ class Action(_Named):
         return out
 
     def write_head(self, out: list[str]) -> None:
-        """Append `,{"action":NAME` and the arguments (`args()`) as JSON text to `out`, in pieces: how a
-        choice's JSON text opens, after the comma that separates it from the one before."""
-        cls = type(self)
-        head = _HEADS.get(cls)
-        if head is None:
-            head = _HEADS[cls] = ',{"action":' + quote(self.name)
-        out.append(head)
-        self.write_args(out)
-
-    def write_args(self, out: list[str]) -> None:
-        """Append `args()` as members of a JSON object, each after a comma (`,"target":"a7"`) to `out`, in
-        pieces; nothing when there are none. Records with fields write theirs directly (this looks them up)."""
+        """Append `,{"action":NAME` and the arguments (`args()`) as JSON text to `out`: how a choice's JSON text
+        opens, after the comma that separates it from the one before. Each record writes its own in one piece
+        made once; this, for any other, looks its fields up."""
+        out.append(head_text(self.name))
         for name in field_names(type(self))[1:]:
             value = getattr(self, name)
             if value is not None:
@@ -150,10 +142,6 @@ def head_text(name: str) -> str:
 
 
 A = TypeVar("A", bound=Action)
-
-_HEADS: Final[dict[type, str]] = {}
-"""What opens a choice's JSON text, with the comma before it, by action class: `,{"action":"move"`."""
-
 
 FIELD_SORTS = ("thing", "new", "material")
 """What a field may name: an existing thing's id, the id of a thing the action makes, or a material kind."""
