@@ -25,10 +25,18 @@ before acting, as people and bots do, to show the latency at a given load instea
     python benchmarks/bench_server.py --cluster 3           # PostgreSQL, Redis, 3 nodes, clients through HAProxy;
                                                             # then a node killed: how long its games' takeover takes
     python benchmarks/bench_server.py --cluster 3 --balance uri  # each game's clients sent to one node
+    python benchmarks/bench_server.py --instructions --games 20 --rounds 20 --timeout 600
+                                                            # the server under valgrind's callgrind: instructions
+                                                            # per action, which the machine's load does not move
 
 With `--cluster N` (Debian's postgresql, redis-server and haproxy) the clients connect through the round-robin
 balancer, so most of them reach a node that does not own their game; the CPU of each part (the nodes, PostgreSQL,
 Redis, HAProxy) is measured from /proc over the run.
+
+CPU time per action moves by a fifth from run to run on a shared machine. `--instructions` counts instead the
+instructions the server runs while the games are played (Debian's valgrind: `callgrind_control` switches the
+counting on as play starts and off as it ends), to within about 1 % from run to run. It leaves out the kernel's
+work (sending and receiving) and the processor's cache misses, so it complements the CPU time, not replaces it.
 """
 
 from __future__ import annotations
@@ -385,10 +393,15 @@ async def bench(args: argparse.Namespace, url: str, parts: dict[str, list[int]])
         mine_before = time.process_time()
         machine_before = machine_busy_seconds()
         started = time.perf_counter()
+        if args.instructions:
+            callgrind_control(pid, "--instr=on")
         barrier.go.set()
         for run_task in plays:
             await run_task
         elapsed = time.perf_counter() - started
+        if args.instructions:
+            callgrind_control(pid, "--instr=off")
+            callgrind_control(pid, "--dump=play")
         gc.enable()
         cpu = sum(cpu_seconds(p) for p in parts["server"]) - cpu_before
         parts_after = parts_cpu(parts)
@@ -439,6 +452,9 @@ def main() -> int:
                         help="whether the clients take their settlers' choices; both (default): a run of each")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each kind of client, alternating")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--instructions", action="store_true",
+                        help="run the server under callgrind and count its instructions per action (slow: use "
+                             "few games)")
     parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgresql"),
                         help="the store of a single server: SQLite (default) or a throwaway PostgreSQL")
     parser.add_argument("--cluster", type=int, default=0, metavar="N",
@@ -507,8 +523,12 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
 
         postgres = Postgres(fsync=True).start()
         store = ["--database", postgres.create_database("games")]
+    if server_main is None and args.instructions:
+        server_main = "asteroid_mining.server"  # counted as it is, without the timing of `timed_server.py`
     entry = ["-m", server_main] if server_main else [str(Path(__file__).with_name("timed_server.py"))]
-    argv = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), *entry,
+    counting = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                f"--callgrind-out-file={data / 'callgrind.out.%p'}"] if args.instructions else []
+    argv = [*counting, sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []), *entry,
             "--port", str(port), "--data", str(data), *limits, *store]
     server = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env={**os.environ,
                                                                               "BENCH_CHOICES_TIMES": str(times)})
@@ -517,7 +537,7 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
     if postgres is not None and postgres.process is not None and postgres.process.proc is not None:
         parts["postgresql"] = [postgres.process.proc.pid]
     try:
-        for _ in range(200):
+        for _ in range(4000 if args.instructions else 200):  # valgrind starts the server 20 to 50 times slower
             try:
                 if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
                     break
@@ -534,15 +554,31 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
             server.kill()
         log.close()
         spent = json.loads(times.read_text()) if times.exists() else None
+        counted = counted_instructions(data) if args.instructions else None
         shutil.rmtree(data, ignore_errors=True)
         if postgres is not None:
             postgres.close()
     result: dict[str, Any] = outcome
+    if counted is not None:
+        result["server_instructions_per_action"] = round(counted / max(1, result["actions"]))
     if spent is not None:  # the choices' time per action, and its share of the server's CPU per action
         per_action = {name: place["ns"] / max(1, result["actions"]) / 1000 for name, place in spent.items()}
         result["choices_us_per_action"] = {name: round(us, 2) for name, us in per_action.items()}
         result["choices_share"] = round(sum(per_action.values()) / 1000 / result["server_cpu_s_per_action_ms"], 4)
     return result
+
+
+def callgrind_control(pid: int, option: str) -> None:
+    """Tell the server's callgrind `option` (`--instr=on`, `--instr=off`, `--dump=NAME`)."""
+    subprocess.run(["callgrind_control", option, str(pid)], check=True, capture_output=True)
+
+
+def counted_instructions(data: Path) -> int | None:
+    """The instructions callgrind counted during the play: the `totals:` of its dump at the end of the play (the
+    dump as the server exits holds none, counting being off by then)."""
+    totals = [int(line.split()[1]) for dump in data.glob("callgrind.out.*")
+              for line in dump.read_text(errors="replace").splitlines() if line.startswith("totals:")]
+    return max(totals, default=0) or None
 
 
 def report(result: dict[str, Any]) -> None:
@@ -573,6 +609,9 @@ def report(result: dict[str, Any]) -> None:
         print(f"  choices            {sum(places.values()):.2f} µs per action in the server ({places['tracker']} µs "
               f"the tracker, {places.get('seats', 0)} µs the seats' own updates): {share:.1%} of its CPU per "
               f"action, {share / (1 - share):.1%} of the rest of it")
+    if "server_instructions_per_action" in result:
+        print(f"  instructions       {result['server_instructions_per_action']:,} per action in the server "
+              f"(callgrind; the kernel's work not counted)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 `bench_server.py` starts this instead of the server module when `BENCH_CHOICES_TIMES` names a file. The two places
 where a server spends on its clients' choices after each command are timed with `perf_counter_ns`: the choice
 tracker (`ChoiceTracker.prepare`: which settlers' choices changed, their JSON text written by the engine; and
-`commit`) and each seat's own update text (`LiveGame._own_update`). When the server stops, their totals and
+`commit`) and the seats' own update texts (`LiveGame._own_updates`). When the server stops, their totals and
 call counts are written to that file as JSON. The time is measured inside the server, in the same run as its CPU, so
 the share it gives does not depend on how busy the machine is (as comparing two runs does).
 
@@ -50,7 +50,7 @@ def serve() -> int:
     """Run the server with the choices' places timed; write the totals when it stops."""
     ChoiceTracker.prepare = timed("tracker", ChoiceTracker.prepare)  # type: ignore[method-assign]
     ChoiceTracker.commit = timed("tracker", ChoiceTracker.commit)  # type: ignore[method-assign]
-    LiveGame._own_update = timed("seats", LiveGame._own_update)  # type: ignore[method-assign]
+    LiveGame._own_updates = timed("seats", LiveGame._own_updates)  # type: ignore[method-assign]
     try:
         return main()
     finally:

@@ -324,28 +324,24 @@ class LiveGame:
 
     def _deliver(self, message: Message, prepared: Prepared) -> None:
         """Send an update to every connection, in one pass: `message`, or to a connection whose seat's settlers'
-        choices changed, the update's text with those choices added (made once a seat, not encoded again)."""
-        changed = prepared.choices.changed
-        if not changed:
+        choices changed, that seat's own update (`_own_updates`)."""
+        own = self._own_updates(prepared.text, prepared.choices.changed)
+        if not own:
             for conn in self.connections:
                 conn.outbox.put_message(message)
             return
-        own: dict[int, Message] = {}
         for conn in self.connections:
             seat = conn.chooser
-            if seat is None:
-                conn.outbox.put_message(message)
-                continue
-            mine = own.get(seat.number)
-            if mine is None:
-                mine = own[seat.number] = self._own_update(seat, prepared.text, message, changed)
-            conn.outbox.put_message(mine)
+            conn.outbox.put_message(message if seat is None else own.get(seat.number, message))
 
-    def _own_update(self, seat: Seat, text: str, message: Message, changed: dict[str, str]) -> Message:
-        """A seat's update: `message`, or when its settlers' choices `changed`, the update's `text` with those
-        choices."""
-        mine = {sid: changed[sid] for sid in seat.settlers if sid in changed}
-        return frame(_with_choices(text, mine)) if mine else message
+    def _own_updates(self, text: str, changed: dict[str, str]) -> dict[int, Message]:
+        """By seat number, the update of each seat whose settlers' choices `changed`: the update's `text` with
+        those choices added (made once a seat, not encoded again). Only watched settlers' choices change, and
+        each belongs to a seat."""
+        mine: dict[int, dict[str, str]] = {}
+        for sid, choices in changed.items():
+            mine.setdefault(self._owner_of[sid].number, {})[sid] = choices
+        return {number: frame(_with_choices(text, choices)) for number, choices in mine.items()}
 
     async def abandon(self, seat: Seat) -> bool:
         """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored

@@ -9,7 +9,9 @@ the outbox closes, and the connection is closed for the client to reconnect and 
 
 Sending at once matters on the server's hottest path: every update goes to several connections, and waking a
 sending task for each of them cost about as much as everything else an update needs but the diff. (Python 3.12's
-eager tasks start a coroutine the same way.)
+eager tasks start a coroutine the same way.) Where uvicorn would write a message at once, the outbox writes its
+frame to the socket itself, the frame made once for every connection the message goes to
+(`direct.frame_writer`); the ASGI `send` is stepped only when that cannot be done.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
+from .direct import frame_writer
 from .messages import frame
 
 Message = dict[str, Any]
@@ -62,9 +65,11 @@ class Outbox:
     `run` is the connection's sending task; `put` and `put_message` never wait.
     """
 
-    __slots__ = ("_busy", "_items", "_limit", "_rest", "_send", "_waiter", "closed", "overflowed")
+    __slots__ = ("_busy", "_items", "_limit", "_rest", "_send", "_waiter", "_write", "closed", "overflowed")
 
     def __init__(self, limit: int, send: Send) -> None:
+        self._write = frame_writer(send)
+        """Writes a message's frame straight to the socket when uvicorn would write it at once (`direct`)."""
         self._items: deque[Message] = deque()
         self._limit = limit
         self._send = send
@@ -73,6 +78,11 @@ class Outbox:
         self._waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.overflowed = False
+
+    @property
+    def direct(self) -> bool:
+        """Whether messages are written straight to the socket when they can be (`direct.frame_writer`)."""
+        return self._write is not None
 
     def put(self, text: str) -> None:
         """Send a text (a message of this connection's own)."""
@@ -84,6 +94,9 @@ class Outbox:
         if self.closed:
             return
         if not self._busy:
+            write = self._write
+            if write is not None and write(message):
+                return  # written
             coroutine = self._send(message)
             assert isinstance(coroutine, Coroutine)
             try:
