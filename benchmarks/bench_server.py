@@ -479,6 +479,8 @@ def main() -> int:
         if args.choices == "both":
             args.choices = "true"
         return run_cluster(args, limits, runner, bench, report)
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit("--instructions runs the server under valgrind: install it (apt-get install valgrind)")
     modes = ("true", "false") if args.choices == "both" else (args.choices,)
     results = []
     for _ in range(args.repeat):  # side by side: the machine's other work weighs on both alike
