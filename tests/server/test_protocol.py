@@ -257,3 +257,22 @@ def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClie
         for held in seen.values():
             assert held.choices == {sid: sent_choices(mirror, sid)
                                     for sid in held.choices}
+
+
+def test_a_lone_seat_gets_both_its_settlers_changes_in_one_update(client: TestClient, connect: Sessions) -> None:
+    body = {"seats": 1, "settlers_per_seat": 2, "belt": two_loops_belt(), "seed": 3}
+    game = client.post("/api/games", json=body).json()
+    player = connect(game, 1)
+    seen = Seen(player)
+    both = 0
+    for _ in range(6):
+        mirror = _mirror(client, game["id"])
+        if mirror.status != "running" or mirror.turn is None:
+            break
+        player.act(mirror.turn, "wait")
+        update = player.next_of("update")
+        both += set(update.get("choices", ())) == {"s1", "s2"}  # the one that waited, and the one whose turn comes
+        seen.take(update)
+        mirror = _mirror(client, game["id"])
+        assert seen.choices == {sid: sent_choices(mirror, sid) for sid in ("s1", "s2")}
+    assert both >= 4
