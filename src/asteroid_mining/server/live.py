@@ -96,7 +96,8 @@ class LiveGame:
         self._store = store
         self._players = players
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
-        self._recent: deque[tuple[int, Message]] = deque(maxlen=settings.sync_buffer)
+        self._recent: deque[tuple[int, str]] = deque(maxlen=settings.sync_buffer)
+        """The last updates' texts, by seq, for `sync` (texts only: a message keeps its frame once sent)."""
         self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
         self._ending: deque[tuple[Seat, asyncio.Future[bool]]] = deque()
         self._wake = asyncio.Event()
@@ -314,12 +315,12 @@ class LiveGame:
 
     def _announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
         """Take command `seq` as acknowledged (stored): the trackers remember it, and its `update` message
-        (from `_prepare`) is kept for `sync` and returned."""
+        (from `_prepare`) is returned, its text kept for `sync`."""
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
         message = frame(prepared.text)
-        self._recent.append((seq, message))
+        self._recent.append((seq, prepared.text))
         return message
 
     def _deliver(self, message: Message, prepared: Prepared) -> None:
@@ -483,12 +484,11 @@ class LiveGame:
             return
         oldest = self._recent[0][0] if self._recent else self.seq + 1
         if oldest <= after + 1 <= self.seq:
-            for seq, message in self._recent:
+            for seq, text in self._recent:
                 if seq == self.seq and conn.chooser is not None:
-                    mine = self.choices.current(conn.chooser.settlers)
-                    conn.outbox.put_message(frame(_with_choices(message["text"], mine)))
+                    conn.outbox.put(_with_choices(text, self.choices.current(conn.chooser.settlers)))
                 elif seq > after:
-                    conn.outbox.put_message(message)
+                    conn.outbox.put(text)
         else:
             conn.outbox.put(self.state_message(conn))
 
