@@ -165,9 +165,7 @@ class ViewTracker:
         for section in SECTIONS:
             records = diff.get(section)
             if records:
-                known = self._records[section]
-                for record in records:
-                    known[record["id"]] = record
+                self._merge(section, records)
 
     def _merge(self, section: str, records: list[dict[str, Any]]) -> None:
         """Remember the records of a list."""
