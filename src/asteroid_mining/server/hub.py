@@ -15,6 +15,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from typing import Any
 
 from ..rules import Game, SetupError
@@ -116,6 +117,7 @@ class GameHub:
             self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
             raise damaged from failure
         live = self.make_live(stored.record, meta, game, seq, players)
+        live.remember(stored.commands)  # a command sent again after a restart is recognised by its ref
         live.abandoned = stored.progress.status == "abandoned"
         self.games[game_id] = live
         live.start()
@@ -127,8 +129,21 @@ class GameHub:
         """The live game of a record, at command `seq` (a cluster node makes its own kind)."""
         return LiveGame(record, meta, game, seq, self.settings, self.store, players)
 
+    @contextlib.asynccontextmanager
+    async def acquire(self, game_id: str) -> AsyncIterator[LiveGame | None]:
+        """The live game (as `get`: None when there is none; DamagedGame and store failures are raised), released
+        (`release`) however the block is left: every path that loads a game lets it go again, so that a finished
+        game loaded for a request, a refused token included, is not held for ever."""
+        live = await self.get(game_id)
+        try:
+            yield live
+        finally:
+            if live is not None:
+                self.release(live)
+
     def release(self, live: LiveGame) -> None:
-        """Let a finished game go once nobody is connected (it is loaded again when asked for)."""
+        """Let a finished game go once nobody is connected (it is loaded again when asked for); `acquire` calls
+        it."""
         if not live.running and not live.connections and self.games.get(live.id) is live:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())

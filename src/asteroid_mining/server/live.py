@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,10 @@ from .rebuild import rebuild
 from .seats import Seat, seat_for_token
 
 log = logging.getLogger(__name__)
+
+REFS_KEPT = 1_024
+"""The refs of a game's latest commands remembered (with the seq each was played as) to recognise a command sent
+again: a client resends only what it sent last before its connection dropped."""
 
 
 @dataclass(eq=False, slots=True)
@@ -98,6 +102,9 @@ class LiveGame:
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
         self._recent: deque[tuple[int, str]] = deque(maxlen=settings.sync_buffer)
         """The last updates' texts, by seq, for `sync` (texts only: a message keeps its frame once sent)."""
+        self.refs: OrderedDict[tuple[int, str | int], int] = OrderedDict()
+        """(seat number, ref) -> the seq the command was played as, for the latest `REFS_KEPT` commands sent with a
+        ref: a command sent again with its ref is acknowledged (`ack`), not played twice."""
         self._inbox: deque[tuple[Connection, Action, str | int | None]] = deque()
         self._ending: deque[tuple[Seat, asyncio.Future[bool]]] = deque()
         self._wake = asyncio.Event()
@@ -149,6 +156,20 @@ class LiveGame:
     def detail(self) -> dict[str, Any]:
         """The summary with the public view (R17) after command `seq`."""
         return {**self.summary(), "state": self.tracker.view()}
+
+    # ----- refs: one ref, one effect -----
+    def remember(self, commands: list[Command]) -> None:
+        """Learn the refs of commands read from the store (each kept in its `by`), so that a command sent again
+        after a restart is recognised too."""
+        for command in commands:
+            ref = command.by.get("ref")
+            if ref is not None and "seat" in command.by and "auto" not in command.by:
+                self._remember(int(command.by["seat"]), ref, command.seq)
+
+    def _remember(self, seat: int, ref: str | int, seq: int) -> None:
+        self.refs[(seat, ref)] = seq
+        if len(self.refs) > REFS_KEPT:
+            self.refs.popitem(last=False)
 
     # ----- the owner's life -----
     def start(self) -> None:
@@ -255,6 +276,12 @@ class LiveGame:
             if sender is not None:
                 sender.outbox.put(error("game_abandoned", "this game was abandoned: it is over", ref=ref))
             return
+        if ref is not None and sender is not None and "auto" not in by:
+            played = self.refs.get((int(by["seat"]), ref))
+            if played is not None:  # sent again after its answer was lost: it was played once, as `played`
+                sender.outbox.put(dumps({"type": "ack", "ref": ref, "seq": played}))
+                return
+            by = {**by, "ref": ref}  # stored with the command: recognised after a restart too (`remember`)
         game = self.game
         try:
             events = game.apply(action)
@@ -319,6 +346,9 @@ class LiveGame:
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
+        ref = command.by.get("ref")
+        if ref is not None and "seat" in command.by and "auto" not in command.by:
+            self._remember(int(command.by["seat"]), ref, seq)
         message = frame(prepared.text)
         self._recent.append((seq, prepared.text))
         return message

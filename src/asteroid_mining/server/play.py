@@ -79,27 +79,37 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None, cho
 
 async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id: str, token: str | None,
                  choices: bool) -> None:
-    """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes."""
-    try:
-        live = await hub.get(game_id)
-    except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
-        await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
-        return
-    except StorageError as failure:  # the store is away (a cluster's database restarting): the client retries
-        log.warning("game %s could not be loaded: %s", game_id, failure)
-        await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
-                     CLOSE_INTERNAL)
-        return
-    except ServerError as failed:
-        await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
-        return
-    except Exception:
-        log.exception("game %s could not be loaded", game_id)
-        await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)
-        return
-    if live is None:
-        await _close(websocket, "game_not_found", f"there is no game {game_id!r}", CLOSE_NO_GAME)
-        return
+    """The connection, once accepted and counted: find the game and the seat, then play or watch until it closes.
+
+    The game is acquired from the hub for the whole connection, and released however it ends (`GameHub.acquire`).
+    """
+    async with contextlib.AsyncExitStack() as held:
+        try:
+            live = await held.enter_async_context(hub.acquire(game_id))
+        except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
+            await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
+            return
+        except StorageError as failure:  # the store is away (a cluster's database restarting): the client retries
+            log.warning("game %s could not be loaded: %s", game_id, failure)
+            await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
+                         CLOSE_INTERNAL)
+            return
+        except ServerError as failed:
+            await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
+            return
+        except Exception:
+            log.exception("game %s could not be loaded", game_id)
+            await _close(websocket, "internal", "the game could not be loaded", CLOSE_INTERNAL)
+            return
+        if live is None:
+            await _close(websocket, "game_not_found", f"there is no game {game_id!r}", CLOSE_NO_GAME)
+            return
+        await _attend(websocket, live, settings, token, choices)
+
+
+async def _attend(websocket: WebSocket, live: LiveGame, settings: Settings, token: str | None,
+                  choices: bool) -> None:
+    """Play or watch `live` (acquired by the caller) until the connection closes."""
     seat = None
     if token is not None:
         seat = live.seat_for(token)
@@ -109,7 +119,6 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     if len(live.connections) >= settings.max_connections_per_game:
         await _close(websocket, "too_many_connections", "this game has as many connections as it takes",
                      CLOSE_FULL)
-        hub.release(live)
         return
     conn = Connection(seat, Outbox(settings.send_queue, websocket.scope.get(SCOPE_KEY, websocket.send)),
                       choices=choices)
@@ -128,7 +137,6 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
             await websocket.close(CLOSE_INTERNAL, "internal error")
     finally:
         live.leave(conn)
-        hub.release(live)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sender

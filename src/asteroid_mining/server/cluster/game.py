@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +25,6 @@ from ...rules import Action, action_from_json
 from ...storage import Command, StoredGame
 from ..errors import ServerError
 from ..live import Connection, LiveGame, Prepared
-from ..messages import dumps
 from ..outbox import Message, Outbox
 from ..seats import Seat
 
@@ -34,10 +32,6 @@ if TYPE_CHECKING:
     from .node import ClusterHub
 
 log = logging.getLogger(__name__)
-
-REFS_KEPT = 4096
-"""Refs of recent commands remembered per game to answer a command sent again."""
-
 
 class RemoteOutbox(Outbox):
     """What the owner sends to a client connected to another node: published to that node."""
@@ -68,7 +62,6 @@ class ClusterGame(LiveGame):
         self.remote_deadline: float | None = None
         self.watchers: dict[str, tuple[int, float]] = {}
         """Other nodes' connections to this game (node -> count, when told): the owner's clock runs for them."""
-        self.refs: OrderedDict[tuple[int, str | int], int] = OrderedDict()
         self._buffer: list[dict[str, Any]] | None = None  # updates arriving while catching up from the store
         self._catching_up: asyncio.Task[None] | None = None
 
@@ -84,18 +77,6 @@ class ClusterGame(LiveGame):
         return ended
 
     # ----- roles -----
-    def remember(self, commands: list[Command]) -> None:
-        """Learn the refs of commands read from the store."""
-        for command in commands:
-            ref = command.by.get("ref")
-            if ref is not None and "seat" in command.by:
-                self._remember(int(command.by["seat"]), ref, command.seq)
-
-    def _remember(self, seat: int, ref: str | int, seq: int) -> None:
-        self.refs[(seat, ref)] = seq
-        if len(self.refs) > REFS_KEPT:
-            self.refs.popitem(last=False)
-
     async def become_owner(self, epoch: int, stored: StoredGame | None) -> None:
         """Play the game from now on (the lease and the store's claim are this node's): catch up with the store
         first, so that nothing a previous owner stored is missed."""
@@ -146,20 +127,11 @@ class ClusterGame(LiveGame):
         if not self.owner:
             await self.hub.relay(self, action, by, ref, sender)
             return
-        if ref is not None and sender is not None and "auto" not in by:
-            seat = int(by["seat"])
-            played = self.refs.get((seat, ref))
-            if played is not None:  # sent again after its answer was lost: it was played once, as `played`
-                sender.outbox.put(dumps({"type": "ack", "ref": ref, "seq": played}))
-                return
-            by = {**by, "ref": ref}
-        await super()._commit(action, by, ref, sender)
+        await super()._commit(action, by, ref, sender)  # a ref sent again is acknowledged there, not played
 
     def _announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
         message = super()._announce(seq, command, ref, prepared)
         if self.owner:
-            if ref is not None and "seat" in command.by and "auto" not in command.by:
-                self._remember(int(command.by["seat"]), ref, seq)
             self.hub.published(self, {"t": "update", "g": self.id, "seq": seq, "action": command.action,
                                       "by": command.by, "at": command.at, "ref": ref, "deadline": self.deadline})
         return message
