@@ -130,15 +130,21 @@ def serve(
                                                  "of SQLite (or ASTEROID_MINING_DATABASE).")] = None,
     redis: Annotated[str | None, typer.Option(help="With --database: a node of a cluster, coordinated through "
                                               "Redis at this redis:// URL (or ASTEROID_MINING_REDIS).")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="Comma-separated addresses or networks of the proxies trusted to name their client in "
+             "X-Forwarded-For (or ASTEROID_MINING_FORWARDED_ALLOW_IPS); default none: every client counts as "
+             "the address it connects from.")] = None,
 ) -> None:
     """Run the game server (lobby, games over WebSocket, the browser client) until interrupted."""
+    from .server.main import comma_list
     from .server.main import serve as run_server
 
     if open_browser:
         from .server.opener import open_when_ready
 
         open_when_ready(host, port)
-    raise typer.Exit(run_server(host=host, port=port, data=data, database=database, redis=redis))
+    raise typer.Exit(run_server(host=host, port=port, data=data, database=database, redis=redis,
+                                forwarded_allow_ips=comma_list(forwarded_allow_ips)))
 
 
 def _mount_maps() -> None:

@@ -13,8 +13,8 @@ from asteroid_mining.server import Settings
 from asteroid_mining.server.schemas import CreateGame
 
 DOC = Path(__file__).parents[2] / "docs" / "server.md"
-NOT_LIMITS = {"data_dir", "host", "port", "synchronous", "bot_delay", "allowed_origins", "static_dir",
-              "snapshot_every", "database", "redis", "node_id", "lease_seconds"}
+NOT_LIMITS = {"data_dir", "host", "port", "synchronous", "bot_delay", "allowed_origins", "forwarded_allow_ips",
+              "static_dir", "snapshot_every", "database", "redis", "node_id", "lease_seconds"}
 """Settings that are not limits (where, how, how often); a cluster's settings are in docs/deploy.md."""
 
 

@@ -6,6 +6,7 @@ Every field can also be set from the environment: `ASTEROID_MINING_<FIELD>` in c
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Mapping
@@ -44,6 +45,10 @@ class Settings:
     """Seconds a bot waits before it acts, so that people can follow."""
     allowed_origins: tuple[str, ...] = ()
     """Web origins allowed to open WebSockets besides the server's own (`*`: any)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """The proxies trusted to say who their client is (`X-Forwarded-For`, `X-Forwarded-Proto`): IP addresses and
+    networks (`10.0.0.0/8`), or `*` for any peer. Empty (the default): nobody, so that a client cannot choose the
+    address its per-address quotas count against. Name the load balancer here when there is one."""
     max_message_bytes: int = 64 * 1024
     """The largest WebSocket message answered (larger: an error); the transport closes at 4 times this."""
     max_request_bytes: int = 4 * 1024 * 1024
@@ -117,6 +122,7 @@ class Settings:
             problems.append(f"redis must be a redis:// URL, not {self.redis.split(':', 1)[0]!r}")
         if self.redis and not self.database:
             problems.append("redis (a cluster) needs a shared database: give database a postgresql:// URL too")
+        problems.extend(_bad_proxies(self.forwarded_allow_ips))
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
         for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache"):
@@ -155,6 +161,23 @@ class Settings:
             if text is not None:
                 values[f.name] = _parse(f.name, text, type(getattr(_DEFAULTS, f.name)))
         return cls(**values).with_changes(**changes)
+
+
+def _bad_proxies(proxies: tuple[str, ...]) -> list[str]:
+    """A sentence for each entry of `forwarded_allow_ips` that is not an address, a network or `*` (uvicorn would
+    take it as a name no peer ever has, and silently trust nobody)."""
+    problems = []
+    for entry in proxies:
+        if entry == "*":
+            continue
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError:
+            problems.append(f"forwarded_allow_ips: {entry!r} is not an IP address, a network (10.0.0.0/8) or *")
+    return problems
 
 
 def _parse(name: str, text: str, kind: type) -> Any:

@@ -67,12 +67,16 @@ def _configure_logging() -> None:
 
 
 def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
-    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header, and
-    the connection limits (`transport`: a deadline for headers, a cap on each address's sockets)."""
+    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header, the
+    connection limits (`transport`: a deadline for headers, a cap on each address's sockets), and forwarded
+    headers believed only from the proxies of `forwarded_allow_ips` (uvicorn's default believes any client on
+    127.0.0.1, which could then pick the address its quotas count against)."""
     return uvicorn.Config(
         create_app(settings),
         host=settings.host,
         port=settings.port,
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=list(settings.forwarded_allow_ips),  # never uvicorn's FORWARDED_ALLOW_IPS variable
         http=guarded_protocol(settings.header_timeout, SocketCounter(settings.socket_cap)),
         limit_concurrency=settings.max_connections,
         timeout_keep_alive=settings.keep_alive_seconds,
@@ -139,14 +143,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data", default=None, help="the directory of the games database")
+    lists = {"allowed_origins": "comma-separated web origins",
+             "forwarded_allow_ips": "comma-separated addresses or networks of the proxies trusted for "
+                                    "X-Forwarded-For (default: none)"}
     for f in fields(Settings):
-        if f.name in ("host", "port", "data_dir", "static_dir", "allowed_origins"):
+        if f.name in ("host", "port", "data_dir", "static_dir", *lists):
             continue
         kind = type(getattr(Settings(data_dir=Path(".")), f.name))
         parser.add_argument(f"--{f.name.replace('_', '-')}", type=kind if kind in (int, float) else str)
-    parser.add_argument("--allowed-origins", default=None, help="comma-separated web origins")
+    for name, text in lists.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", default=None, help=text)
     args = vars(parser.parse_args(argv))
-    origins = args.pop("allowed_origins")
-    if origins is not None:
-        args["allowed_origins"] = tuple(o.strip() for o in origins.split(",") if o.strip())
+    for name in lists:
+        args[name] = comma_list(args.pop(name))
     return serve(**args)
+
+
+def comma_list(text: str | None) -> tuple[str, ...] | None:
+    """`a, b,c` as `("a", "b", "c")`; None stays None (the setting keeps its value)."""
+    if text is None:
+        return None
+    return tuple(part.strip() for part in text.split(",") if part.strip())

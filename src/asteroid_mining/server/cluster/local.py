@@ -218,14 +218,25 @@ class Redis:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+BALANCER_ADDRESS = "127.0.0.1"
+"""The address HAProxy connects to the nodes from: the one proxy the nodes believe about their clients."""
+BALANCER_MAXCONN = 4096
+"""Connections HAProxy holds at once (`maxconn`), so at most as many sockets to any one node."""
+
+
 def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin") -> str:
     """Round robin over `nodes` (ports on 127.0.0.1) on `port`, WebSocket upgrades included, with health checks
     so that a dead node is left out within a second or two. `balance="uri"` sends every request of one game (its
-    WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`."""
+    WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`.
+
+    The balancer says who each client is in `X-Forwarded-For`, *replacing* whatever the client sent there (a
+    header a client could set would let it choose the address its quotas count against), and drops a client's
+    `X-Forwarded-Proto`; the nodes believe these headers from the balancer's address only
+    (`--forwarded-allow-ips`)."""
     servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
                         for i, p in enumerate(nodes))
     return f"""global
-    maxconn 4096
+    maxconn {BALANCER_MAXCONN}
 
 defaults
     mode http
@@ -233,11 +244,14 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
+    timeout http-request 10s
     option redispatch
     retries 2
 
 frontend games
     bind 127.0.0.1:{port}
+    http-request set-header X-Forwarded-For %[src]
+    http-request del-header X-Forwarded-Proto
     default_backend nodes
 
 backend nodes
@@ -351,8 +365,12 @@ class LocalCluster:
             self.postgres = Postgres(fsync=fsync).start()
             self.database = self.postgres.create_database("games")
             self.redis = Redis().start()
-            self.nodes = [Node(f"node{i + 1}", self.database, self.redis.url, self.dir / f"node{i + 1}", *extra)
-                          for i in range(nodes)]
+            # behind the balancer, a node believes it alone about who the client is; and every socket from it
+            # comes from its one address, so the per-address socket cap must let all of the balancer's through
+            behind = ("--forwarded-allow-ips", BALANCER_ADDRESS,
+                      "--max-sockets-per-client", str(BALANCER_MAXCONN)) if balancer else ()
+            self.nodes = [Node(f"node{i + 1}", self.database, self.redis.url, self.dir / f"node{i + 1}", *behind,
+                               *extra) for i in range(nodes)]
             for node in self.nodes:
                 node.start()
             if balancer:
