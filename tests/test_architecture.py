@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 ALLOWED: dict[str, set[str]] = {
     "rules": set(),
     "maps": {"rules"},
-    "script": {"rules"},
+    # the player-facing words (the translation files): refusals are worded from the rules' codes and params
+    "texts": {"rules"},
+    "script": {"rules", "texts"},
     "ai": {"rules", "maps"},
     "rl": {"rules", "maps", "ai"},
     "demo": {"rules", "script"},
@@ -29,7 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "storage": set(),
     # ai/ plays bot seats but is imported by name when a game asks for a bot (server/bots.py), so that the
     # server runs without it: no import statement of the server names it
-    "server": {"rules", "maps", "storage", "script"},  # script: the checks that judge lessons' goals
+    "server": {"rules", "maps", "storage", "script", "texts"},  # script: the checks that judge lessons' goals
 }
 ENGINE_STATE = f"{PACKAGE}.rules.state"
 GAME_NAME = re.compile(r"(^|_)game$")

@@ -46,8 +46,7 @@ def test_the_entries_in_the_contract_s_order() -> None:
     by_action = {(c["action"], c.get("kind")): c for c in doc["choices"]}
     assert by_action[("drill", None)]["danger"] == {"core": "uranium", "in_rounds": 3}
     assert by_action[("mine", None)]["refusal"] == {
-        "code": "mantle_left", "params": {"actor": "s1", "asteroid": "A", "mantle": 1},
-        "message": "s1 cannot mine A: 1 layer of mantle left"}
+        "code": "mantle_left", "params": {"actor": "s1", "asteroid": "A", "mantle": 1}}
     assert by_action[("wait", None)] == {"action": "wait", "refusal": None}
     assert "danger" not in by_action[("mine", None)]
 
@@ -141,12 +140,12 @@ def test_every_action_round_trips() -> None:
             assert action_from_json({"type": name, "actor": "s1"}) == record("s1")
 
 
-def test_every_code_renders_from_its_params() -> None:
+def test_a_refusal_is_its_code_and_params_only() -> None:
+    """The engine words no refusal: its JSON is the code and the params (`texts.refusal_text` words them)."""
     for code, kind in REFUSAL_KINDS.items():
         params: dict[str, str | int] = {name: f"<{name}>" for name in kind.params}
-        message = Refusal(code, params).message
-        assert message and not message.startswith(f"{code}:"), code
-        assert Refusal(code, params).to_json() == {"code": code, "params": params, "message": message}
+        assert Refusal(code, params).to_json() == {"code": code, "params": params}
+        assert not hasattr(Refusal(code, params), "message")
 
 
 def test_take_touched_names_what_an_action_changed() -> None:

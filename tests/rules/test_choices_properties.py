@@ -4,21 +4,26 @@ every thing whose view entry changed (hypothesis state machines over the games o
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import invariant, rule
 
 from asteroid_mining.rules import REFUSAL_KINDS, Game, Refusal, Refused
+from asteroid_mining.texts import LANGS, refusal_text
 
 from .test_properties import RandomPlay, RichPlay
 
 
 def assert_well_formed(refusal: Refusal) -> None:
-    """A refusal gives every parameter its code declares, and no other; its sentence renders."""
+    """A refusal gives every parameter its code declares, and no other; the translation files word it in each
+    language with every mark filled."""
     kind = REFUSAL_KINDS[refusal.code]
     assert set(kind.params) <= set(refusal.params) <= set(kind.params) | set(kind.optional), refusal
-    assert refusal.message and not refusal.message.startswith(f"{refusal.code}:"), refusal
+    for lang in LANGS:
+        sentence = refusal_text(refusal.code, refusal.params, lang)
+        assert sentence != refusal.code and not re.search(r"\{\w+\}", sentence), (lang, refusal, sentence)
 
 
 def assert_choices_agree(game: Game, actor: str) -> None:

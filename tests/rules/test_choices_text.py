@@ -41,12 +41,12 @@ def orjson_text(value: Any) -> str:
 def assert_texts_agree(game: Game, actor: str) -> None:
     """Every text the engine writes of `actor`'s choices is orjson's text of the same JSON."""
     full = game.choices(actor)
-    assert full.to_text() == orjson_text(full.to_json(messages=False))
+    assert full.to_text() == orjson_text(full.to_json())
     brief = game.choices(actor, brief=True)
-    assert brief.to_text() == orjson_text(brief.to_json(messages=False))
+    assert brief.to_text() == orjson_text(brief.to_json())
     for choice in full.choices:
-        assert choice.to_text() == orjson_text(choice.to_json(messages=False)), choice
-    expected = None if full.refusal is not None else orjson_text(full.to_json(messages=False))
+        assert choice.to_text() == orjson_text(choice.to_json()), choice
+    expected = None if full.refusal is not None else orjson_text(full.to_json())
     assert game.choices_text(actor) == expected
 
 
@@ -99,7 +99,7 @@ def test_actions_with_every_argument_given() -> None:
     for action in (BuildGates("s1", "g1", "g2"), BuildGates("s1"), BuildRobot("s1", "r9"), BuildRobot("s1"),
                    Move("s1", "A"), Deposit("s1", "ice"), Place("s1", "g1"), Drill("s1"), Wait("s1")):
         for choice in (Choice(action, None), Choice(action, refusal), Choice(action, None, Danger("ice", 2))):
-            assert choice.to_text() == orjson_text(choice.to_json(messages=False))
+            assert choice.to_text() == orjson_text(choice.to_json())
 
 
 STRANGE = ["", "plain", 'say "hi"', "back\\slash", "tab\there", "new\nline", "\x00\x01\x1f", "\x7f",
@@ -111,9 +111,8 @@ def test_strings_are_escaped_as_orjson_escapes_them(text: str) -> None:
     assert quote(text) == orjson_text(text)
     assert quote(text) == orjson_text(text)  # once kept
     refusal = Refusal("bad_id", {"actor": text, "problem": "invalid", "id": text})
-    assert refusal.to_text() == orjson_text(refusal.to_json(message=False))
-    assert Choice(Move(text, text), refusal).to_text() == orjson_text(Choice(Move(text, text), refusal).to_json(
-        messages=False))
+    assert refusal.to_text() == orjson_text(refusal.to_json())
+    assert Choice(Move(text, text), refusal).to_text() == orjson_text(Choice(Move(text, text), refusal).to_json())
     made_by_hand = Refusal("bad_id", {text: text, "n": 7})  # any names, as a refusal made by hand may have
     assert made_by_hand.to_text() == orjson_text({"code": "bad_id", "params": {text: text, "n": 7}})
 
@@ -175,7 +174,7 @@ def test_refusals_compare_by_their_params_whatever_their_order() -> None:
     assert shaped != Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 3})
     assert shaped != Refusal("core_hollow", {"actor": "s1", "asteroid": "A", "mantle": 2})
     assert shaped.params == {"actor": "s1", "asteroid": "A", "mantle": 2}
-    assert by_hand.to_text() == orjson_text(by_hand.to_json(message=False))  # in the order it was given
+    assert by_hand.to_text() == orjson_text(by_hand.to_json())  # in the order it was given
     assert repr(shaped) == "Refusal('mantle_left', {'actor': 's1', 'asteroid': 'A', 'mantle': 2})"
 
 
@@ -208,7 +207,7 @@ def test_the_moves_text_follows_the_links() -> None:
     def targets() -> list[str]:
         text = game.choices_text("s1")
         assert text is not None
-        assert text == orjson_text(game.choices("s1").to_json(messages=False))
+        assert text == orjson_text(game.choices("s1").to_json())
         return [c["target"] for c in orjson.loads(text)["choices"] if c["action"] == "move"]
 
     assert targets() == ["B", "X"]

@@ -254,4 +254,4 @@ def sent_choices(game: Game, settler: str) -> dict[str, Any] | None:
     sentence, when it may act; null when it cannot (not its turn, dead, the game over)."""
     if game.actor_refusal(settler) is not None:
         return None
-    return game.choices(settler).to_json(messages=False)
+    return game.choices(settler).to_json()

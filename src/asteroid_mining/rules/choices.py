@@ -94,9 +94,8 @@ class Choices:
         """The accepted actions, in order (the same as `Game.legal_actions`)."""
         return [c.action for c in self.choices if c.refusal is None]
 
-    def to_json(self, messages: bool = True) -> dict[str, Any]:
-        """The choices as JSON; each refusal with its English sentence (`message`) unless not `messages` (the
-        server's protocol: its clients word refusals themselves, from the code and params)."""
+    def to_json(self) -> dict[str, Any]:
+        """The choices as JSON: codes and parameters of refusals, which a reader words itself."""
         # A settler that cannot act has every entry refused by one refusal object: its JSON is made once (the
         # server writes several settlers' choices after every action, and that was half their cost).
         refusals: dict[int, dict[str, Any]] = {}
@@ -108,19 +107,19 @@ class Choices:
                 continue
             made = refusals.get(id(r))
             if made is None:
-                made = refusals[id(r)] = r.to_json(messages)
+                made = refusals[id(r)] = r.to_json()
             entries.append(c.to_json(made))
         return {
             "settler": self.settler,
             "round": self.round,
-            "refusal": None if self.refusal is None else self.refusal.to_json(messages),
+            "refusal": None if self.refusal is None else self.refusal.to_json(),
             "choices": entries,
             "reactions": {aid: r.to_json() for aid, r in self.reactions.items()},
             "storms": [s.to_json() for s in self.storms],
         }
 
     def to_text(self) -> str:
-        """`to_json(messages=False)` as compact JSON text, exactly as `orjson.dumps` writes it (`choices_text`
+        """`to_json()` as compact JSON text, exactly as `orjson.dumps` writes it (`choices_text`
         writes the same without making the choices first)."""
         out = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
         if self.refusal is None:

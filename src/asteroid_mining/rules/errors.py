@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Final
 
 from .json_text import integer, quote
-from .refusals import ParamValue, render
+from .refusals import ParamValue
 
 
 class RefusalShape:
@@ -50,9 +49,10 @@ _TEXTS_LIMIT: Final = 1024
 class Refusal:
     """Why the rules refuse an action: a stable machine `code` and the values its sentence needs (`params`).
 
-    The codes and their parameters are listed in `REFUSAL_KINDS` (and docs/engine.md); `message` is the
-    English sentence rendered from them, for people. Made either from a code and a mapping of parameters, or
-    (the rules' way, with no dict on the way) from a `RefusalShape` and a tuple of the values in its order.
+    The codes and their parameters are listed in `REFUSAL_KINDS` (and docs/engine.md); the engine words no
+    refusal (a reader words it from these, `asteroid_mining.texts.refusal_text`). Made either from a code and a
+    mapping of parameters, or (the rules' way, with no dict on the way) from a `RefusalShape` and a tuple of the
+    values in its order.
     Compared and hashed by code and parameters, whatever their order; nothing changes one once made.
     """
 
@@ -82,20 +82,12 @@ class Refusal:
         """The values its sentence needs, by name (a new dict each time)."""
         return dict(zip(self.shape.keys, self.values, strict=True))
 
-    @property
-    def message(self) -> str:
-        """The refusal as an English sentence a player understands."""
-        return _sentence(self.shape.code, tuple(zip(self.shape.keys, self.values, strict=True)))
-
-    def to_json(self, message: bool = True) -> dict[str, Any]:
-        """The refusal as a JSON object: `{"code", "params", "message"}`; without `message` when not `message`
-        (for a reader that words refusals itself, from the code and params)."""
-        if not message:
-            return {"code": self.code, "params": self.params}
-        return {"code": self.code, "params": self.params, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as a JSON object: `{"code", "params"}`."""
+        return {"code": self.code, "params": self.params}
 
     def to_text(self) -> str:
-        """`to_json(message=False)` as compact JSON text (as orjson writes it)."""
+        """`to_json()` as compact JSON text (as orjson writes it)."""
         out: list[str] = []
         self.write(out)
         return "".join(out)
@@ -157,22 +149,17 @@ class Refusal:
         return f"Refusal({self.code!r}, {self.params!r})"
 
 
-@lru_cache(maxsize=4096)
-def _sentence(code: str, params: tuple[tuple[str, ParamValue], ...]) -> str:
-    """`render`, remembered: `Game.choices` offers the same few refusals over and over (every entry of a settler
-    whose turn it is not has the same one), and rendering a template is most of the cost of its JSON."""
-    return render(code, dict(params))
-
-
 class RulesError(Exception):
     """The root of the engine's exceptions."""
 
 
 class Refused(RulesError):
-    """Raised by `Game.apply` when the rules refuse an action; the game is unchanged (R9, R11)."""
+    """Raised by `Game.apply` when the rules refuse an action; the game is unchanged (R9, R11).
+
+    Its text is the refusal's code and parameters (for logs); a player reads `texts.refusal_text` of them."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
+        super().__init__(f"refused: {refusal.code} {refusal.params}")
         self.refusal = refusal
 
     @property

@@ -111,7 +111,7 @@ class Game:
                 else:
                     yield self.apply(action_from_json(entry, path))
             except Refused as exc:
-                raise GameFormatError(path, f"refused on replay: {exc.refusal.message}") from None
+                raise GameFormatError(path, f"refused on replay: {exc.refusal.code} {exc.refusal.params}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as a versioned JSON document; `Game.from_json` restores it exactly."""
@@ -243,7 +243,7 @@ class Game:
         return choices(self._state, settler, brief)
 
     def choices_text(self, settler: str) -> str | None:
-        """`choices(settler).to_json(messages=False)` as compact JSON text (exactly as orjson writes it), or
+        """`choices(settler).to_json()` as compact JSON text (exactly as orjson writes it), or
         None when `settler` cannot act now (`actor_refusal`): what the server sends of a settler's choices.
         KeyError as `choices`."""
         return choices_text(self._state, settler)

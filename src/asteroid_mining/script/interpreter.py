@@ -10,6 +10,7 @@ from ..rules import Action, Game, OptionError, Options, Refused, SetupError, act
 from ..rules.bulk import CollectorPaused
 from ..rules.materials import CORES
 from ..rules.orbit import Orbit
+from ..texts import refusal_text
 from . import parser as p
 from .checks import evaluate
 from .lexer import RESERVED, Line, ScriptError, a_kind, is_id, line_words
@@ -179,7 +180,9 @@ class Interpreter:
         """Report the error that stopped line `number`."""
         if isinstance(exc, ScriptError):
             self.reporter.error(self.name, exc.line or number, exc.message)
-        elif isinstance(exc, (SetupError, Refused, OptionError)):
+        elif isinstance(exc, Refused):  # the engine gives a code and params: worded from the texts
+            self.reporter.error(self.name, number, refusal_text(exc.code, exc.refusal.params))
+        elif isinstance(exc, (SetupError, OptionError)):
             self.reporter.error(self.name, number, str(exc))
         else:  # an engine or interpreter bug must still become one error line
             self.reporter.error(self.name, number, f"internal error: {type(exc).__name__}: {exc}")
@@ -312,7 +315,7 @@ class Interpreter:
             try:
                 events = self.game.apply(action)
             except Refused as exc:
-                raise self._fail(s, exc.refusal.message) from None
+                raise self._fail(s, refusal_text(exc.code, exc.refusal.params)) from None
             self._events(events)
             return
         before = self.game.to_json()
@@ -325,7 +328,7 @@ class Interpreter:
                 self.reporter.check_failed(self.name, s.line, s.text, f"was refused: {exc.code}")
             else:
                 self.reporter.check_passed()
-                self.reporter.event(f"refused as expected: {exc.refusal.message}")
+                self.reporter.event(f"refused as expected: {refusal_text(exc.code, exc.refusal.params)}")
             return
         self._events(events)
         self.reporter.check_failed(self.name, s.line, s.text, "was accepted")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..rules import REFUSAL_CODES, Refusal
+from ..rules import REFUSAL_CODES
 from ..rules.materials import CARGO_LIMIT, CORES, KINDS
 from ..rules.options import OptionError, parse_option
 from ..rules.orbit import Orbit
+from ..texts import refusal_text
 from .lexer import Line, ScriptError, a_kind, check_id, tokenize, whole_number
 from .words import FIRST_WORDS, choose
 
@@ -345,7 +346,7 @@ def _do(line: Line, words: list[str], reject: bool = False, code: str | None = N
     for index, word in enumerate(new_ids):
         if word in new_ids[:index]:
             # the rules' own words for one new id given twice
-            raise _error(line, Refusal("bad_id", {"actor": actor, "problem": "same", "id": word}).message)
+            raise _error(line, refusal_text("bad_id", {"actor": actor, "problem": "same", "id": word}))
     for spec, word in pairs:
         if spec.sort == "material" and word not in KINDS:
             raise _error(line, f"{' '.join(found.words)} needs a material kind ({', '.join(KINDS)}), not {word!r}")

@@ -14,6 +14,7 @@ import orjson
 from pydantic import ValidationError
 
 from ..rules import Action, GameFormatError, Refusal, action_from_json
+from ..texts import refusal_text
 from .action_schemas import ARGUMENTS, SPEC_OF, ActBase
 from .errors import first_problem
 from .schemas import CLIENT_MESSAGE, SyncMessage
@@ -55,8 +56,10 @@ def error(code: str, message: str, field: str | None = None, ref: str | int | No
 
 def refused(refusal: Refusal, ref: str | int | None = None) -> str:
     """The `error` answering an `act` the rules refuse: the engine's refusal as it is, `{"code", "params",
-    "message"}`, so that a client translates it as it does the refusals of `choices`."""
-    return error(refusal.code, refusal.message, ref=ref, params=dict(refusal.params))
+    "message"}`, so that a client translates it as it does the refusals of `choices`; the message is the English
+    text of the translation files (`texts.refusal_text`)."""
+    params = refusal.params
+    return error(refusal.code, refusal_text(refusal.code, params), ref=ref, params=params)
 
 
 def parse(text: str, limit: int) -> ActBase | SyncMessage:

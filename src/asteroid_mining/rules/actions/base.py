@@ -98,26 +98,26 @@ class Choice:
     def __hash__(self) -> int:
         return hash((self.action, self.refusal, self.danger))
 
-    def to_json(self, refusal: dict[str, Any] | None = None, messages: bool = True) -> dict[str, Any]:
+    def to_json(self, refusal: dict[str, Any] | None = None) -> dict[str, Any]:
         """`{"action": name, …its arguments, "refusal": …}`, and `"danger"` when there is one. `refusal`: the
-        refusal's JSON when the caller has it already; `messages`: whether a refusal has its English sentence."""
+        refusal's JSON when the caller has it already."""
         action = self.action
         if refusal is None and self.refusal is not None:
-            refusal = self.refusal.to_json(messages)
+            refusal = self.refusal.to_json()
         out: dict[str, Any] = {"action": action.name, **action.args(), "refusal": refusal}
         if self.danger is not None:
             out["danger"] = self.danger.to_json()
         return out
 
     def to_text(self) -> str:
-        """`to_json(messages=False)` as compact JSON text (as orjson writes it)."""
+        """`to_json()` as compact JSON text (as orjson writes it)."""
         out: list[str] = []
         write_choice(out, self.action, self.refusal, self.danger)
         return "".join(out)[1:]
 
 
 def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
-    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json(messages=False)`, as orjson
+    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json()`, as orjson
     writes it) to `out`, in pieces: what `Choice.to_text` and `Rule.write_offers` write. Choices are written in
     lists: the writer of a list drops the first one's comma."""
     action.write_head(out)
