@@ -79,6 +79,9 @@ class Settings:
     request is answered 503."""
     header_timeout: float = 10.0
     """Seconds a connection has to send a request's headers, from when it opened (or answered its last request)."""
+    body_timeout: float = 30.0
+    """Seconds a request's body has to arrive in full, from when its headers did: past it, `408 request_timeout`
+    and the connection is closed (a body sent a byte at a time would hold a connection for as long as it liked)."""
     keep_alive_seconds: int = 5
     """Seconds an idle keep-alive HTTP connection is kept open (uvicorn's `timeout_keep_alive`)."""
     replay_cache: int = 16
@@ -89,12 +92,23 @@ class Settings:
     """The largest belt a game may be created on (asteroids)."""
     max_belt_links: int = 50_000
     """The largest belt a game may be created on (links)."""
+    max_belt_gates: int = 1_000
+    """The largest belt a game may be created on (gate pairs)."""
     snapshot_every: int = 200
     """A snapshot of a game is stored every this many commands."""
     sync_buffer: int = 128
     """Recent updates kept per game to answer `sync` without sending the whole state."""
     send_queue: int = 1_024
     """Messages waiting for a slow client before it is disconnected."""
+    send_buffer_bytes: int = 4 * 1024 * 1024
+    """Bytes waiting for one slow client (the messages queued for it and its socket's write buffer) before it is
+    disconnected."""
+    send_buffer_total_bytes: int = 256 * 1024 * 1024
+    """Bytes waiting for every client of the process together: past it, the client with the most waiting is
+    disconnected."""
+    sync_per_second: float = 1.0
+    """`sync` messages a connection may send per second, on average (a bucket of its own, besides `rate_per_second`):
+    an answer may be the whole state."""
     inbox: int = 64
     """Commands waiting for a game's owner before more are refused as `busy`."""
     static_dir: Path = STATIC_DIR
@@ -125,18 +139,20 @@ class Settings:
         problems.extend(_bad_proxies(self.forwarded_allow_ips))
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
-        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache"):
+        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache",
+                     "sync_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
-        for name in ("header_timeout", "keep_alive_seconds"):
+        for name in ("header_timeout", "body_timeout", "keep_alive_seconds"):
             value = getattr(self, name)
             if not math.isfinite(value) or value <= 0:
                 problems.append(f"{name} must be a finite number above 0")
         for name in ("max_message_bytes", "max_request_bytes", "rate_burst", "rate_violations", "snapshot_every",
-                     "sync_buffer", "send_queue", "inbox", "max_connections_per_game", "max_connections_per_client",
+                     "sync_buffer", "send_queue", "send_buffer_bytes", "send_buffer_total_bytes", "inbox",
+                     "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
-                     "max_live_games", "max_belt_asteroids", "max_belt_links"):
+                     "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:
