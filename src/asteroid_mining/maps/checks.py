@@ -23,7 +23,7 @@ from ..rules.ids import RESERVED
 from ..rules.ids import id_problem as rules_id_problem
 from ..rules.materials import CORES
 from ..rules.orbit import Orbit
-from .problems import Problem
+from .problems import Problem, json_path
 from .schema import json_type
 
 MAX_ID_LENGTH = 64
@@ -37,6 +37,7 @@ ASTEROID_FIELDS = frozenset(("id", "mantle", "core", "orbit", "position"))
 """The fields an asteroid object may have."""
 GATE_FIELDS = ("first", "first_at", "second", "second_at")
 """The fields of a gate pair, in order."""
+_GATE_FIELD_SET = frozenset(GATE_FIELDS)
 
 _MISSING: Any = object()
 _IDS_PATTERN = re.compile(r"(?:[A-Za-z][A-Za-z0-9_-]*\n)*", re.ASCII)
@@ -392,16 +393,29 @@ def _check_links_one_by_one(items: list[Any], out: Checked) -> None:
 
 
 def check_gates(items: list[Any], out: Checked) -> None:
-    """Check every gate pair: new ids, orbiting two different asteroids of the belt."""
+    """Check every gate pair: an object of the four fields, new ids, orbiting two different asteroids.
+
+    Judged here, not by the schema (jsonschema took half a millisecond a pair, and a belt may hold thousands):
+    every problem the schema's `gatePair` finds is found here too, worded as the schema's (a test holds the two
+    to agreement). One pass, each check a dictionary lookup: linear in the number of pairs.
+    """
     for k, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue  # reported by the schema
         path = f"gates[{k}]"
-        ok = all(name in item for name in GATE_FIELDS)
+        if not isinstance(item, dict):
+            out.add(path, f"must be an object, not {json_type(item)}")
+            continue
+        ok = True
+        if len(item) != len(GATE_FIELDS) or not _GATE_FIELD_SET.issuperset(item):
+            for name in item:
+                if name not in _GATE_FIELD_SET:
+                    out.add(json_path(["gates", k, name]), "unknown field")
+                    ok = False
         ends: list[str | None] = []
         for name in GATE_FIELDS:
             if name not in item:
-                continue  # reported by the schema
+                out.add(f"{path}.{name}", "missing (this field is required)")
+                ok = False
+                continue
             if name.endswith("_at"):
                 ends.append(out.asteroid_ref(item[name], f"{path}.{name}"))
             elif not out.declare(item[name], f"{path}.{name}"):

@@ -133,9 +133,12 @@ def _occupants(asteroid: Asteroid, actor: Settler | Robot | Ufo) -> dict[str, No
 def attach_gate(state: GameState, gate: Gate, asteroid: Asteroid) -> None:
     """Put a gate into orbit around an asteroid, keeping the asteroid's gates in creation order."""
     gate.at = asteroid.id
+    last = next(reversed(asteroid.gates), None)
     asteroid.gates[gate.id] = None
     state.touched.update((gate.id, gate.partner, asteroid.id))
-    if len(asteroid.gates) > 1:
+    # A new gate (set-up makes them in index order) goes last as it is: sorting every time made a belt of n
+    # gates around one asteroid cost n² log n. Only a gate older than the last one (a haywire move) is sorted in.
+    if last is not None and state.gates[last].index > gate.index:
         ordered = sorted(asteroid.gates, key=lambda gid: state.gates[gid].index)
         asteroid.gates = dict.fromkeys(ordered)
 

@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.include_router(replay.router)
     app.include_router(history.router)
     app.include_router(lessons.router)
-    app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
+    app.add_middleware(BodyLimit, limit=settings.max_request_bytes, deadline=settings.body_timeout)
     app.add_middleware(DirectSend)  # added last: outermost of the application's own
     app.mount("/", ClientFiles(settings.static_dir), name="client")
     return app

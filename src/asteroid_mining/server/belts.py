@@ -21,7 +21,7 @@ def checked_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
     generator for presets (CPU work: call it off the event loop).
     """
     if isinstance(spec, Mapping):  # counted before parsing: a huge document is refused without reading it
-        _check_size(_count(spec.get("asteroids")), _count(spec.get("links")), settings)
+        _check_size(_count(spec.get("asteroids")), _count(spec.get("links")), settings, _count(spec.get("gates")))
     try:
         level = None if difficulty is None else difficulty_named(difficulty)
     except ResolveError as unknown:
@@ -41,7 +41,7 @@ def checked_belt(spec: str | dict[str, Any], seed: int, settings: Settings,
         resolved = source(seed)
     except ValueError as bad:  # GeneratorError: parameters the generator cannot honour
         raise ServerError(422, "invalid", f"belt: {bad}", "belt") from None
-    _check_size(len(resolved.belt.asteroids), len(resolved.belt.links), settings)
+    _check_size(len(resolved.belt.asteroids), len(resolved.belt.links), settings, len(resolved.belt.gates))
     return resolved, belt_to_json(resolved.belt)
 
 
@@ -50,10 +50,13 @@ def _count(section: object) -> int:
     return len(section) if isinstance(section, list) else 0
 
 
-def _check_size(asteroids: int, links: int, settings: Settings) -> None:
+def _check_size(asteroids: int, links: int, settings: Settings, gates: int = 0) -> None:
     if asteroids > settings.max_belt_asteroids:
         raise ServerError(422, "belt_too_large", f"belt: {asteroids} asteroids is more than this server allows "
                           f"({settings.max_belt_asteroids})", "belt")
     if links > settings.max_belt_links:
         raise ServerError(422, "belt_too_large", f"belt: {links} links is more than this server allows "
                           f"({settings.max_belt_links})", "belt")
+    if gates > settings.max_belt_gates:
+        raise ServerError(422, "belt_too_large", f"belt: {gates} gate pairs is more than this server allows "
+                          f"({settings.max_belt_gates})", "belt")

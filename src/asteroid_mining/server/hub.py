@@ -116,7 +116,8 @@ class GameHub:
                 game_id, f"{type(failure).__name__}: {failure}"[:300])
             self.damaged[game_id] = _damaged_summary(stored, damaged.reason)
             raise damaged from failure
-        live = self.make_live(stored.record, meta, game, seq, players)
+        # off the event loop: the first view of a big belt is tens of milliseconds of CPU
+        live = await asyncio.to_thread(self.make_live, stored.record, meta, game, seq, players)
         live.remember(stored.commands)  # a command sent again after a restart is recognised by its ref
         live.abandoned = stored.progress.status == "abandoned"
         self.games[game_id] = live
@@ -238,7 +239,7 @@ class GameHub:
         except StorageError as failure:
             log.error("game %s could not be stored: %s", record.id, failure)
             raise storage_refusal(failure) from None
-        live = self.make_live(record, meta, game, 0, players)
+        live = await asyncio.to_thread(self.make_live, record, meta, game, 0, players)  # (as in _load)
         self.games[record.id] = live
         live.start()
         _age_young_objects()

@@ -1,15 +1,27 @@
-"""`BodyLimit`: REST request bodies are read whole, at most `limit` bytes (413), and must be strict JSON (422).
+"""`BodyLimit`: REST request bodies are read whole, at most `limit` bytes (413), within `deadline` seconds (408),
+and must be strict JSON (422).
 
-The body is read here, before the application sees it, for two reasons:
+The body is read here, before the application sees it, for three reasons:
 
 - A body larger than the limit is refused with `413 too_large` whether it declares its length or arrives in
   chunks: a limit enforced while the framework reads the body would surface as its own `400` instead.
+- A body sent slowly (a byte now and then) holds a connection and a task for as long as the client likes: the
+  whole body must arrive within `deadline` seconds of the request's headers, or the request is answered
+  `408 request_timeout` and the connection closed (the header deadline is the transport's, `header_timeout`).
 - JSON is checked strictly, by orjson: `NaN`, `Infinity`, numbers too large for a double and nesting deeper than
-  1024 levels are refused with `422 invalid` (Python's own parser takes `NaN` and `Infinity`, which no other JSON
-  reader does: a belt holding one could be stored and then never encoded again).
+  `MAX_DEPTH` levels are refused with `422 invalid` (Python's own parser takes `NaN` and `Infinity`, which no
+  other JSON reader does: a belt holding one could be stored and then never encoded again; and it gives up on
+  deep nesting with a `RecursionError` the framework answered 400).
+
+A large body is parsed in a worker thread (4 MB of JSON is tens of milliseconds of CPU, and the event loop
+serves every game); the parsed document is handed on in the request's scope (`parsed_body`), so that the
+endpoint need not parse it again on the event loop.
 """
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
 
 import orjson
 from starlette.responses import JSONResponse
@@ -18,18 +30,32 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .errors import error_body
 
 _BODILESS = frozenset(("GET", "HEAD", "OPTIONS", "DELETE"))
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects a request body may have (a belt document needs 4)."""
+PARSE_INLINE = 16 * 1024
+"""Bodies up to this many bytes are parsed on the event loop (well under a millisecond); larger ones in a thread."""
+SCOPE_KEY = "asteroid_mining.json"
+"""Where the parsed JSON body of an API request is kept in its scope (see `parsed_body`)."""
+
+
+def parsed_body(scope: Scope) -> tuple[bool, Any]:
+    """(True, the document) when `BodyLimit` parsed the request's body already; (False, None) when not."""
+    if SCOPE_KEY in scope:
+        return True, scope[SCOPE_KEY]
+    return False, None
 
 
 class BodyLimit:
-    """ASGI middleware: at most `limit` bytes of request body (by Content-Length, and as it streams in), and a
-    body sent to the API must be strict JSON."""
+    """ASGI middleware: at most `limit` bytes of request body (by Content-Length, and as it streams in), all of it
+    within `deadline` seconds, and a body sent to the API must be strict JSON."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, deadline: float = 30.0) -> None:
         self.app = app
         self.limit = limit
+        self.deadline = deadline
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on with its body read, or answer 413 / 422."""
+        """Pass the request on with its body read, or answer 408 / 413 / 422."""
         if scope["type"] != "http" or scope.get("method") in _BODILESS:
             await self.app(scope, receive, send)
             return
@@ -37,40 +63,77 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._too_large(scope, receive, send)
             return
+        try:
+            async with asyncio.timeout(self.deadline):
+                body = await self._read(receive)
+        except TimeoutError:
+            answer = error_body("request_timeout", f"the request body must arrive within {self.deadline:g} seconds")
+            await JSONResponse(answer, status_code=408, headers={"connection": "close"})(scope, receive, send)
+            return
+        if body is None:  # the client went away: nothing to answer
+            return
+        if isinstance(body, int):
+            await self._too_large(scope, receive, send)
+            return
+        if body and scope.get("path", "").startswith("/api/"):
+            if len(body) <= PARSE_INLINE:
+                problem, document = _parse(body)
+            else:
+                problem, document = await asyncio.to_thread(_parse, body)
+            if problem is not None:
+                await JSONResponse(error_body("invalid", problem), status_code=422)(scope, receive, send)
+                return
+            scope = {**scope, SCOPE_KEY: document}
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read(self, receive: Receive) -> bytes | int | None:
+        """The whole body; its size so far once it is past the limit; None when the client went away."""
         chunks: list[bytes] = []
         size = 0
         while True:
             message = await receive()
-            if message["type"] != "http.request":  # the client went away: nothing to answer
-                return
+            if message["type"] != "http.request":
+                return None
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await self._too_large(scope, receive, send)
-                return
+                return size
             chunks.append(chunk)
             if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if body and scope.get("path", "").startswith("/api/"):
-            problem = _json_problem(body)
-            if problem is not None:
-                await JSONResponse(error_body("invalid", problem), status_code=422)(scope, receive, send)
-                return
-        await self.app(scope, _replay(body, receive), send)
+                return b"".join(chunks)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = error_body("too_large", f"the request body may be at most {self.limit} bytes")
         await JSONResponse(body, status_code=413, headers={"connection": "close"})(scope, receive, send)
 
 
-def _json_problem(body: bytes) -> str | None:
-    """Why `body` is not strict JSON, as a sentence; None when it is."""
+def _parse(body: bytes) -> tuple[str | None, Any]:
+    """(None, the document) for strict JSON no deeper than MAX_DEPTH; (why not, as a sentence, None) otherwise."""
     try:
-        orjson.loads(body)
+        document = orjson.loads(body)
     except orjson.JSONDecodeError as bad:
-        return f"malformed JSON: {bad}"
-    return None
+        if "depth limit" in str(bad).lower() or "recursion" in str(bad).lower():  # orjson gives up at 1024
+            return f"malformed JSON: nested deeper than {MAX_DEPTH} levels", None
+        return f"malformed JSON: {bad}", None
+    if _too_deep(document):
+        return f"malformed JSON: nested deeper than {MAX_DEPTH} levels", None
+    return None, document
+
+
+def _too_deep(document: Any) -> bool:
+    """Whether arrays and objects nest deeper than MAX_DEPTH in `document` (one pass, no recursion)."""
+    level: list[Any] = [document]
+    for _ in range(MAX_DEPTH):
+        below: list[Any] = []
+        for value in level:
+            if isinstance(value, dict):
+                below.extend(v for v in value.values() if isinstance(v, dict | list))
+            elif isinstance(value, list):
+                below.extend(v for v in value if isinstance(v, dict | list))
+        if not below:
+            return False
+        level = below
+    return True
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from pydantic import ValidationError
 
 from ..storage import StorageError
-from .errors import ServerError, storage_refusal
+from .errors import ServerError, storage_refusal, validation_message
 from .hub import GameHub
+from .limits import parsed_body
 from .live import LiveGame
 from .rebuild import DamagedGame, read_meta
 from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
@@ -44,10 +46,31 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.post("/games", status_code=201, response_model=CreatedGame, responses={
+async def create_body(request: Request) -> CreateGame:
+    """The body of `POST /api/games`, validated: the document `BodyLimit` parsed (a belt may be megabytes: it is
+    parsed in a worker thread, never again on the event loop); 422 naming the field when it is invalid."""
+    parsed, document = parsed_body(request.scope)
+    if not parsed:  # no body at all (BodyLimit parses every other): the framework's own answer, as before
+        document = await request.json() if await request.body() else None
+    if document is None:
+        raise ServerError(422, "invalid", "the request needs a JSON body: an object ({} takes every default)")
+    try:
+        return CreateGame.model_validate(document, strict=True)
+    except ValidationError as bad:
+        message, field = validation_message(bad)
+        raise ServerError(422, "invalid", message, field) from None
+
+
+_CREATE_BODY = {"requestBody": {"required": True, "content": {"application/json": {
+    "schema": CreateGame.model_json_schema(ref_template="#/components/schemas/{model}")}}}}
+"""The body `POST /api/games` takes, as OpenAPI says it (the endpoint reads it itself: `create_body`)."""
+
+
+@router.post("/games", status_code=201, response_model=CreatedGame, openapi_extra=_CREATE_BODY, responses={
     **_ERRORS, 429: {"model": ErrorBody, "description": "Too many games from this address"}})
-async def create_game(body: CreateGame, request: Request) -> CreatedGame:
+async def create_game(request: Request) -> CreatedGame:
     """Create a game. The answer holds each seat's token: shown this once, never listed."""
+    body = await create_body(request)
     live, seats = await hub_of(request).create(body, client_of(request))
     return CreatedGame(id=live.id, seats=seats)
 

@@ -23,7 +23,13 @@ class _Strict(BaseModel):
 
 
 # ----- REST -----
-class CreateGame(_Strict):
+class _StrictBody(_Strict):
+    """A REST body: no coercion at all (`"5"` is no number, `2.0` no whole number, `true` not 1), as JSON says."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateGame(_StrictBody):
     """The body of `POST /api/games`; every field is optional."""
 
     seats: StrictInt = Field(1, ge=1, le=8, description="How many players (seats) share the team.")
@@ -56,7 +62,7 @@ class CreateGame(_Strict):
     )
 
 
-class AbandonGame(_Strict):
+class AbandonGame(_StrictBody):
     """The body of `POST /api/games/{id}/abandon` (or send the token as `Authorization: Bearer TOKEN`)."""
 
     token: Annotated[str, Field(max_length=256)] | None = Field(

@@ -260,9 +260,13 @@ class PostgresStore(GameStore):
     async def create(self, record: GameRecord, progress: Progress) -> None:
         """Insert a new game; durable on return."""
         asteroids = record.belt.get("asteroids")
-        row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
-               record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
-               progress.updated, len(asteroids) if isinstance(asteroids, list) else 0)
+
+        def encoded() -> tuple[Any, ...]:
+            return (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
+                    record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round,
+                    progress.turn, progress.updated, len(asteroids) if isinstance(asteroids, list) else 0)
+
+        row = await asyncio.to_thread(encoded)  # a belt document may be a megabyte: encoded off the event loop
         future = asyncio.get_running_loop().create_future()
         await self._submit(_Write(record.id, future, record=row))
 

@@ -446,10 +446,13 @@ class SqliteStore(GameStore):
 
     async def create(self, record: GameRecord, progress: Progress) -> None:
         """Insert a new game; durable on return."""
-        row = (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
-               record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round, progress.turn,
-               progress.updated)
-        await self._submit(_Create, row)
+        def encoded() -> tuple[Any, ...]:
+            return (record.id, record.created, _dumps(record.belt), _dumps(record.options), record.seed,
+                    record.settlers, _dumps(record.meta), progress.seq, progress.status, progress.round,
+                    progress.turn, progress.updated)
+
+        # a belt document may be a megabyte: encoded off the event loop
+        await self._submit(_Create, await asyncio.to_thread(encoded))
 
     async def append(self, game_id: str, command: Command, progress: Progress,
                      snapshot: Snapshot | None = None) -> None:

@@ -1,0 +1,178 @@
+"""Regression tests of the REST side's hardening (issue 23): belts of many gates, strict bodies, the logs of games
+in play, replay caches in bytes, damaged rows. Each failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server import limits as limits_module
+
+from .helpers import two_loops_belt
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+
+def app_client(settings: Settings) -> TestClient:
+    from fastapi.testclient import TestClient
+
+    return TestClient(create_app(settings))
+
+
+def gates_belt(pairs: int, asteroids: int = 2) -> dict[str, Any]:
+    """A belt of `asteroids` in a line and `pairs` gate pairs, every one between the first two asteroids."""
+    ids = [f"a{i}" for i in range(asteroids)]
+    return {"format": "asteroid-mining/belt", "version": 1, "start": "a0",
+            "asteroids": [{"id": aid, "mantle": 1, "core": "ice"} for aid in ids],
+            "links": [[ids[i], ids[i + 1]] for i in range(asteroids - 1)],
+            "gates": [{"first": f"g{k}x", "first_at": "a0", "second": f"g{k}y", "second_at": "a1"}
+                      for k in range(pairs)]}
+
+
+# ----- 1. gate pairs are bounded, checked by hand and attached in order -----
+def test_gate_pairs_past_the_limit_are_refused_naming_it(tmp_path: Path) -> None:
+    with app_client(Settings(data_dir=tmp_path, max_belt_gates=5)) as client:
+        answer = client.post("/api/games", json={"belt": gates_belt(6)})
+        assert answer.status_code == 422, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == "belt_too_large" and error["field"] == "belt"
+        assert "6 gate pairs" in error["message"] and "(5)" in error["message"]
+        assert client.post("/api/games", json={"belt": gates_belt(5)}).status_code == 201  # the limit itself: fine
+
+
+def test_the_default_gate_limit_refuses_a_megabytes_belt_of_gates(client: TestClient) -> None:
+    pairs = Settings().max_belt_gates + 1
+    answer = client.post("/api/games", json={"belt": gates_belt(pairs)})
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "belt_too_large"
+
+
+def test_many_gates_around_one_asteroid_keep_their_creation_order(client: TestClient) -> None:
+    """Gates are attached in creation order without sorting them all again for each (that was n² log n)."""
+    answer = client.post("/api/games", json={"belt": gates_belt(300), "seed": 1})
+    assert answer.status_code == 201, answer.text
+    view = client.get(f"/api/games/{answer.json()['id']}").json()["state"]
+    at_a0 = [g["id"] for g in view["gates"] if g["at"] == "a0"]
+    assert at_a0 == [f"g{k}x" for k in range(300)]
+
+
+@pytest.mark.parametrize(("gate", "problem"), [
+    ("not a pair", "gates[0]: must be an object, not a string"),
+    ({"first": "g1", "first_at": "a0", "second": "g2"}, "gates[0].second_at: missing (this field is required)"),
+    ({"first": "g1", "first_at": "a0", "second": "g2", "second_at": "a1", "colour": "red"},
+     "gates[0].colour: unknown field"),
+    ({"first": 7, "first_at": "a0", "second": "g2", "second_at": "a1"},
+     "gates[0].first: an id must be a string, not a whole number"),
+])
+def test_gate_elements_are_judged_by_hand_as_the_schema_would(client: TestClient, gate: Any, problem: str) -> None:
+    belt = gates_belt(0)
+    belt["gates"] = [gate]
+    answer = client.post("/api/games", json={"belt": belt})
+    assert answer.status_code == 422 and answer.json()["error"]["message"].startswith(f"belt.{problem}")
+
+
+def test_a_large_body_is_parsed_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A megabyte of JSON is parsed in a worker thread, once: the event loop (every game's) is never held by it."""
+    threads: list[str] = []
+    parse = limits_module._parse
+
+    def watched(body: bytes) -> tuple[str | None, Any]:
+        threads.append(threading.current_thread().name)
+        return parse(body)
+
+    monkeypatch.setattr(limits_module, "_parse", watched)
+    belt = gates_belt(0)
+    belt["description"] = "x" * (limits_module.PARSE_INLINE + 1)
+    loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+    assert client.post("/api/games", json={"belt": belt}).status_code == 201
+    assert len(threads) == 1 and threads[0] != loop_thread
+
+
+# ----- 10. strict bodies: no coercion, deep nesting is 422 like every other bad body -----
+@pytest.mark.parametrize(("body", "field"), [
+    ({"turn_seconds": "5"}, "turn_seconds"),
+    ({"turn_seconds": True}, "turn_seconds"),
+    ({"seats": 2.0}, "seats"),
+    ({"seats": "2"}, "seats"),
+    ({"seats": True}, "seats"),
+    ({"settlers_per_seat": 1.0}, "settlers_per_seat"),
+    ({"seed": 5.0}, "seed"),
+    ({"seed": "5"}, "seed"),
+    ({"options": {"ufos": 2.0}}, "options.ufos"),
+    ({"options": {"ufos": "2"}}, "options.ufos"),
+    ({"difficulty": 3}, "difficulty"),
+    ({"bots": {"2": 5}}, "bots.2"),
+])
+def test_create_game_coerces_nothing(client: TestClient, body: dict[str, Any], field: str) -> None:
+    answer = client.post("/api/games", json={"seats": 2, **body})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "invalid" and error["field"] == field
+
+
+def test_abandon_coerces_nothing(client: TestClient, two_seats: dict[str, Any]) -> None:
+    answer = client.post(f"/api/games/{two_seats['id']}/abandon", json={"token": 12345})
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "token"
+
+
+def test_whole_numbers_still_make_a_timer(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"turn_seconds": 5, "belt": two_loops_belt()})
+    assert answer.status_code == 201
+    assert client.get(f"/api/games/{answer.json()['id']}").json()["turn_seconds"] == 5
+
+
+@pytest.mark.parametrize("depth", [33, 1000, 5000])
+@pytest.mark.parametrize("path", ["/api/games", "/api/games/nope/abandon", "/api/lessons/first/games"])
+def test_deep_nesting_is_422_invalid(client: TestClient, depth: int, path: str) -> None:
+    text = '{"belt": ' + "[" * depth + "]" * depth + "}"
+    answer = client.post(path, content=text, headers={"content-type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "invalid" and "nested deeper than 32 levels" in error["message"]
+
+
+def test_nesting_up_to_the_limit_reaches_the_schema(client: TestClient) -> None:
+    text = json.dumps({"belt": {"format": "asteroid-mining/belt", "x": json.loads("[" * 29 + "]" * 29)}})
+    error = client.post("/api/games", content=text, headers={"content-type": "application/json"}).json()["error"]
+    assert error["code"] == "invalid" and error["field"] == "belt" and "nested" not in error["message"]
+
+
+
+def test_a_body_sent_slowly_is_timed_out_by_a_real_server(tmp_path: Path) -> None:
+    """A body trickled a byte at a time no longer holds the connection for as long as the client likes."""
+    import socket
+    import time
+
+    import httpx
+
+    from .helpers import running_server
+
+    with running_server(tmp_path, "--body-timeout", "0.5") as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as slow:
+            slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100000\r\n\r\n{")
+            slow.settimeout(0.2)
+            received = b""
+            deadline = time.monotonic() + 20.0
+            while time.monotonic() < deadline:
+                try:
+                    slow.sendall(b" ")  # a byte now and then does not keep it open
+                    chunk = slow.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:  # reset after the answer: closed too
+                    break
+                if chunk == b"":
+                    break
+                received += chunk
+            else:
+                pytest.fail("the server kept a trickled body's connection open")
+        assert received.startswith(b"HTTP/1.1 408"), received[:200]
+        assert b'"request_timeout"' in received
+        assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
+        assert "Traceback" not in server.log.read_text()
