@@ -62,6 +62,9 @@ def check_screen(page: Page) -> int:
         assert disabled == ("true" if refusal else "false"), target
         assert why == (sentence(refusal) if refusal else None), target
         compared += 1
+    # The pointer may still rest on the button just pressed, whose line tells what that action did: a button
+    # explains itself when the pointer comes onto it.
+    page.mouse.move(1, 1)
     for action, disabled in state["buttons"].items():
         entries = [c for c in choices if c["action"] == action]
         legal = [c for c in entries if c["refusal"] is None]

@@ -21,6 +21,11 @@ interface Particle {
 
 type Where = (id: string) => { x: number; y: number } | undefined;
 
+/** The colour of the mark an action done leaves (the green of "done" in the action bar). */
+const DONE = OKABE_ITO.bluishGreen;
+/** How long that mark shows (ms). */
+const ACK_MS = 1100;
+
 export class Effects {
   private readonly live: Particle[] = [];
   private readonly pool: Sprite[] = [];
@@ -116,6 +121,28 @@ export class Effects {
           break;
       }
     }
+  }
+
+  /** Marks the asteroid a player's own action concerned: a green ring that grows and fades; with reduced motion a
+   * still ring, shown for a moment. `redraw` asks for a frame (the scene draws only when something changes). */
+  acknowledge(x: number, y: number, R: number, redraw: () => void): void {
+    const s = this.take("ring", DONE);
+    s.position.set(x, y);
+    if (this.tweens.reducedMotion) {
+      s.width = s.height = R * 3.2;
+      s.alpha = 0.9;
+      redraw();
+      window.setTimeout(() => {
+        if (s.destroyed) return; // the scene is gone (the player left the game)
+        this.give(s);
+        redraw();
+      }, ACK_MS);
+      return;
+    }
+    this.tweens.add(ACK_MS, (p) => {
+      s.width = s.height = R * (2.2 + 1.6 * p);
+      s.alpha = 1 - p * p;
+    }, { ease: easeOut, done: () => this.give(s) });
   }
 
   private later(delay: number, fn: () => void): void {

@@ -249,6 +249,12 @@ export class BeltScene {
     this.requestFrame();
   }
 
+  /** Marks an asteroid briefly: the player's own action there was done. */
+  acknowledge(id: string): void {
+    const p = this.position(id);
+    if (p) this.effects.acknowledge(p.x, p.y, this.radius, () => this.requestFrame());
+  }
+
   private buildStatic(model: Model): void {
     const layout = this.core.layout!;
     this.drawStars(layout);

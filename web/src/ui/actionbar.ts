@@ -1,8 +1,21 @@
-// The action bar: one button per action with its shortcut; refused actions stay focusable and say why
-// (on hover, on focus, and when pressed). A drill that would expose ice or uranium near the Sun asks twice.
+// The action bar: one button per action with its shortcut, and under them the message line. Refused actions stay
+// focusable and say why (on hover, on focus, and when pressed). A drill that would expose ice or uranium near the
+// Sun just before it reacts asks twice; one that reacts later only says when.
+//
+// The message line has a fixed height (the layout sets how many lines it holds): whatever it says, no control
+// moves under a finger. It tells, in this order: what the player's own last action did (green ✓, with what
+// followed from it), why a pressed action is refused (red ✗: red is for refusals only), a pending confirmation,
+// a warning about the bare core under the settler, or a hint. Hovering or focusing a button explains it there
+// for as long as the pointer or focus stays.
+//
+// A pending confirmation does not expire: on a phone the player may take a while to read the warning, and a
+// confirmation that ran out (silently, or against a countdown) turns the second tap into nothing, or into a
+// surprise. It stays visible instead (the Drill button is marked, the line says so and offers Cancel) and ends
+// with the second press, Cancel, Escape, any other action or tap on the map, or any change of the game.
 
 import { t } from "../i18n";
 import type { Choice } from "../choices";
+import { type Part, dangerText, needsConfirm } from "../outcome";
 import { KINDS, type Kind } from "../types";
 import { kindName, refusalText } from "../words";
 import type { Controller, Ctx } from "./context";
@@ -27,17 +40,28 @@ const SLOTS: [string, string, string][] = [
   ["wait", "W", ICONS.wait],
 ];
 
+/** A touch screen: the words say "tap" rather than "press". */
+const touch = (): boolean => window.matchMedia("(pointer: coarse)").matches;
+
 export class ActionBar {
   readonly el: HTMLElement;
   private readonly slots = new Map<string, Slot>();
   private readonly reason: HTMLElement;
+  private readonly cancel: HTMLButtonElement;
   private readonly menu: HTMLElement;
   private ctx: Ctx | null = null;
-  private armedDrill = 0;
+  /** A drill waits for its second press (see the file's comment: it does not expire). */
+  private armed = false;
+  /** The button hovered or focused, whose explanation the line shows; null: the line's own message. */
   private shown: string | null = null;
+  /** What the last press led to: the action's outcome, or why it was refused; kept until the next press. */
+  private outcome: Part[] = [];
+  /** The warning about the bare core under the current settler (set by the screen with each view). */
+  private warning: string | null = null;
 
   constructor(private readonly ctl: Controller) {
     this.reason = h("div", { class: "reason", role: "status", "aria-live": "polite", id: "action-reason" });
+    this.cancel = h("button", { type: "button", class: "reason-cancel", hidden: true, onclick: () => this.disarm() });
     this.menu = h("div", { class: "deposit-menu", role: "menu", hidden: true });
     const row = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
     for (const [name, key, path] of SLOTS) {
@@ -57,7 +81,8 @@ export class ActionBar {
       row.appendChild(button);
       this.slots.set(name, { name, key, iconPath: path, button, label, sub });
     }
-    this.el = h("footer", { class: "actionbar" }, row, this.menu, this.reason);
+    const line = h("div", { class: "reason-line" }, this.reason, this.cancel);
+    this.el = h("footer", { class: "actionbar" }, row, this.menu, line);
   }
 
   private choice(name: string, kind?: Kind): Choice | undefined {
@@ -76,14 +101,17 @@ export class ActionBar {
     for (const slot of this.slots.values()) {
       const c = this.choice(slot.name);
       const ok = ctx.canAct && c !== undefined && !c.refusal;
+      const confirm = ok && c?.danger !== undefined && needsConfirm(c.danger);
       slot.button.setAttribute("aria-disabled", ok ? "false" : "true");
       slot.button.classList.toggle("refused", !ok);
-      slot.button.classList.toggle("danger", ok && Boolean(c?.danger));
-      slot.button.classList.toggle("armed", slot.name === "drill" && this.armedDrill > Date.now());
+      slot.button.classList.toggle("danger", confirm);
+      slot.button.classList.toggle("caution", ok && c?.danger !== undefined && !confirm);
+      slot.button.classList.toggle("armed", slot.name === "drill" && this.armed);
       slot.label.textContent = t(`action.${slot.name}`);
       slot.sub.textContent = this.subtitle(slot.name, ctx);
       slot.button.title = `${t(`action.${slot.name}`)} (${slot.key})`;
     }
+    this.cancel.textContent = t("warn.cancel");
     if (!this.menu.hidden) this.openDeposit();
     this.explain(this.shown);
   }
@@ -116,49 +144,107 @@ export class ActionBar {
     }
   }
 
-  /** Why an action is refused (or a warning about it) in the reason line; null shows the general state. */
+  /** Shows a button's explanation in the message line (hovered or focused), or with null the line's own message
+   * (the last outcome, a pending confirmation, the warning, the waiting reason or a hint). */
   explain(name: string | null): void {
     this.shown = name;
     const ctx = this.ctx;
     if (!ctx) return;
+    this.cancel.hidden = !this.armed;
     if (!ctx.canAct) {
-      this.say(ctx.waitingReason ?? "", "info");
+      this.say([...this.outcome, { text: ctx.waitingReason ?? "", tone: "info" }]);
+      return;
+    }
+    if (this.armed && (name === null || name === "drill")) {
+      this.say([{ text: this.confirmText(), tone: "danger" }]);
       return;
     }
     if (!name) {
-      this.say(t("hint.choose"), "info");
+      const warning: Part[] = this.warning ? [{ text: this.warning, tone: "danger" }] : [];
+      const parts = [...this.outcome, ...warning];
+      this.say(parts.length ? parts : [{ text: t("hint.choose"), tone: "info" }]);
       return;
     }
     const c = this.choice(name);
     if (!c) {
       // The engine lists one place per carried gate: none listed, none carried.
-      if (name === "place") this.say(`${t("action.place")}: ${t("place.none")}`, "refused");
+      if (name === "place") this.say([{ text: `${t("action.place")}: ${t("place.none")}`, tone: "unavailable" }]);
       return;
     }
-    if (c.refusal) this.say(`${t(`action.${name}`)}: ${refusalText(c.refusal)}`, "refused");
-    else if (c.danger) this.say(this.dangerText(c), "danger");
-    else this.say(t(`help.${name}`), "info");
+    if (c.refusal) this.say([{ text: `${t(`action.${name}`)}: ${refusalText(c.refusal)}`, tone: "unavailable" }]);
+    else if (c.danger) this.say([{ text: this.dangerOf(c), tone: needsConfirm(c.danger) ? "danger" : "note" }]);
+    else this.say([{ text: t(`help.${name}`), tone: "info" }]);
   }
 
-  private dangerText(c: Choice): string {
-    const d = c.danger!;
-    const key = `warn.${d.core}_${d.in_rounds === 0 ? "now" : "soon"}`;
-    return t(key, { n: d.in_rounds });
+  private dangerOf(c: Choice): string {
+    return dangerText(c.danger!, this.ctx?.current?.at ?? "");
   }
 
-  private say(text: string, kind: "info" | "refused" | "danger" | "error"): void {
-    this.reason.textContent = text;
-    this.reason.className = `reason ${kind}`;
+  private confirmText(): string {
+    const c = this.choice("drill");
+    const warn = c?.danger ? `${this.dangerOf(c)} ` : "";
+    return `${warn}${t(touch() ? "warn.confirm_touch" : "warn.confirm")}`;
   }
 
-  /** Shows an error from the server (or a refusal) prominently. */
+  /** Writes the message line: each part in its tone (the line's class is the first part's). */
+  private say(parts: Part[]): void {
+    const shown = parts.filter((p) => p.text);
+    fill(this.reason, ...shown.flatMap((p, i) => [i ? " " : null, h("span", { class: `msg msg-${p.tone}` }, p.text)]));
+    this.reason.className = `reason ${shown[0]?.tone ?? "info"}`;
+  }
+
+  /** Shows an error from the server, or a refusal, until the next press: a real refusal (red). */
   error(text: string): void {
-    this.say(text, "error");
+    this.armed = false;
+    this.outcome = [{ text, tone: "refused" }];
+    this.shown = null;
+    this.refreshArmed();
+    this.explain(null);
+  }
+
+  /** The player's own action was done: what it did (and what followed), until the next press. */
+  done(parts: Part[]): void {
+    this.outcome = parts;
+    this.shown = null;
+    this.explain(null);
+  }
+
+  /** The warning about the bare core under the current settler (null: none); shown when nothing else is. */
+  setWarning(text: string | null): void {
+    this.warning = text;
+  }
+
+  /** An action was sent (by the bar, the map or the list): the last outcome and any confirmation are over. */
+  sent(): void {
+    this.outcome = [];
+    this.shown = null;
+    this.disarm();
+  }
+
+  /** Ends a pending confirmation (Cancel, Escape, another action, a change of the game). */
+  disarm(): void {
+    if (!this.armed) return;
+    this.armed = false;
+    this.refreshArmed();
+    this.explain(null);
+  }
+
+  /** Whether a drill waits for its second press. */
+  get pending(): boolean {
+    return this.armed;
+  }
+
+  private refreshArmed(): void {
+    this.slots.get("drill")?.button.classList.toggle("armed", this.armed);
+    this.cancel.hidden = !this.armed;
   }
 
   press(name: string, kind?: Kind): void {
     const ctx = this.ctx;
     if (!ctx) return;
+    const wasArmed = this.armed;
+    // Any press but the confirming one ends a pending confirmation.
+    if (name !== "drill") this.disarm();
     if (name === "deposit" && !kind) {
       const c = this.choice("deposit");
       if (ctx.canAct && c && !c.refusal) {
@@ -169,26 +255,27 @@ export class ActionBar {
     }
     const c = this.choice(name, kind);
     if (!ctx.canAct) {
-      this.say(ctx.waitingReason ?? "", "refused");
+      this.error(ctx.waitingReason ?? "");
       return;
     }
     if (!c) {
-      this.explain(name);
+      if (name === "place") this.error(`${t("action.place")}: ${t("place.none")}`);
       return;
     }
     if (c.refusal) {
-      this.say(`${t(`action.${name}`)}: ${refusalText(c.refusal)}`, "refused");
+      this.error(`${t(`action.${name}`)}: ${refusalText(c.refusal)}`);
       this.slots.get(name)?.button.classList.add("shake");
       window.setTimeout(() => this.slots.get(name)?.button.classList.remove("shake"), 400);
       return;
     }
-    if (c.danger && this.armedDrill < Date.now()) {
-      this.armedDrill = Date.now() + 5000;
-      this.slots.get("drill")?.button.classList.add("armed");
-      this.say(`${this.dangerText(c)} ${t("warn.confirm")}`, "danger");
+    if (c.danger && needsConfirm(c.danger) && !wasArmed) {
+      this.armed = true;
+      this.outcome = [];
+      this.shown = null;
+      this.refreshArmed();
+      this.explain(null);
       return;
     }
-    this.armedDrill = 0;
     this.closeDeposit();
     this.ctl.act(c);
   }

@@ -11,6 +11,7 @@ import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reac
 import { wantsHandover } from "../session";
 import { type GameEvent, type GameView, KINDS, type Kind, type Status, WIN_TARGET } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
+import { outcomeOf, warningHere } from "../outcome";
 import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
 import { ICONS, fill, h, icon } from "./dom";
@@ -59,6 +60,8 @@ export interface Perf {
   scene: BeltScene | null;
   /** Where an asteroid is drawn, in page coordinates (for tests and the benchmark). */
   where: (id: string) => { x: number; y: number } | null;
+  /** The asteroids the map marked, one per own action done (for tests). */
+  acknowledged: string[];
 }
 
 declare global {
@@ -67,7 +70,7 @@ declare global {
   }
 }
 
-window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], taps: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null };
+window.__am = { ready: false, readyAt: 0, lastActMs: null, acts: [], taps: [], updates: [], rtts: [], seq: -1, logLoaded: -1, lessonSeq: -1, choicesSeq: {}, choices: () => ({}), scene: null, where: () => null, acknowledged: [] };
 
 /** How long an action may wait for its answer before the action bar says it is on its way (ms). */
 const SENDING_SHOWN_AFTER_MS = 150;
@@ -143,6 +146,7 @@ export class GameScreen implements Controller {
     this.session = new PlaySession(gameId, tokens, {
       state: (view, first) => {
         window.__am.seq = this.session.seq;
+        this.bar.disarm();
         this.setView(view, [], first);
         if (first) void this.loadTitle();
         void this.loadHistory();
@@ -152,7 +156,10 @@ export class GameScreen implements Controller {
         if (mine) window.__am.rtts.push(received - mine.t0);
         this.log.add(seq, events);
         if (mine) this.scene?.release();
+        // The game changed: a drill waiting for its second press was judged on what it was before.
+        this.bar.disarm();
         this.setView(view, events, false);
+        if (mine && this.actedBy && this.model) this.tellOutcome(this.actedBy, events, this.model);
         const handled = performance.now();
         window.__am.updates.push(handled - received);
         if (mine) {
@@ -289,6 +296,19 @@ export class GameScreen implements Controller {
   }
 
   private lastChoice: Choice | null = null;
+  /** The settler whose action is on its way (its outcome is told when the answer comes). */
+  private actedBy: string | null = null;
+
+  /** Tells what the player's own action did: in words on the action bar (green: it happened), and on the map
+   * with a brief mark on the asteroid it concerns. */
+  private tellOutcome(actor: string, events: GameEvent[], model: Model): void {
+    const outcome = outcomeOf(events, actor, model);
+    this.bar.done(outcome.parts);
+    if (outcome.at) {
+      this.scene?.acknowledge(outcome.at);
+      window.__am.acknowledged.push(outcome.at);
+    }
+  }
   /** When the input that sent the pending action happened (performance.now() time). */
   private actInput = 0;
 
@@ -450,6 +470,9 @@ export class GameScreen implements Controller {
     this.herePanel.update(ctx);
     this.destPanel.update(ctx);
     this.sidePanel.update(ctx);
+    const cur = ctx.current;
+    const mine = ctx.choices.find((c) => c.action === "mine");
+    this.bar.setWarning(ctx.canAct && cur ? warningHere(model, cur.id, Boolean(mine && !mine.refusal)) : null);
     this.bar.update(ctx);
     this.updateHighlights(ctx);
     this.updateInspector();
@@ -530,6 +553,7 @@ export class GameScreen implements Controller {
     }
     const seat = this.seatOf(cur.id) + 1;
     if (!this.tokens.has(seat)) return;
+    this.bar.sent();
     const msg: { settler: string; action: string; target?: string; kind?: string; gate?: string } = {
       settler: cur.id,
       action: choice.action,
@@ -541,6 +565,7 @@ export class GameScreen implements Controller {
       this.bar.error(t("error.connection"));
       return;
     }
+    this.actedBy = cur.id;
     // An action's time runs from the input that sent it (a tap, a click, a key) to the frame that shows the
     // answer; an action sent without an input just before it counts from its sending.
     const sent = this.session.pending?.t0 ?? performance.now();
@@ -614,6 +639,8 @@ export class GameScreen implements Controller {
   private onMapClick(x: number, y: number): void {
     const id = this.scene?.pick(x, y) ?? null;
     const ctx = this.ctx;
+    // A tap on the map is not the drill's second press: a confirmation waiting for it ends.
+    this.bar.disarm();
     if (!id || !ctx) {
       this.inspect(null);
       return;
@@ -673,6 +700,10 @@ export class GameScreen implements Controller {
         this.bar.closeDeposit();
         return;
       }
+    }
+    if (key === "Escape" && this.bar.pending) {
+      this.bar.disarm();
+      return;
     }
     const command = commandFor(key);
     if (!command) return;

@@ -93,8 +93,18 @@ export class TopBar {
   }
 
   private tick(): void {
-    if (this.deadline === null || !this.turnSeconds) {
+    // A game with a turn timer keeps the timer's place in the bar even while no turn runs (the game is over, the
+    // robots move): its coming and going would move what follows it.
+    if (!this.turnSeconds) {
       this.timer.hidden = true;
+      return;
+    }
+    this.timer.hidden = false;
+    if (this.deadline === null) {
+      this.timer.classList.remove("low");
+      fill(this.timer, icon(ICONS.clock), h("span", { class: "t" }, "–:––"),
+        h("span", { class: "bar" }, h("span", { style: { width: "0%" } })));
+      this.timer.removeAttribute("aria-label");
       return;
     }
     const left = Math.max(0, this.deadline - Date.now() / 1000);
