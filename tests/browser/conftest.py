@@ -60,7 +60,7 @@ class Server:
                  "--data", str(data)],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped at once:\n{self.log.read_text()}")
@@ -69,7 +69,7 @@ class Server:
                     return
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the server did not answer within 30 s:\n{self.log.read_text()}")
+        raise RuntimeError(f"the server did not answer within 60 s:\n{self.log.read_text()}")
 
     def create(self, **body: Any) -> dict[str, Any]:
         """POST /api/games; the answer (id and seats with their tokens)."""
@@ -147,7 +147,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Page]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(60_000)  # a bound on each wait only: Chromium on a busy machine is slow
         return page
 
     yield make

@@ -4,7 +4,7 @@
 Afterwards: every game has gone on to its end; every action acknowledged to any client is in the log exactly
 once; every client applied the log's commands in order, without a gap or a duplicate; spectators on other nodes
 saw the same commands as the players. Waits are bounded conditions (no sleeps that a slow machine could beat);
-how long takeovers took is measured and printed, and bounded generously (the benchmark reports the figure).
+how long takeovers took is measured and printed, not asserted (the benchmark reports the figure).
 """
 
 from __future__ import annotations
@@ -24,10 +24,6 @@ from tests.server.helpers import PLANS, two_loops_belt, winning_seed
 
 from .clients import RETRIABLE, Client, PlayerBot, Record
 from .harness import Cluster
-
-TAKEOVER_BOUND = 30.0
-"""A generous bound on a takeover (kill to the game's next accepted command) for a busy test machine; the figure
-itself is measured by `benchmarks/bench_server.py --cluster`."""
 
 
 @pytest.fixture
@@ -199,9 +195,9 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
                 task.cancel()
 
     asyncio.run(scenario())
+    assert measured  # games were taken over (how fast is the benchmark's figure: bench_server.py --cluster)
     print(f"takeovers: {len(measured)} games, kill to next accepted command: max {max(measured):.2f} s, "
           f"mean {sum(measured) / len(measured):.2f} s; games per node at the kills: {owners_at_kills}")
-    assert measured and max(measured) <= TAKEOVER_BOUND
     check_logs(cluster, games)
     for game in games:
         for record in game.records():

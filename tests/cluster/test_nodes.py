@@ -79,9 +79,9 @@ def test_a_node_that_lost_its_game_while_paused_is_fenced_off(pair: Cluster) -> 
             assert node1 is not None
             os.kill(node1.pid, signal.SIGSTOP)  # frozen: its lease runs out while it believes it owns the game
             try:
-                wait_until(lambda: owner_of(pair, game) != "node1", 20, "node1's lease running out")
+                wait_until(lambda: owner_of(pair, game) != "node1", 60, "node1's lease running out")
                 # s1's turn, but node1 is frozen: s2's node takes the game over when told of it (the watchdog)
-                wait_until(lambda: owner_of(pair, game) == "node2", 20, "node2 taking the game over")
+                wait_until(lambda: owner_of(pair, game) == "node2", 60, "node2 taking the game over")
             finally:
                 os.kill(node1.pid, signal.SIGCONT)
             # node1 wakes up, finds its lease gone (or its next append fenced) and lets the game go: 1012
@@ -151,7 +151,7 @@ def test_an_abandoned_game_ends_on_every_node(pair: Cluster) -> None:
     game, tokens = two_seats(pair, node=0)
     with open_ws(pair.ws_url(game, tokens["s1"], node=0)) as player:
         assert receive(player, 20)["type"] == "state"
-        wait_until(lambda: owner_of(pair, game) is not None, 20, "an owner")
+        wait_until(lambda: owner_of(pair, game) is not None, 60, "an owner")
         owner = 0 if owner_of(pair, game) == pair.nodes[0].name else 1
         with open_ws(pair.ws_url(game, None, node=1 - owner)) as watcher:
             assert receive(watcher, 20)["type"] == "state"

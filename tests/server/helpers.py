@@ -113,7 +113,7 @@ class Player:
     def act(self, settler: str, action: str, **fields: Any) -> None:
         self._send({"type": "act", "settler": settler, "action": action, **fields})
 
-    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+    def next(self, timeout: float = 30.0) -> dict[str, Any]:
         message = self._receive(timeout)
         self.messages.append(message)
         if message["type"] == "state":
@@ -125,7 +125,7 @@ class Player:
             apply_diff(self.view, message["diff"])
         return message
 
-    def next_of(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    def next_of(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
         """The next message of type `kind` (others are taken in on the way)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -215,7 +215,7 @@ class ServerProcess:
         argv += ["--port", str(self.port), "--data", str(self.data)]
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a bound only: a busy machine starts a server slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"the server exited: {self.log.read_text()}")

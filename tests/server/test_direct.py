@@ -69,11 +69,11 @@ class EchoPlan:
             protocol.writable.clear()  # what uvicorn does when the socket's buffer is over its high-water mark
             box.put("first")
             box.put("second")
-            await asyncio.sleep(0.01)
+            for _ in range(10):  # the sending task takes "first" up and waits with it (loop turns, not time)
+                await asyncio.sleep(0)
             self.report["written while paused"] = len(wire.writes)
             protocol.writable.set()
-            await asyncio.sleep(0.01)
-            box.put("third")
+            box.put("third")  # behind the two, whether or not the task has sent them yet
         elif scope["path"] == "/closed":
             await send({"type": "websocket.close", "code": 1000})
             write = frame_writer(server_send)
@@ -96,9 +96,8 @@ def serving(app: Any, deflate: bool = False) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        for _ in range(500):
-            if server.started:
-                break
+        deadline = time.monotonic() + 60  # a bound on the wait only: a busy machine starts it slowly
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
             time.sleep(0.01)
         assert server.started, "the server did not start"
         yield f"ws://127.0.0.1:{port}"
@@ -112,7 +111,7 @@ def received(url: str) -> list[str]:
     out = []
     with connect(url, open_timeout=10, max_size=None) as client, contextlib.suppress(ConnectionClosed):
         while True:
-            message = client.recv(timeout=10)
+            message = client.recv(timeout=30)
             assert isinstance(message, str)
             out.append(message)
     return out

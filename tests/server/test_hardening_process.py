@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from .helpers import free_port, over_network, running_server, two_loops_belt
 
-DEADLINE = 20.0
+DEADLINE = 60.0
 """The most any condition below is waited for (the limits under test are far shorter)."""
 
 

@@ -10,6 +10,9 @@ import pytest
 
 from asteroid_mining.server.outbox import Outbox
 
+WAIT = 30.0
+"""The most a test waits for the outbox's task to do what it must (it takes microseconds; a busy machine is slow)."""
+
 
 class Transport:
     """An ASGI send that records what it sent and, while `blocked` is clear, waits like a backed-up socket."""
@@ -19,12 +22,38 @@ class Transport:
         self.blocked = asyncio.Event()
         self.blocked.set()
         self.fail: Exception | None = None
+        self.cancelled = 0
+        """Sends cancelled where they waited."""
+        self._changed = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.blocked.wait()
+        try:
+            await self.blocked.wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
         if self.fail is not None:
             raise self.fail
         self.sent.append(message["text"])
+        self._changed.set()
+
+    async def until_sent(self, count: int) -> None:
+        """Wait until `count` messages have been sent (AssertionError after WAIT seconds)."""
+        async def enough() -> None:
+            while len(self.sent) < count:
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(enough(), WAIT)
+        except TimeoutError:
+            raise AssertionError(f"{len(self.sent)} messages sent, not {count}") from None
+
+
+async def settle() -> None:
+    """Let every task that is ready run until it waits (no clock involved: a number of loop iterations)."""
+    for _ in range(10):
+        await asyncio.sleep(0)
 
 
 def backed_up(limit: int) -> tuple[Transport, Outbox, asyncio.Task[None]]:
@@ -52,15 +81,15 @@ def test_a_send_that_must_wait_is_finished_by_the_task_and_the_rest_follow_in_or
         wire, box, runner = backed_up(8)  # the client stops reading
         for text in ("a", "b", "c"):
             box.put(text)
-        await asyncio.sleep(0.01)
-        assert wire.sent == []
+        await settle()  # the task has taken "a" up, and waits with it
+        assert wire.sent == [] and not runner.done()
         wire.blocked.set()
-        await asyncio.sleep(0.01)
+        await wire.until_sent(3)
         assert wire.sent == ["a", "b", "c"]
         box.put("d")  # nothing waits any more: at once again
         assert wire.sent == ["a", "b", "c", "d"]
         box.close()
-        await asyncio.wait_for(runner, 1)
+        await asyncio.wait_for(runner, WAIT)
 
     asyncio.run(scenario())
 
@@ -73,7 +102,7 @@ def test_a_client_too_far_behind_is_cut_off() -> None:
         assert box.overflowed and box.closed
         box.put("e")  # ignored once closed
         wire.blocked.set()
-        await asyncio.wait_for(runner, 1)
+        await asyncio.wait_for(runner, WAIT)
         assert wire.sent == ["a"]  # the one already on its way; the queue was dropped
 
     asyncio.run(scenario())
@@ -86,7 +115,7 @@ def test_a_failing_send_closes_the_outbox() -> None:
         box = Outbox(4, wire.send)
         box.put("a")  # fails at once: not raised to the game that sent it
         assert box.closed and not box.overflowed
-        await asyncio.wait_for(box.run(), 1)
+        await asyncio.wait_for(box.run(), WAIT)
         wire.fail = None
         box.put("b")
         assert wire.sent == []
@@ -101,7 +130,7 @@ def test_a_failure_after_waiting_is_raised_by_the_task() -> None:
         wire.fail = OSError("reset")
         wire.blocked.set()
         with pytest.raises(OSError, match="reset"):
-            await asyncio.wait_for(runner, 1)
+            await asyncio.wait_for(runner, WAIT)
 
     asyncio.run(scenario())
 
@@ -110,12 +139,13 @@ def test_cancelling_the_task_reaches_the_waiting_send() -> None:
     async def scenario() -> None:
         wire, box, runner = backed_up(4)
         box.put("a")
-        await asyncio.sleep(0.01)
+        await settle()  # the task waits for the send to finish
         runner.cancel()
         with pytest.raises(asyncio.CancelledError):
             await runner
+        assert wire.cancelled == 1  # the send itself was cancelled where it waited
         wire.blocked.set()
-        await asyncio.sleep(0.01)
-        assert wire.sent == []  # the send itself was cancelled where it waited: it never went on
+        await settle()
+        assert wire.sent == []  # so it never went on
 
     asyncio.run(scenario())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -165,27 +164,69 @@ def test_reconnect_and_sync(client: TestClient, two_seats: dict[str, Any], conne
     assert again.next()["type"] == "state"
 
 
-def test_turn_timer_waits_for_the_idle(client: TestClient, connect: Sessions) -> None:
+class GameClock:
+    """The clock of live games (`live.time`): stands still until a test moves it, so that a turn timer fires when
+    the test says, and only then — however busy the machine. Waits in between are real, but only bounded."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return 1_700_000_000.0 + self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def game_clock(monkeypatch: pytest.MonkeyPatch) -> GameClock:
+    from asteroid_mining.server import live
+
+    clock = GameClock()
+    monkeypatch.setattr(live, "time", clock)
+    return clock
+
+
+def test_turn_timer_waits_for_the_idle(client: TestClient, connect: Sessions, game_clock: GameClock) -> None:
     game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "turn_seconds": 0.3,
                                            "seed": 1}).json()
     one = connect(game, 1)
-    assert one.messages[0]["deadline"] is not None
-    started = time.monotonic()
-    update = one.next_of("update", timeout=5)
-    assert time.monotonic() - started >= 0.25
+    assert one.messages[0]["deadline"] == round(game_clock.time() + 0.3, 3)
+    # before the deadline the timer has not played: an action the rules refuse, sent now, is refused by the
+    # game's owner (which plays the timer too) before any update
+    one.act("s1", "mine")
+    refusal = one.next(timeout=30)
+    assert refusal["type"] == "error" and refusal["code"] == "core_hollow" and one.seq == 0
+    game_clock.advance(0.3)
+    update = one.next_of("update", timeout=30)
     assert update["by"] == {"seat": 1, "auto": "timer"}
     assert update["action"] == {"type": "wait", "actor": "s1"}
     assert update["diff"]["turn"] == "s2"
-    update = one.next_of("update", timeout=5)
+    assert update["deadline"] == round(game_clock.time() + 0.3, 3)  # s2's turn has its own whole 0.3 s
+    game_clock.advance(0.3)
+    update = one.next_of("update", timeout=30)
     assert update["by"] == {"seat": 2, "auto": "timer"}
     log = client.get(f"/api/games/{game['id']}/log").json()["commands"]
     assert [c["by"].get("auto") for c in log[:2]] == ["timer", "timer"]
 
 
-def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient) -> None:
+def test_the_clock_stands_still_while_nobody_is_connected(client: TestClient, connect: Sessions,
+                                                          game_clock: GameClock) -> None:
     game = client.post("/api/games", json={"seats": 1, "turn_seconds": 0.1, "seed": 1}).json()
-    time.sleep(0.3)
-    assert client.get(f"/api/games/{game['id']}").json()["seq"] == 0
+    game_clock.advance(3600)  # an hour with nobody connected: no turn is due
+    detail = client.get(f"/api/games/{game['id']}").json()
+    assert detail["seq"] == 0
+    one = connect(game, 1)
+    # the turn's whole time starts with the first client (not an hour overdue, which would play at once)
+    assert one.messages[0]["deadline"] == round(game_clock.time() + 0.1, 3)
+    one.act("s1", "wait", ref="mine")
+    played = one.next_of("update", timeout=30)
+    assert played["seq"] == 1 and played["by"] == {"seat": 1, "ref": "mine"}
+    game_clock.advance(0.1)
+    assert one.next_of("update", timeout=30)["by"] == {"seat": 1, "auto": "timer"}
 
 
 class FakeClock:

@@ -167,7 +167,7 @@ def test_a_restart_resumes_running_games_and_their_timers(tmp_path: Path) -> Non
         with ws(server, timed, 2) as conn:
             me = over_network(conn)
             assert me.next_of("state")["deadline"] is not None
-            update = me.next_of("update", timeout=10)
+            update = me.next_of("update", timeout=60)
             assert update["by"] == {"seat": 1, "auto": "timer"}
 
 

@@ -34,12 +34,19 @@ def free_port() -> int:
 
 
 def wait_until(condition: Any, timeout: float, what: str, interval: float = 0.05) -> None:
-    """Poll `condition()` until it is true; AssertionError naming `what` after `timeout` seconds."""
+    """Poll `condition()` until it is true; AssertionError naming `what` after `timeout` seconds.
+
+    A condition that raises is tried again (a server not listening yet), except for an AssertionError, which says
+    that it never will be true (the server exited) and is raised at once."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with contextlib.suppress(Exception):
+        try:
             if condition():
                 return
+        except AssertionError:
+            raise
+        except Exception:
+            pass
         time.sleep(interval)
     raise AssertionError(f"{what} did not happen within {timeout:g} s")
 
@@ -143,7 +150,7 @@ class Postgres:
                 "-c", f"fsync={'on' if self.fsync else 'off'}"]
         self.process = Process(argv, self.dir / "postgres.log", self.user)
         self.process.start()
-        wait_until(self.ready, 30, f"PostgreSQL on port {self.port} (log: {self.dir / 'postgres.log'})")
+        wait_until(self.ready, 90, f"PostgreSQL on port {self.port} (log: {self.dir / 'postgres.log'})")
         return self
 
     def ready(self) -> bool:
@@ -204,7 +211,7 @@ class Redis:
                 "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"]
         self.process = Process(argv, self.dir / "redis.log")
         self.process.start()
-        wait_until(lambda: _port_open(self.port), 20, f"redis-server on port {self.port}")
+        wait_until(lambda: _port_open(self.port), 60, f"redis-server on port {self.port}")
         return self
 
     def stop(self) -> None:
@@ -287,7 +294,7 @@ class HAProxy:
     def start(self) -> HAProxy:
         """Start the balancer and wait until it takes connections."""
         self.process.start()
-        wait_until(lambda: _port_open(self.port), 20, f"haproxy on port {self.port}")
+        wait_until(lambda: _port_open(self.port), 60, f"haproxy on port {self.port}")
         return self
 
     def close(self) -> None:
@@ -347,7 +354,7 @@ class Node:
                 raise AssertionError(f"node {self.name} exited: {(self.dir / 'node.log').read_text()[-2000:]}")
             return httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200
 
-        wait_until(up, 30, f"node {self.name}")
+        wait_until(up, 90, f"node {self.name}")  # a bound only: on a busy machine a node takes a while to start
         return self
 
 
