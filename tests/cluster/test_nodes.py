@@ -63,8 +63,8 @@ def test_a_command_sent_again_on_another_node_is_answered_not_played_twice(pair:
         assert receive(again, 20)["seq"] == 1
         again.send(json.dumps(step))
         assert next_of(again, "ack") == {"type": "ack", "ref": "a-unique-ref-1", "seq": 1}
-    log = httpx.get(f"{pair.nodes[1].url}/api/games/{game}/log", timeout=10).json()
-    assert [c["seq"] for c in log["commands"]] == [1]
+    replay = httpx.get(f"{pair.nodes[1].url}/api/games/{game}/replay", timeout=10).json()  # (log: once ended)
+    assert [s["seq"] for s in replay["steps"]] == [1]
 
 
 def test_a_node_that_lost_its_game_while_paused_is_fenced_off(pair: Cluster) -> None:

@@ -24,6 +24,18 @@ from asteroid_mining.rules import CLASSIC, Game, action_from_json
 if TYPE_CHECKING:
     from starlette.testclient import WebSocketTestSession
 
+def stored_log(client: Any, game_id: str) -> dict[str, Any]:
+    """A game's whole log (belt, options, seed, settlers, status, seq, commands) read from the server's store, for
+    tests that hold the engine to what a game in play has stored: `GET /log` shows it only once the game has
+    ended (the belt and seed would show its hidden cores)."""
+    found = client.portal.call(client.app.state.hub.store.log, game_id)
+    assert found is not None, f"no game {game_id}"
+    record, progress, commands = found
+    return {"id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
+            "settlers": record.settlers, "status": progress.status, "seq": progress.seq,
+            "commands": [c.to_json() for c in commands]}
+
+
 # ----- a small belt two settlers win in 13 rounds -----
 LOOP_A = [("a1", "ice"), ("a2", "iron"), ("a3", "carbon"), ("a4", "uranium"), ("a5", "ice"), ("a6", "iron")]
 LOOP_B = [("b1", "carbon"), ("b2", "uranium"), ("b3", "ice"), ("b4", "iron"), ("b5", "carbon"), ("b6", "uranium")]

@@ -16,7 +16,7 @@ from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.main import RedactTokens
 from asteroid_mining.storage import SqliteStore, StorageError
 
-from .helpers import PLANS, in_process, play_plan, two_loops_belt, winning_seed
+from .helpers import PLANS, in_process, play_plan, stored_log, two_loops_belt, winning_seed
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -46,8 +46,7 @@ def test_a_ref_outside_64_bits_is_refused_and_nothing_is_stored(client: TestClie
         me.act("s1", "move", target="a1", ref=2**63 - 1)  # the edges are fine
         update = me.next_of("update")
         assert update["seq"] == 1 and update["ref"] == 2**63 - 1
-    log = client.get(f"/api/games/{two_seats['id']}/log").json()
-    assert [c["seq"] for c in log["commands"]] == [1]
+    assert [c["seq"] for c in stored_log(client, two_seats["id"])["commands"]] == [1]
 
 
 # ----- 2. an asteroid called s1: the seats own the settlers the engine made -----
@@ -103,7 +102,11 @@ def test_a_stored_game_that_cannot_be_loaded_is_listed_as_damaged(settings: Sett
             answer = client.get(f"/api/games/{game['id']}{path}")
             assert answer.status_code == 409, (path, answer.text)
             assert answer.json()["error"]["code"] == "game_damaged"
-        assert client.get(f"/api/games/{game['id']}/log").status_code == 200
+        log = f"/api/games/{game['id']}/log"  # a damaged game in play: its log to its seats' tokens only
+        assert client.get(log).json()["error"]["code"] == "game_running"
+        bearer = {"authorization": f"Bearer {game['seats'][1]['token']}"}
+        assert client.get(log, headers=bearer).json()["id"] == game["id"]
+        assert client.get(log, headers={"authorization": f"Bearer {good['seats'][0]['token']}"}).status_code == 409
         with client.websocket_connect(ws_path(game, 1)) as session:
             assert session.receive_json()["code"] == "game_damaged"
             with pytest.raises(WebSocketDisconnect) as closed:

@@ -176,3 +176,33 @@ def test_a_body_sent_slowly_is_timed_out_by_a_real_server(tmp_path: Path) -> Non
         assert b'"request_timeout"' in received
         assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
         assert "Traceback" not in server.log.read_text()
+
+
+# ----- 6. the log of a game in play shows its hidden cores: it is public once the game has ended -----
+def test_the_log_of_a_game_in_play_is_refused_to_everyone(client: TestClient, two_seats: dict[str, Any]) -> None:
+    log = f"/api/games/{two_seats['id']}/log"
+    for headers in ({}, {"authorization": f"Bearer {two_seats['seats'][0]['token']}"}):
+        answer = client.get(log, headers=headers)
+        assert answer.status_code == 409, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == "game_running" and "seed" not in answer.json() and "belt" not in answer.json()
+    client.post(f"/api/games/{two_seats['id']}/abandon", json={"token": two_seats["seats"][0]["token"]})
+    ended = client.get(log).json()  # once it has ended: everyone's
+    assert ended["status"] == "abandoned" and "seed" in ended and ended["belt"]["asteroids"]
+
+
+def test_what_a_game_in_play_shows_anyone_hides_unsurveyed_cores(client: TestClient) -> None:
+    """The detail, replay and events of a game in play are built from the players' view (R17): no core of an
+    asteroid nobody has stood on, and no seed, in any of them."""
+    belt = two_loops_belt()
+    belt["asteroids"][1]["core"] = "uranium"
+    belt["asteroids"][1]["mantle"] = 2
+    game = client.post("/api/games", json={"belt": belt, "seed": 424242}).json()
+    answers = [client.get(f"/api/games/{game['id']}{path}").json() for path in ("", "/replay", "/events", "/summary")]
+    for answer in answers:
+        text = json.dumps(answer)
+        assert "424242" not in text and "seed" not in text
+    views = [answers[0]["state"], answers[1]["state"]]
+    for view in views:
+        hidden = next(a for a in view["asteroids"] if a["id"] == belt["asteroids"][1]["id"])
+        assert hidden["core"] == "unknown"

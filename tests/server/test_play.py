@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import PLANS, Player, in_process, play_plan, two_loops_belt, winning_seed
+from .helpers import PLANS, Player, in_process, play_plan, stored_log, two_loops_belt, winning_seed
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -209,7 +209,7 @@ def test_turn_timer_waits_for_the_idle(client: TestClient, connect: Sessions, ga
     game_clock.advance(0.3)
     update = one.next_of("update", timeout=30)
     assert update["by"] == {"seat": 2, "auto": "timer"}
-    log = client.get(f"/api/games/{game['id']}/log").json()["commands"]
+    log = stored_log(client, game["id"])["commands"]
     assert [c["by"].get("auto") for c in log[:2]] == ["timer", "timer"]
 
 
@@ -382,7 +382,7 @@ def test_an_action_that_cannot_be_stored_is_not_played(tmp_path: Any) -> None:
             store.fail = False
             one.act("s1", "wait")
             assert one.next()["seq"] == 1
-        assert [c["seq"] for c in client.get(f"/api/games/{game['id']}/log").json()["commands"]] == [1]
+        assert [c["seq"] for c in stored_log(client, game["id"])["commands"]] == [1]
 
 
 def test_a_failure_after_storing_resends_the_whole_state(client: TestClient, two_seats: dict[str, Any],

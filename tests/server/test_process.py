@@ -119,15 +119,16 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         assert last_acked >= 9
 
         server.start()
-        log = httpx.get(f"{server.url}/api/games/{game['id']}/log", timeout=10).json()
-        stored = {c["seq"]: c["action"] for c in log["commands"]}
-        assert [c["seq"] for c in log["commands"]] == list(range(1, len(stored) + 1))
+        replay = httpx.get(f"{server.url}/api/games/{game['id']}/replay", timeout=10).json()  # (the log: once ended)
+        stored = {s["seq"]: s["action"] for s in replay["steps"]}
+        assert [s["seq"] for s in replay["steps"]] == list(range(1, len(stored) + 1))
         for seq, action in acked.items():
             assert stored[seq] == action, f"acknowledged action {seq} lost or changed"
         assert len(stored) <= last_acked + 1  # at most the one in flight when it died, never more
         detail = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
         assert detail["seq"] == len(stored)
-        replayed = Game.replay(parse_belt(log["belt"]), CLASSIC, log["seed"], 2, [c["action"] for c in log["commands"]])
+        replayed = Game.replay(parse_belt(two_loops_belt()), CLASSIC, winning_seed(), 2,  # (as new_game makes it)
+                               [s["action"] for s in replay["steps"]])
         assert with_sun(detail["state"]) == replayed.view()
         if len(stored) == last_acked:
             assert detail["state"] == views[last_acked]

@@ -29,7 +29,7 @@ from asteroid_mining.server.schemas import (
 )
 from asteroid_mining.texts import refusal_text
 
-from .helpers import PLANS, Player, sent_choices, two_loops_belt
+from .helpers import PLANS, Player, sent_choices, stored_log, two_loops_belt
 from .test_play import Sessions, connect
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def test_the_schema_carries_the_rules_constants_and_every_message() -> None:
 
 def _mirror(client: TestClient, game_id: str) -> Game:
     """The game as the engine plays it, from the server's own log."""
-    log = client.get(f"/api/games/{game_id}/log").json()
+    log = stored_log(client, game_id)  # (GET /log answers only once the game has ended)
     return Game.replay(parse_belt(log["belt"]), CLASSIC, log["seed"], log["settlers"],
                        [c["action"] for c in log["commands"]])
 
@@ -190,7 +190,6 @@ def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two
     TypeAdapter(ActionJson).validate_python(update["action"])
     game_id = two_seats["id"]
     GameDetail.model_validate(client.get(f"/api/games/{game_id}").json())
-    GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())
     Replay.model_validate(client.get(f"/api/games/{game_id}/replay").json())
     Choices.model_validate(one.messages[0]["choices"]["s1"])  # its turn: every entry
     assert update["choices"]["s1"] is None  # no longer its turn
@@ -208,6 +207,8 @@ def test_rest_answers_and_the_replay_follow_the_protocol(client: TestClient, two
     ]
     for model, answer in answers:
         assert model.model_validate(answer).model_dump(mode="json", exclude_unset=True) == answer, model.__name__
+    client.post(f"/api/games/{game_id}/abandon", json={"token": two_seats["seats"][0]["token"]})
+    GameLog.model_validate(client.get(f"/api/games/{game_id}/log").json())  # public once the game has ended
 
 
 @pytest.mark.parametrize("seed", [0, 5])

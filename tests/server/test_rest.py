@@ -12,7 +12,7 @@ from asteroid_mining.maps import load_shipped, parse_belt
 from asteroid_mining.rules import CLASSIC, EXTENDED, Game, action_from_json
 from asteroid_mining.server.diff import with_sun
 
-from .helpers import two_loops_belt
+from .helpers import stored_log, two_loops_belt
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -55,7 +55,7 @@ def test_options_over_the_preset(client: TestClient) -> None:
     game = client.post("/api/games", json=body).json()
     options = client.get(f"/api/games/{game['id']}").json()["state"]["options"]
     assert options == {**EXTENDED.to_json(), "storm_interval": 3, "haywire_gates": False, "ufos": 0}
-    assert client.get(f"/api/games/{game['id']}/log").json()["options"] == options
+    assert stored_log(client, game["id"])["options"] == options
 
 
 @pytest.mark.parametrize(("options", "field"), [
@@ -117,18 +117,21 @@ def test_the_log_replays(client: TestClient, two_seats: dict[str, Any]) -> None:
         ws.receive_json()
         ws.send_json({"type": "act", "settler": "s1", "action": "move", "target": "a1"})
         assert ws.receive_json()["seq"] == 1
-    log = client.get(f"/api/games/{two_seats['id']}/log").json()
+    view = client.get(f"/api/games/{two_seats['id']}").json()["state"]
+    assert client.get(f"/api/games/{two_seats['id']}/log").json()["error"]["code"] == "game_running"
+    client.post(f"/api/games/{two_seats['id']}/abandon", json={"token": two_seats["seats"][0]["token"]})
+    log = client.get(f"/api/games/{two_seats['id']}/log").json()  # public once the game has ended
     assert log["seed"] == two_seats_seed(client, two_seats) and log["settlers"] == 2
     assert log["commands"][0]["action"] == {"type": "move", "actor": "s1", "target": "a1"}
     assert log["commands"][0]["by"] == {"seat": 1}
     game = Game.replay(parse_belt(log["belt"]), CLASSIC, log["seed"], log["settlers"],
                        [c["action"] for c in log["commands"]])
-    assert game.view() == with_sun(client.get(f"/api/games/{two_seats['id']}").json()["state"])
+    assert game.view() == with_sun(view)
     assert action_from_json(log["commands"][0]["action"]).actor == "s1"
 
 
 def two_seats_seed(client: TestClient, game: dict[str, Any]) -> int:
-    return int(client.get(f"/api/games/{game['id']}/log").json()["seed"])
+    return int(stored_log(client, game["id"])["seed"])
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -131,7 +131,7 @@ def install(app: FastAPI) -> None:
     async def damaged(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DamagedGame)
         body = error_body("game_damaged", f"game {exc.game_id} cannot be loaded ({exc.reason}); its log is "
-                          f"still at /api/games/{exc.game_id}/log")
+                          f"still at /api/games/{exc.game_id}/log (for its seats' tokens until it has ended)")
         return JSONResponse(body, status_code=409)
 
     from .rebuild import DamagedGame

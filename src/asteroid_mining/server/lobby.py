@@ -12,8 +12,10 @@ from .errors import ServerError, storage_refusal, validation_message
 from .hub import GameHub
 from .limits import parsed_body
 from .live import LiveGame
+from .meta import GameMeta
 from .rebuild import DamagedGame, read_meta
 from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
+from .seats import seat_for_token
 
 router = APIRouter(prefix="/api")
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -100,11 +102,7 @@ async def abandon_game(game_id: str, request: Request, body: AbandonGame | None 
     Its clients get an `ended` message and are disconnected, its timer and bots stop; it is listed and replayed
     as finished games are. The answer is the game's summary.
     """
-    token = body.token if body is not None else None
-    if token is None:
-        scheme, _, value = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and value.strip():
-            token = value.strip()
+    token = body.token if body is not None else bearer_token(request)
     if token is None:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
@@ -125,10 +123,20 @@ async def abandon_game(game_id: str, request: Request, body: AbandonGame | None 
         hub.release(live)
 
 
-@router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses=_ERRORS)
+LOG_HIDDEN = ("running",)
+"""The stored statuses whose log is not public: a game in play. Its belt document and seed show every hidden core
+(R17) that the players' view hides (and a preset's belt is generated from the seed); once the game has ended (won,
+lost, abandoned) the log is everyone's."""
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses={
+    **_ERRORS, 409: {"model": ErrorBody, "description": "`game_running`: the game is in play (its log is public "
+                     "once it has ended; a damaged game's log is shown to its seats' tokens)"}})
 async def game_log(game_id: str, request: Request) -> dict[str, Any]:
-    """The replay: belt, options, seed and every accepted command with its seq (from the store)."""
-    found = await hub_of(request).store.log(game_id)
+    """The replay: belt, options, seed and every accepted command with its seq (from the store), once the game
+    has ended. A damaged game in play shows it to a seat's token (`Authorization: Bearer TOKEN`)."""
+    hub = hub_of(request)
+    found = await hub.store.log(game_id)
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
@@ -136,8 +144,23 @@ async def game_log(game_id: str, request: Request) -> dict[str, Any]:
         meta = read_meta(record)
     except DamagedGame as damaged:
         raise damaged from None  # 409 game_damaged (errors.install)
+    if progress.status in LOG_HIDDEN and not (game_id in hub.damaged and _seated(meta, bearer_token(request))):
+        raise ServerError(409, "game_running", "this game is in play: its log (belt and seed) would show the cores "
+                          "its players have not surveyed; it is public once the game has ended, and /replay and "
+                          "/events show what the players see meanwhile")
     return {
         "id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
         "settlers": record.settlers, "seats": meta.seats_public(), "status": progress.status, "seq": progress.seq,
         "commands": [c.to_json() for c in commands],
     }
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header, or None."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def _seated(meta: GameMeta, token: str | None) -> bool:
+    """Whether `token` plays a seat of the game (of any kind)."""
+    return token is not None and seat_for_token(list(meta.seats), token[:256]) is not None
