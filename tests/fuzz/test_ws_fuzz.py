@@ -183,7 +183,7 @@ def drain(player: Client, until: str | None) -> None:
 def catch_up(table: Table, players: list[Client]) -> None:
     """Wait (a bounded time) until the game has no command in hand and every client has its last update; then
     every client's view must be the server's."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while True:
         detail = table.detail()
         behind = [p for p in players if p.seq != detail["seq"]]

@@ -39,7 +39,7 @@ def test_a_seat_abandons_and_its_clients_are_told(client: TestClient, two_seats:
             last = session.next_of("ended")
             assert last == {"type": "ended", "seq": last["seq"], "status": "abandoned", "by": {"seat": 1}}
             with pytest.raises(WebSocketDisconnect) as closed:
-                session.next(timeout=5)
+                session.next(timeout=30)
             assert closed.value.code == 1000
     assert client.get(f"/api/games/{game_id}/summary").json()["status"] == "abandoned"
     assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"

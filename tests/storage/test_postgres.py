@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 
 import pytest
 
@@ -100,11 +101,13 @@ def test_writes_fail_cleanly_while_the_database_is_down_and_go_on_when_it_is_bac
             with pytest.raises(StorageError):
                 await store.load("g1")
             server.start()
-            for _ in range(50):  # the pool replaces its broken connections: the first tries may still fail
+            deadline = time.monotonic() + 60  # the pool replaces its broken connections: the first tries may fail
+            while True:
                 try:
                     await store.append("g1", command(2), progress(2))
                     break
                 except StorageError:
+                    assert time.monotonic() < deadline, "the store did not recover after PostgreSQL restarted"
                     await asyncio.sleep(0.1)
             found = await store.log("g1")
             assert found is not None and [c.seq for c in found[2]] == [1, 2]
