@@ -206,3 +206,88 @@ def test_what_a_game_in_play_shows_anyone_hides_unsurveyed_cores(client: TestCli
     for view in views:
         hidden = next(a for a in view["asteroids"] if a["id"] == belt["asteroids"][1]["id"])
         assert hidden["core"] == "unknown"
+
+
+# ----- 9. a damaged row damages its game alone: listed as damaged with a reason, never a 500 -----
+def played_games(settings: Settings, commands: int = 3) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two games of two seats on the two-loops belt, the first with `commands` waits played, the other with one."""
+    from .helpers import in_process
+
+    with app_client(settings) as client:
+        games = [client.post("/api/games", json={"belt": two_loops_belt(), "seats": 2, "settlers_per_seat": 1})
+                 .json() for _ in range(2)]
+        for game, count in zip(games, (commands, 1), strict=True):
+            tokens = [seat["token"] for seat in game["seats"]]
+            with client.websocket_connect(f"/api/games/{game['id']}/ws?token={tokens[0]}") as one, \
+                    client.websocket_connect(f"/api/games/{game['id']}/ws?token={tokens[1]}") as two:
+                players = [in_process(one), in_process(two)]
+                for player in players:
+                    player.next_of("state")
+                for seq in range(1, count + 1):
+                    players[(seq - 1) % 2].act(f"s{1 + (seq - 1) % 2}", "wait")
+                    assert players[0].next_of("update")["seq"] == seq
+    return games[0], games[1]
+
+
+def damage(settings: Settings, statement: str, *values: object) -> None:
+    import sqlite3
+
+    with sqlite3.connect(settings.data_dir / "games.sqlite3") as db:
+        db.execute(statement, values)
+
+
+def test_a_command_that_is_not_json_damages_its_game_not_the_server(settings: Settings) -> None:
+    bad, good = played_games(settings)
+    damage(settings, "UPDATE commands SET action = '{\"type\"' WHERE game = ? AND seq = 2", bad["id"])
+    with app_client(settings) as client:
+        for path in ("", "/log", "/replay", "/events", "/summary"):
+            answer = client.get(f"/api/games/{bad['id']}{path}")
+            assert answer.status_code == 409, (path, answer.text)
+            assert answer.json()["error"]["code"] == "game_damaged"
+            assert "commands[2].action: not JSON" in answer.json()["error"]["message"]
+        lobby = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+        assert lobby[bad["id"]]["status"] == "damaged" and lobby[good["id"]]["status"] == "running"
+        assert client.get(f"/api/games/{good['id']}/replay").status_code == 200
+        assert client.post("/api/games", json={}).status_code == 201
+
+
+def test_a_created_that_is_not_a_number_damages_its_game_not_the_lobby(settings: Settings) -> None:
+    bad, good = played_games(settings)
+    damage(settings, "UPDATE games SET created = 'yesterday' WHERE id = ?", bad["id"])
+    with app_client(settings) as client:
+        answer = client.get("/api/games")
+        assert answer.status_code == 200, answer.text
+        lobby = {g["id"]: g for g in answer.json()["games"]}
+        assert lobby[bad["id"]]["status"] == "damaged" and lobby[good["id"]]["status"] == "running"
+        assert "created" in client.get(f"/api/games/{bad['id']}").json()["error"]["message"]
+
+
+@pytest.mark.parametrize("state", ["{\"not\": \"a game\"}", "not JSON at all"])
+def test_a_damaged_snapshot_is_rebuilt_from_the_log(tmp_path: Path, state: str) -> None:
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static", snapshot_every=2)
+    game, _ = played_games(settings, commands=3)
+    damage(settings, "UPDATE snapshots SET state = ? WHERE game = ?", state, game["id"])
+    with app_client(settings) as client:
+        detail = client.get(f"/api/games/{game['id']}")
+        assert detail.status_code == 200, detail.text
+        assert detail.json()["seq"] == 3 and detail.json()["status"] == "running"
+        assert all(g["status"] != "damaged" for g in client.get("/api/games").json()["games"])
+
+
+def test_a_database_whose_tables_are_gone_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import sqlite3
+    import subprocess
+    import sys
+
+    from .helpers import free_port
+
+    data = tmp_path / "data"
+    played_games(Settings(data_dir=data, bot_delay=0.0, static_dir=tmp_path / "static"), commands=1)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute("DROP TABLE commands")
+    run = subprocess.run([sys.executable, "-m", "asteroid_mining.server", "--port", str(free_port()), "--data",
+                          str(data)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    errors = [line for line in run.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "damaged (table commands is missing)" in errors[0], run.stderr
+    assert "Traceback" not in run.stderr + run.stdout

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from ..storage import StorageError
+from ..storage import DamagedRecord, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ def install(app: FastAPI) -> None:
         return JSONResponse(refusal.body(), status_code=refusal.status)
 
     async def damaged(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, DamagedGame)
+        assert isinstance(exc, DamagedGame | DamagedRecord)  # (a game's rows that cannot be read: DamagedRecord)
         body = error_body("game_damaged", f"game {exc.game_id} cannot be loaded ({exc.reason}); its log is "
                           f"still at /api/games/{exc.game_id}/log (for its seats' tokens until it has ended)")
         return JSONResponse(body, status_code=409)
@@ -138,6 +138,7 @@ def install(app: FastAPI) -> None:
 
     app.add_exception_handler(StorageError, storage_error)
     app.add_exception_handler(DamagedGame, damaged)
+    app.add_exception_handler(DamagedRecord, damaged)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(ServerError, server_error)
     app.add_exception_handler(HTTPException, http_error)

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ..rules import Game, SetupError
-from ..storage import GameRecord, GameStore, StorageError, StoredGame
+from ..storage import DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
 from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
@@ -104,12 +104,24 @@ class GameHub:
     async def _load(self, game_id: str) -> LiveGame | None:
         if len(game_id) > 64:
             return None
-        stored = await self.store.load(game_id)
+        try:
+            stored = await self.store.load(game_id)
+        except DamagedRecord as unreadable:  # a damaged row damages its game, not the server
+            self.damaged[game_id] = _unreadable_summary(game_id, unreadable.reason)
+            raise DamagedGame(game_id, unreadable.reason) from None
         if stored is None:
             return None
         try:
             meta = read_meta(stored.record)
-            game, seq = await asyncio.to_thread(_rebuild_checked, stored)
+            try:
+                game, seq = await asyncio.to_thread(_rebuild_checked, stored)
+            except DamagedGame as failed:
+                if stored.snapshot is None:
+                    raise
+                # a snapshot only saves time: the whole log rebuilds the game without it (or finds the damage)
+                log.warning("game %s: rebuilt from its whole log (from its snapshot: %s)", game_id, failed.reason)
+                stored = await self._without_snapshot(stored)
+                game, seq = await asyncio.to_thread(_rebuild_checked, stored)
             players = _players(stored.record, meta)
         except Exception as failure:  # a bug of ours or a stored game a change of rules broke: not a crash
             damaged = failure if isinstance(failure, DamagedGame) else DamagedGame(
@@ -124,6 +136,14 @@ class GameHub:
         live.start()
         _age_young_objects()
         return live
+
+    async def _without_snapshot(self, stored: StoredGame) -> StoredGame:
+        """The stored game with every command of its log and no snapshot."""
+        found = await self.store.log(stored.record.id)
+        if found is None:
+            raise DamagedGame(stored.record.id, "its log is gone")
+        record, progress, commands = found
+        return StoredGame(record, progress, None, commands)
 
     def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
                   players: dict[int, BotPlayer]) -> LiveGame:
@@ -280,6 +300,12 @@ def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
             "turn": progress.turn, "rules": str(meta.get("rules", "")), "belt": str(meta.get("belt_name", "")),
             "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
             "turn_seconds": meta.get("turn_seconds"), "created": record.created, "seats": seats, "reason": reason}
+
+
+def _unreadable_summary(game_id: str, reason: str) -> dict[str, Any]:
+    """A game whose rows cannot be read, as the lobby lists it: its id and why (nothing else can be trusted)."""
+    return {"id": game_id, "status": "damaged", "seq": 0, "round": 0, "turn": None, "rules": "", "belt": "",
+            "asteroids": 0, "turn_seconds": None, "created": 0.0, "seats": [], "reason": reason}
 
 
 def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:

@@ -5,8 +5,18 @@ WAL mode); `PostgresStore` (in `storage.postgres`, with the cluster extra) keeps
 in PostgreSQL.
 """
 
-from .base import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame
+from .base import (
+    Command,
+    DamagedRecord,
+    Fenced,
+    GameRecord,
+    GameStore,
+    Progress,
+    Snapshot,
+    StorageError,
+    StoredGame,
+)
 from .sqlite import SqliteStore
 
-__all__ = ["Command", "Fenced", "GameRecord", "GameStore", "Progress", "Snapshot", "SqliteStore", "StorageError",
-           "StoredGame"]
+__all__ = ["Command", "DamagedRecord", "Fenced", "GameRecord", "GameStore", "Progress", "Snapshot", "SqliteStore",
+           "StorageError", "StoredGame"]

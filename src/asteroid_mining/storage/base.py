@@ -12,9 +12,16 @@ must never block the event loop.
 
 from __future__ import annotations
 
+import logging
+import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
+
+log = logging.getLogger(__name__)
 
 JsonObject = dict[str, Any]
 """A decoded JSON object."""
@@ -31,6 +38,19 @@ class Fenced(StorageError):
     the game and must let it go."""
 
     code = "not_owner"
+
+
+class DamagedRecord(Exception):
+    """A stored game whose rows hold a value the store never writes (a command that is not JSON, a `created`
+    that is not a number, …): that game alone cannot be read, the store and every other game are fine. The server
+    lists it as damaged with `reason`, which names the row and field (`commands[12].action: not JSON`)."""
+
+    code = "game_damaged"
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +192,73 @@ class GameStore(ABC):
 
     def release(self, game_id: str) -> None:  # noqa: B027 - a store without a fence has nothing to forget
         """Forget the epoch of a game this store no longer writes (see `claim`)."""
+
+
+# ----- reading rows back: every value checked, so that one damaged row damages one game -----
+STATUSES = frozenset(("running", "won", "lost", "abandoned"))
+"""The statuses a store writes."""
+
+
+def json_object(text: object, game_id: str, where: str) -> JsonObject:
+    """A JSON object column, decoded; DamagedRecord naming `where` when it is not one."""
+    try:
+        value = orjson.loads(text)  # type: ignore[arg-type]
+    except (orjson.JSONDecodeError, TypeError) as bad:
+        raise DamagedRecord(game_id, f"{where}: not JSON ({str(bad)[:120]})") from None
+    if not isinstance(value, dict):
+        raise DamagedRecord(game_id, f"{where}: not a JSON object")
+    return value
+
+
+def _whole(value: object, game_id: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DamagedRecord(game_id, f"{where}: not a whole number ({str(value)[:40]!r})")
+    return value
+
+
+def _time(value: object, game_id: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise DamagedRecord(game_id, f"{where}: not a number of seconds ({str(value)[:40]!r})")
+    return float(value)
+
+
+def _turn(value: object, game_id: str, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise DamagedRecord(game_id, f"{where}: not a settler's id ({str(value)[:40]!r})")
+    return value
+
+
+def read_record(row: Sequence[Any], belt: JsonObject | None = None) -> GameRecord:
+    """A `GameRecord` from (id, created, belt JSON, options JSON, seed, settlers, meta JSON), each value checked
+    (DamagedRecord naming the field); `belt` given decoded stands for the belt's column (a summary's)."""
+    game_id = str(row[0])
+    return GameRecord(game_id, _time(row[1], game_id, "created"),
+                      belt if belt is not None else json_object(row[2], game_id, "belt"),
+                      json_object(row[3], game_id, "options"), _whole(row[4], game_id, "seed"),
+                      _whole(row[5], game_id, "settlers"), json_object(row[6], game_id, "meta"))
+
+
+def read_progress(game_id: str, row: Sequence[Any], where: str = "progress") -> Progress:
+    """A `Progress` from (seq, status, round, turn, updated), each value checked."""
+    if row[1] not in STATUSES:
+        raise DamagedRecord(game_id, f"{where}.status: not a game's status ({str(row[1])[:40]!r})")
+    return Progress(_whole(row[0], game_id, f"{where}.seq"), str(row[1]), _whole(row[2], game_id, f"{where}.round"),
+                    _turn(row[3], game_id, f"{where}.turn"), _time(row[4], game_id, f"{where}.updated"))
+
+
+def read_command(game_id: str, row: Sequence[Any]) -> Command:
+    """A `Command` from (seq, action JSON, author JSON, at), each value checked."""
+    seq = _whole(row[0], game_id, "commands[?].seq")
+    where = f"commands[{seq}]"
+    return Command(seq, json_object(row[1], game_id, f"{where}.action"), json_object(row[2], game_id, f"{where}.by"),
+                   _time(row[3], game_id, f"{where}.at"))
+
+
+def read_snapshot(game_id: str, row: Sequence[Any]) -> Snapshot | None:
+    """A `Snapshot` from (seq, state JSON); None, logged, when it cannot be read: a snapshot only saves time, the
+    log rebuilds the game without it (the caller then reads every command)."""
+    try:
+        return Snapshot(_whole(row[0], game_id, "snapshot.seq"), json_object(row[1], game_id, "snapshot.state"))
+    except DamagedRecord as damaged:
+        log.warning("%s; the game is rebuilt from its log instead", damaged)
+        return None

@@ -32,6 +32,7 @@ import orjson
 
 from .base import (
     Command,
+    DamagedRecord,
     Fenced,
     GameRecord,
     GameStore,
@@ -40,6 +41,10 @@ from .base import (
     StorageError,
     StoredGame,
     current_progress,
+    read_command,
+    read_progress,
+    read_record,
+    read_snapshot,
 )
 
 try:
@@ -387,7 +392,7 @@ class PostgresStore(GameStore):
                     async with conn.transaction():
                         await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                         return await work(conn)
-            except StorageError:
+            except (StorageError, DamagedRecord):  # (a damaged row damages its game, not the store)
                 raise
             except psycopg.OperationalError as failure:
                 if attempt == 2:
@@ -407,7 +412,7 @@ class PostgresStore(GameStore):
             record, progress = found
             cur = await conn.execute("SELECT seq, state FROM snapshots WHERE game = %s", (game_id,))
             snap = await cur.fetchone()
-            snapshot = Snapshot(snap[0], orjson.loads(snap[1])) if snap else None
+            snapshot = read_snapshot(game_id, snap) if snap else None
             return StoredGame(record, progress, snapshot, await _commands(conn, game_id, snapshot.seq if snapshot
                                                                           else 0))
 
@@ -470,12 +475,15 @@ class PostgresStore(GameStore):
                 () if game_ids is None else (game_ids,))
             out = []
             for row in await cur.fetchall():
-                meta = orjson.loads(row[5])
                 belt = {"asteroids": [None] * row[16]}  # only the count is used by summaries
-                record = GameRecord(row[0], row[1], belt, orjson.loads(row[2]), row[3], row[4], meta)
-                progress = Progress(row[6], row[7], row[8], row[9], row[10])
-                if row[11] is not None:
-                    progress = current_progress(progress, Progress(row[11], row[12], row[13], row[14], row[15]))
+                try:
+                    record = read_record((row[0], row[1], None, row[2], row[3], row[4], row[5]), belt)
+                    progress = read_progress(row[0], row[6:11])
+                    if row[11] is not None:
+                        progress = current_progress(progress, read_progress(row[0], row[11:16], "commands[last]"))
+                except DamagedRecord as damaged:  # listed by no node rather than breaking every node's lobby
+                    log.error("%s", damaged)
+                    continue
                 out.append((record, progress))
             return out
 
@@ -502,19 +510,17 @@ async def _game_row(conn: Any, game_id: str) -> tuple[GameRecord, Progress] | No
     row = await cur.fetchone()
     if row is None:
         return None
-    loads = orjson.loads
-    record = GameRecord(row[0], row[1], loads(row[2]), loads(row[3]), row[4], row[5], loads(row[6]))
-    progress = Progress(row[7], row[8], row[9], row[10], row[11])
+    record = read_record(row)  # every value checked: a damaged row is DamagedRecord, for this game alone
+    progress = read_progress(game_id, row[7:12])
     cur = await conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game = %s ORDER BY seq DESC "
                              "LIMIT 1", (game_id,))
     last = await cur.fetchone()
     if last is not None:
-        progress = current_progress(progress, Progress(*last))
+        progress = current_progress(progress, read_progress(game_id, last, "commands[last]"))
     return record, progress
 
 
 async def _commands(conn: Any, game_id: str, after: int) -> list[Command]:
     cur = await conn.execute("SELECT seq, action, author, at FROM commands WHERE game = %s AND seq > %s ORDER BY seq",
                              (game_id, after))
-    return [Command(seq, orjson.loads(action), orjson.loads(author), at) for seq, action, author, at in
-            await cur.fetchall()]
+    return [read_command(game_id, row) for row in await cur.fetchall()]

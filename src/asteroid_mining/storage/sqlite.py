@@ -38,7 +38,20 @@ from typing import IO, Any, Literal, TypeVar
 
 import orjson
 
-from .base import Command, GameRecord, GameStore, Progress, Snapshot, StorageError, StoredGame, current_progress
+from .base import (
+    Command,
+    GameRecord,
+    GameStore,
+    Progress,
+    Snapshot,
+    StorageError,
+    StoredGame,
+    current_progress,
+    read_command,
+    read_progress,
+    read_record,
+    read_snapshot,
+)
 
 try:
     import fcntl
@@ -516,7 +529,7 @@ class SqliteStore(GameStore):
                     return None
                 record, progress = found
                 snap = conn.execute("SELECT seq, state FROM snapshots WHERE game=?", (game_id,)).fetchone()
-                snapshot = Snapshot(snap[0], orjson.loads(snap[1])) if snap else None
+                snapshot = read_snapshot(game_id, snap) if snap else None
                 after = snapshot.seq if snapshot else 0
                 return StoredGame(record, progress, snapshot, _commands(conn, game_id, after))
             finally:
@@ -571,13 +584,12 @@ def _game_row(conn: sqlite3.Connection, game_id: str) -> tuple[GameRecord, Progr
                        "FROM games WHERE id=?", (game_id,)).fetchone()
     if row is None:
         return None
-    loads = orjson.loads
-    record = GameRecord(row[0], row[1], loads(row[2]), loads(row[3]), row[4], row[5], loads(row[6]))
-    progress = Progress(row[7], row[8], row[9], row[10], row[11])
+    record = read_record(row)  # every value checked: a damaged row is DamagedRecord, for this game alone
+    progress = read_progress(game_id, row[7:12])
     last = conn.execute("SELECT seq, status, round, turn, at FROM commands WHERE game=? ORDER BY seq DESC LIMIT 1",
                         (game_id,)).fetchone()
     if last is not None and last[1] is not None:  # a command of version 1 or 2 may lack its progress
-        progress = current_progress(progress, Progress(*last))
+        progress = current_progress(progress, read_progress(game_id, last, "commands[last]"))
     return record, progress
 
 
@@ -585,7 +597,7 @@ def _commands(conn: sqlite3.Connection, game_id: str, after: int) -> list[Comman
     rows = conn.execute(
         "SELECT seq, action, author, at FROM commands WHERE game=? AND seq>? ORDER BY seq", (game_id, after)
     ).fetchall()
-    return [Command(seq, orjson.loads(action), orjson.loads(author), at) for seq, action, author, at in rows]
+    return [read_command(game_id, row) for row in rows]
 
 
 # ----- the schema -----
@@ -595,6 +607,7 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
     if version > SCHEMA_VERSION:
         raise StorageError(f"{path} was written by a newer version of the game (schema {version})")
     if version == SCHEMA_VERSION:
+        _check_tables(conn, path)
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -622,3 +635,27 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+_COLUMNS = {
+    "games": {"id", "created", "belt", "options", "seed", "settlers", "meta", "seq", "status", "round", "turn",
+              "updated"},
+    "commands": set(_COMMAND_COLUMNS),
+    "snapshots": {"game", "seq", "state"},
+}
+"""The columns of each table of version 3."""
+
+
+def _check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    """StorageError naming the first table or column missing from a database that says it is version 3.
+
+    A database whose tables are gone (dropped, or a file cut short by hand) would otherwise start and fail on
+    every request; it is refused like a database with damaged pages. (A new or empty file, 0 bytes included, is
+    version 0: SQLite's empty database, and the schema is created.)"""
+    for table, wanted in _COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        missing = sorted(wanted - have)
+        if missing:
+            what = f"table {table} is missing" if not have else f"table {table} lacks {', '.join(missing)}"
+            raise StorageError(f"the database {path} is damaged ({what}): restore it from a backup, or move it "
+                               "away to start with no games")
