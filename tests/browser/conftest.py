@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -38,25 +38,20 @@ STATIC = ROOT / "src" / "asteroid_mining" / "server" / "static"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Server:
     """A running `python -m asteroid_mining.server`."""
 
     def __init__(self, data: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        # port 0: the system gives the server a free port when it binds, and the server says which in its log (a
+        # port picked here could be taken by another process of a busy machine before the server bound it)
+        self.port = 0
         self.log = data / "server.log"
         # Every test of the package shares this server and plays from one address: the limit of running games per
         # address (20 for players) would be reached by the tests together, not by any one of them.
         env = {**os.environ, "ASTEROID_MINING_BOT_DELAY": "0.05", "ASTEROID_MINING_MAX_GAMES_PER_CLIENT": "1000"}
         with self.log.open("w") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "asteroid_mining.server", "--host", "127.0.0.1", "--port", str(self.port),
+                [sys.executable, "-m", "asteroid_mining.server", "--host", "127.0.0.1", "--port", "0",
                  "--data", str(data)],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
             )
@@ -64,12 +59,20 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped at once:\n{self.log.read_text()}")
+            if not self.port:
+                found = re.search(r"Uvicorn running on http://\S+:(\d+)", self.log.read_text())
+                self.port = int(found.group(1)) if found else 0
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                if self.port and httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
                     return
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the server did not answer within 60 s:\n{self.log.read_text()}")
+
+    @property
+    def url(self) -> str:
+        """Its HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
 
     def create(self, **body: Any) -> dict[str, Any]:
         """POST /api/games; the answer (id and seats with their tokens)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -203,13 +204,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def announced_port(log: Path, offset: int) -> int:
+    """The port uvicorn says (in `log`, after `offset`) that it listens on; 0 until it has said so."""
+    with open(log, "rb") as text:
+        text.seek(offset)
+        found = re.search(rb"Uvicorn running on https?://\S+:(\d+)", text.read())
+    return int(found.group(1)) if found else 0
+
+
 class ServerProcess:
-    """`python -m asteroid_mining.server` on 127.0.0.1 and a free port, keeping its games in `data`."""
+    """`python -m asteroid_mining.server` on 127.0.0.1, keeping its games in `data`.
+
+    The server binds port 0, so the system gives it a free port at once, and says which in its log: a port
+    chosen here and handed over would be free only until some other process of a busy machine took it (any
+    outgoing connection may) before the server, still importing, bound it. Each start gets a new port."""
 
     def __init__(self, data: Path, *args: str) -> None:
         self.data = data
         self.args = args
-        self.port = free_port()
+        self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data / "server.log"
 
@@ -224,15 +237,18 @@ class ServerProcess:
     def start(self, *command: str) -> ServerProcess:
         self.data.mkdir(parents=True, exist_ok=True)
         argv = list(command) or [sys.executable, "-m", "asteroid_mining.server", "--bot-delay", "0", *self.args]
-        argv += ["--port", str(self.port), "--data", str(self.data)]
+        argv += ["--port", "0", "--data", str(self.data)]
+        self.port = 0
         with open(self.log, "ab") as out:
+            offset = out.tell()
             self.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60  # a bound only: a busy machine starts a server slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"the server exited: {self.log.read_text()}")
+            self.port = self.port or announced_port(self.log, offset)
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                if self.port and httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
                     return self
             time.sleep(0.05)
         raise AssertionError(f"the server did not start: {self.log.read_text()}")
@@ -246,7 +262,7 @@ class ServerProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(60)  # a graceful stop (tests read its last log lines); slow on a busy machine
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)

@@ -15,6 +15,7 @@ import contextlib
 import glob
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -57,6 +58,14 @@ def _port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+def announced_port(log: Path, offset: int = 0) -> int:
+    """The port a server says in `log` (after `offset`) that uvicorn listens on; 0 until it has said so."""
+    with open(log, "rb") as text:
+        text.seek(offset)
+        found = re.search(rb"Uvicorn running on https?://\S+:(\d+)", text.read())
+    return int(found.group(1)) if found else 0
+
+
 def postgres_bin() -> Path | None:
     """The directory of Debian's PostgreSQL programs (initdb, postgres), or None when it is not installed."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -92,8 +101,9 @@ class Process:
             assert self.proc is not None
             os.kill(self.proc.pid, number)
 
-    def wait(self, timeout: float = 20) -> None:
-        """Wait for the process to end (killing it after `timeout` seconds)."""
+    def wait(self, timeout: float = 60) -> None:
+        """Wait for the process to end (killing it after `timeout` seconds: a bound for a graceful stop, which
+        the tests count on, on a busy machine)."""
         if self.proc is None:
             return
         try:
@@ -304,16 +314,20 @@ class HAProxy:
 
 
 class Node:
-    """`python -m asteroid_mining.server` as a node of the cluster."""
+    """`python -m asteroid_mining.server` as a node of the cluster.
+
+    Its first start binds port 0 and reads the port the system gave it from its log (a free port chosen here
+    could be taken by another process before the node, still importing, bound it); a restart takes that port
+    again, where the balancer expects it."""
 
     def __init__(self, name: str, database: str, redis: str, directory: Path, *extra: str) -> None:
         self.name = name
-        self.port = free_port()
+        self.port = 0
         self.dir = directory
         self.dir.mkdir(parents=True, exist_ok=True)
-        argv = [sys.executable, "-m", "asteroid_mining.server", "--port", str(self.port), "--data", str(self.dir),
-                "--database", database, "--redis", redis, "--node-id", name, *extra]
-        self.process = Process(argv, self.dir / "node.log")
+        self.argv = [sys.executable, "-m", "asteroid_mining.server", "--data", str(self.dir), "--database", database,
+                     "--redis", redis, "--node-id", name, *extra]
+        self.process = Process(self.argv, self.dir / "node.log")
 
     @property
     def url(self) -> str:
@@ -347,12 +361,15 @@ class Node:
         """Start the node and wait until it answers."""
         import httpx
 
+        self.process.argv = [*self.argv, "--port", str(self.port)]
+        offset = self.log.stat().st_size if self.log.exists() else 0
         self.process.start()
 
         def up() -> bool:
             if not self.process.alive:
-                raise AssertionError(f"node {self.name} exited: {(self.dir / 'node.log').read_text()[-2000:]}")
-            return httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200
+                raise AssertionError(f"node {self.name} exited: {self.log.read_text()[-2000:]}")
+            self.port = self.port or announced_port(self.log, offset)
+            return bool(self.port) and httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200
 
         wait_until(up, 90, f"node {self.name}")  # a bound only: on a busy machine a node takes a while to start
         return self
