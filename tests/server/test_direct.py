@@ -21,8 +21,6 @@ from asteroid_mining.server.direct import FRAME_KEY, SCOPE_KEY, DirectSend, fram
 from asteroid_mining.server.messages import frame
 from asteroid_mining.server.outbox import Outbox
 
-from .helpers import free_port
-
 TEXTS = ["{}", "x" * 125, "y" * 126, "z" * 65_535, "w" * 65_536, '{"name":"Ödön 🚀 ∑"}', "é" * 40_000]
 """Texts whose frames take each length form (7 bits, 16 bits, 64 bits), and characters beyond ASCII."""
 
@@ -89,8 +87,8 @@ class EchoPlan:
 @contextlib.contextmanager
 def serving(app: Any, deflate: bool = False) -> Iterator[str]:
     """`app` behind `DirectSend` on a real uvicorn server (in a thread), as the game server configures it."""
-    port = free_port()
-    config = uvicorn.Config(DirectSend(app), host="127.0.0.1", port=port, lifespan="off", log_config=None,
+    # port 0: the system's free port at once (one picked ahead could be taken by another process meanwhile)
+    config = uvicorn.Config(DirectSend(app), host="127.0.0.1", port=0, lifespan="off", log_config=None,
                             ws_per_message_deflate=deflate)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -100,6 +98,7 @@ def serving(app: Any, deflate: bool = False) -> Iterator[str]:
         while not server.started and thread.is_alive() and time.monotonic() < deadline:
             time.sleep(0.01)
         assert server.started, "the server did not start"
+        port = server.servers[0].sockets[0].getsockname()[1]
         yield f"ws://127.0.0.1:{port}"
     finally:
         server.should_exit = True
