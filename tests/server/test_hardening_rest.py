@@ -291,3 +291,57 @@ def test_a_database_whose_tables_are_gone_is_one_line_and_exit_2(tmp_path: Path)
     errors = [line for line in run.stderr.splitlines() if "error" in line]
     assert len(errors) == 1 and "damaged (table commands is missing)" in errors[0], run.stderr
     assert "Traceback" not in run.stderr + run.stdout
+
+
+# ----- 7. histories cached in bytes, events from the cache, the costly reads rate-limited per address -----
+def test_the_history_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+    one, _ = played_games(settings, commands=4)
+    with app_client(settings) as client:
+        size = len(client.get(f"/api/games/{one['id']}/replay").content)
+    budget = int(size * 2.5)  # room for two small histories (with their events), not for three
+    small = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                     replay_cache_bytes=budget)
+    with app_client(small) as client:
+        cache = client.app.state.replays  # type: ignore[attr-defined]
+        games = [client.post("/api/games", json={"belt": two_loops_belt()}).json()["id"] for _ in range(3)]
+        for game in games:
+            assert client.get(f"/api/games/{game}/replay").status_code == 200
+            assert 0 < cache.bytes <= budget
+        assert len(cache) < 3 and cache.builds == 3
+        client.get(f"/api/games/{games[-1]}/events")  # the latest is kept: no build
+        assert cache.builds == 3
+        client.get(f"/api/games/{games[0]}/events")  # the oldest was dropped: built again
+        assert cache.builds == 4
+    tiny = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static", replay_cache_bytes=10)
+    with app_client(tiny) as client:  # a history larger than the whole budget is answered, not kept
+        assert client.get(f"/api/games/{one['id']}/replay").json()["seq"] == 4
+        assert client.app.state.replays.bytes == 0  # type: ignore[attr-defined]
+
+
+def test_events_come_from_the_replays_cache_for_any_after(settings: Settings) -> None:
+    game, _ = played_games(settings, commands=3)
+    with app_client(settings) as client:
+        cache = client.app.state.replays  # type: ignore[attr-defined]
+        whole = client.get(f"/api/games/{game['id']}/events").json()
+        assert [s["seq"] for s in whole["steps"]] == [1, 2, 3] and whole["seq"] == 3
+        later = client.get(f"/api/games/{game['id']}/events", params={"after": 1}).json()
+        assert later == {**whole, "steps": whole["steps"][1:]}
+        assert client.get(f"/api/games/{game['id']}/events", params={"after": 9}).json()["steps"] == []
+        replay = client.get(f"/api/games/{game['id']}/replay").json()
+        assert [{k: s[k] for k in ("seq", "by", "events")} for s in replay["steps"]] == whole["steps"]
+        assert cache.builds == 1
+
+
+def test_the_costly_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        history_rate_per_second=0.001, history_rate_burst=3)
+    with app_client(settings) as client:
+        game = client.post("/api/games", json={}).json()["id"]
+        for path in ("/replay", "/events", "/log"):
+            assert client.get(f"/api/games/{game}{path}").status_code in (200, 409), path
+        for path in ("/replay", "/events", "/log"):
+            answer = client.get(f"/api/games/{game}{path}")
+            assert answer.status_code == 429, (path, answer.text)
+            assert answer.json()["error"]["code"] == "rate_limited" and int(answer.headers["retry-after"]) >= 1
+        assert client.get(f"/api/games/{game}").status_code == 200  # the cheap reads are not counted

@@ -16,7 +16,7 @@ from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
 from .limits import BodyLimit
-from .replay_cache import ReplayCache
+from .replay_cache import ReadLimiter, ReplayCache
 from .static import ClientFiles
 from .stores import make_hub, make_store
 
@@ -53,7 +53,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan,
                   telemetry=quiet)
     app.state.settings = settings
-    app.state.replays = ReplayCache(settings.replay_cache)
+    app.state.replays = ReplayCache(settings.replay_cache_bytes)
+    app.state.history_limiter = ReadLimiter(settings.history_rate_per_second, settings.history_rate_burst)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(catalog.router)

@@ -84,8 +84,14 @@ class Settings:
     and the connection is closed (a body sent a byte at a time would hold a connection for as long as it liked)."""
     keep_alive_seconds: int = 5
     """Seconds an idle keep-alive HTTP connection is kept open (uvicorn's `timeout_keep_alive`)."""
-    replay_cache: int = 16
-    """Replay documents (`GET /api/games/{id}/replay`) kept, by game and seq, so that asking again costs nothing."""
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    """Bytes of games' histories (the JSON text of `GET /api/games/{id}/replay` and `…/events`) kept, by game and
+    seq, so that asking again costs nothing; the least recently asked for is dropped first."""
+    history_rate_per_second: float = 2.0
+    """Replays, events and logs (`GET /api/games/{id}/replay`, `…/events`, `…/log`) one address may ask for per
+    second, on average (token bucket): each may replay a whole game."""
+    history_rate_burst: int = 20
+    """Replays, events and logs one address may ask for at once (the bucket's size)."""
     max_live_games: int = 5_000
     """Running games the server holds at most."""
     max_belt_asteroids: int = 2_500
@@ -137,10 +143,11 @@ class Settings:
         if self.redis and not self.database:
             problems.append("redis (a cluster) needs a shared database: give database a postgresql:// URL too")
         problems.extend(_bad_proxies(self.forwarded_allow_ips))
+        if not (math.isfinite(self.history_rate_per_second) and self.history_rate_per_second > 0):
+            problems.append("history_rate_per_second must be a finite number above 0")
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
-        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "replay_cache",
-                     "sync_per_second"):
+        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
@@ -152,7 +159,8 @@ class Settings:
                      "sync_buffer", "send_queue", "send_buffer_bytes", "send_buffer_total_bytes", "inbox",
                      "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
-                     "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates"):
+                     "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
+                     "history_rate_burst"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:

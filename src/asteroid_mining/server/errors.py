@@ -30,12 +30,15 @@ _HTTP_CODES = {
 class ServerError(Exception):
     """An error the server reports to a client: HTTP `status`, stable `code`, a sentence, the field at fault."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, field: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.headers = headers
+        """Headers of the answer besides its body (`Retry-After` of a `429`)."""
 
     def body(self) -> dict[str, Any]:
         """The REST error body."""
@@ -106,7 +109,7 @@ def install(app: FastAPI) -> None:
 
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ServerError)
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)

@@ -3,26 +3,22 @@ for spectators who join late.
 
 Each accepted command's events, in order, exactly as the WebSocket `update` for it carried them. The game is
 rebuilt from its log by the replay's one rebuild (`build_replay`), so a running game and a finished one answer
-alike; `after=N` leaves out the commands up to seq N.
+alike; `after=N` leaves out the commands up to seq N. The answer comes from the replay's cache (by game and seq,
+each step's events kept as JSON text), so asking again, with any `after`, costs only joining texts; asking is
+rate-limited per address with the replay.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 from .errors import ServerError
-from .replay import build_replay
+from .replay import game_history
+from .schemas import ErrorBody
 
 router = APIRouter(prefix="/api")
-
-
-def events_of(replay: dict[str, Any], after: int) -> dict[str, Any]:
-    """The event history of a replay document: seq, who played and the events of every step after `after`."""
-    steps = [{"seq": s["seq"], "by": s["by"], "events": s["events"]} for s in replay["steps"] if s["seq"] > after]
-    return {"id": replay["id"], "status": replay["status"], "seq": replay["seq"], "steps": steps}
 
 
 @router.get("/games/{game_id}/summary")
@@ -37,14 +33,12 @@ async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
     return summary
 
 
-@router.get("/games/{game_id}/events")
+@router.get("/games/{game_id}/events", response_class=Response, responses={
+    200: {"content": {"application/json": {}}, "description": "The events (`schemas.GameEvents`)"},
+    429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for too many (`Retry-After`)"}})
 async def game_events(
     game_id: str, request: Request, after: int = Query(0, ge=0, description="leave out the commands up to this seq"),
-) -> dict[str, Any]:
+) -> Response:
     """Every accepted command's events (seq, by, events), oldest first."""
-    found = await request.app.state.hub.store.log(game_id)
-    if found is None:
-        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
-    record, progress, commands = found
-    replay = await asyncio.to_thread(build_replay, record, progress, commands)
-    return events_of(replay, after)
+    history = await game_history(request, game_id)  # cached with the replay, by game and seq
+    return Response(history.events(after), media_type="application/json")

@@ -130,11 +130,15 @@ lost, abandoned) the log is everyone's."""
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses={
-    **_ERRORS, 409: {"model": ErrorBody, "description": "`game_running`: the game is in play (its log is public "
-                     "once it has ended; a damaged game's log is shown to its seats' tokens)"}})
+    **_ERRORS,
+    409: {"model": ErrorBody, "description": "`game_running`: the game is in play (its log is public once it has "
+          "ended; a damaged game's log is shown to its seats' tokens)"},
+    429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for too many logs, replays and "
+          "events (`Retry-After`)"}})
 async def game_log(game_id: str, request: Request) -> dict[str, Any]:
     """The replay: belt, options, seed and every accepted command with its seq (from the store), once the game
     has ended. A damaged game in play shows it to a seat's token (`Authorization: Bearer TOKEN`)."""
+    request.app.state.history_limiter.check(client_of(request))  # (it reads the whole log: rate-limited)
     hub = hub_of(request)
     found = await hub.store.log(game_id)
     if found is None:

@@ -3,21 +3,25 @@
 The answer is the public view (R17) before the first command and, for every accepted command, what a client
 received for it over the WebSocket: the action, who played it, its events and the diff of the view. The game is
 rebuilt from its log (belt, options, seed, commands) by `rebuild`, as live games are, so finished games replay
-as well as running ones, and a log the engine refuses answers `500 game_damaged`.
+as well as running ones, and a log the engine refuses answers `409 game_damaged`. The answer is built from the
+players' view only (R17): a game in play is replayed to anyone, as it is shown to its spectators. It is kept
+encoded in the `ReplayCache` with the game's events (`history`), and asking for it is rate-limited per address.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
 from ..rules import Event, Game
 from ..storage import Command, GameRecord, Progress
 from .diff import ViewTracker
 from .errors import ServerError
+from .lobby import client_of
 from .rebuild import read_meta, rebuild
-from .replay_cache import ReplayCache
+from .replay_cache import History, ReplayCache
+from .schemas import ErrorBody
 
 router = APIRouter(prefix="/api")
 
@@ -46,12 +50,28 @@ def build_replay(record: GameRecord, progress: Progress, commands: list[Command]
             "belt": meta.belt_name, "state": start, "steps": steps}
 
 
-@router.get("/games/{game_id}/replay")
-async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
-    """The view before the first command and every step after it (action, events, diff)."""
+async def game_history(request: Request, game_id: str) -> History:
+    """The game's history at its current seq, from the cache or built (a token of the caller's address's
+    `ReadLimiter` taken first: 429 `rate_limited` past it); 404, or 409 `game_damaged`."""
+    request.app.state.history_limiter.check(client_of(request))
+    cache: ReplayCache = request.app.state.replays
+    live = request.app.state.hub.games.get(game_id)
+    if live is not None:  # a loaded game says its seq: a cached history is answered without reading the log
+        cached = cache.peek(game_id, live.seq)
+        if cached is not None:
+            return cached
     found = await request.app.state.hub.store.log(game_id)
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
-    cache: ReplayCache = request.app.state.replays  # DamagedGame (409 game_damaged) when the log cannot be played
+    # DamagedGame (409 game_damaged) when the log cannot be played
     return await cache.get(record.id, progress.seq, lambda: build_replay(record, progress, commands))
+
+
+@router.get("/games/{game_id}/replay", response_class=Response, responses={
+    200: {"content": {"application/json": {}}, "description": "The replay (`protocol.Replay`)"},
+    429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for too many (`Retry-After`)"}})
+async def game_replay(game_id: str, request: Request) -> Response:
+    """The view before the first command and every step after it (action, events, diff)."""
+    history = await game_history(request, game_id)
+    return Response(history.replay, media_type="application/json")
