@@ -43,19 +43,20 @@ WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PIP_NO_INPUT := 1
 
-# The rules engine compiled by mypyc: extension modules beside the sources, remade when a source changes
-# (the engine checks a hash of every source and runs the pure modules while the build is stale).
+# The code compiled by mypyc: extension modules beside the sources, remade when a source changes (each package
+# checks a hash of every source and runs the pure modules while its build is stale). What each build compiles is
+# listed in one build file, tools/builds.toml: the rules engine, the bots' search in ai/, the generator's walks in
+# maps/. Any source of those packages may be one (the script compiles only what changed among those listed).
+BUILD_FILE    := tools/builds.toml
 RULES         := src/asteroid_mining/rules
 ENGINE_STAMP  := $(RULES)/_compiled.json
 RULES_SOURCES := $(shell find $(RULES) -name '*.py')
-# The bots' search is compiled the same way, as a build of its own (the modules `rules/_engine.py` names).
 AI            := src/asteroid_mining/ai
 AI_STAMP      := $(AI)/_compiled.json
-AI_SOURCES    := $(addprefix $(AI)/,observation.py planner.py playout.py random_bot.py search.py sun.py team.py)
-# ... and the belt generator's walks (`rules/_engine.py`'s MAPS_MODULES), a third.
+AI_SOURCES    := $(wildcard $(AI)/*.py)
 MAPS          := src/asteroid_mining/maps
 MAPS_STAMP    := $(MAPS)/_compiled.json
-MAPS_SOURCES  := $(MAPS)/walks.py
+MAPS_SOURCES  := $(wildcard $(MAPS)/*.py)
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
@@ -86,7 +87,7 @@ setup:
 # Without a C compiler (or Python's headers) the script says so and the pure engine is used.
 compiled: $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP)
 
-$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(RULES)/_engine.py tools/compile_engine.py $(STAMP)
+$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(BUILD_FILE) tools/compile_engine.py $(STAMP)
 	@$(PY) tools/compile_engine.py
 
 # The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that

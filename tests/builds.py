@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
+
+BUILD_FILE = Path(__file__).resolve().parents[1] / "tools" / "builds.toml"
+"""The one list of what is compiled (`tools/compile_engine.py` builds what it names)."""
+
+
+def build_modules(package: str) -> tuple[str, ...] | None:
+    """The modules the build file compiles of `package` (None: all of them); KeyError when it compiles none."""
+    for entry in tomllib.loads(BUILD_FILE.read_text(encoding="utf-8"))["build"]:
+        if entry["package"] == package:
+            return None if entry["modules"] == "all" else tuple(entry["modules"])
+    raise KeyError(package)
 
 
 def assert_build_asked_for(build: str, module: ModuleType, problem: Callable[[], str | None]) -> None:

@@ -1,17 +1,16 @@
-"""Compile the rules engine (src/asteroid_mining/rules), the bots' search (the planner's modules of
-src/asteroid_mining/ai) and the belt generator's walks (src/asteroid_mining/maps/walks.py) with mypyc, next to
-their sources.
+"""Compile with mypyc, next to their sources, the builds the build file `tools/builds.toml` lists: the rules
+engine (src/asteroid_mining/rules), the bots' search (the planner's modules of src/asteroid_mining/ai) and the
+belt generator's walks (src/asteroid_mining/maps/walks.py).
 
     python tools/compile_engine.py          # build, or say why not and leave the pure modules in place
     python tools/compile_engine.py --clean  # remove the compiled modules (the pure ones are used)
 
-Each build is a library of its own (the rules; the modules `_engine.AI_MODULES` names; those `_engine.MAPS_MODULES`
-names) and is remade only when
-its sources changed. The extension modules are written beside the `.py` files they are built from, with
-`_compiled.json` in the package recording the interpreter and a hash of every source; `asteroid_mining.rules._engine`
-uses a build only while that record matches the sources. Without a C compiler or Python's headers nothing is
-built, and the pure modules run: the exit status is 0 either way, since compiling is an optimisation, never a
-requirement.
+Each build is a library of its own (`<package>._compiled__mypyc`) and is remade only when its sources
+changed. The extension modules are written beside the `.py` files they are built from, with `_compiled.json` in
+the package recording the interpreter and a hash of every source; `asteroid_mining.rules._engine` uses a build
+only while that record matches the sources, and a package compiled in part runs compiled the modules its record
+names. Without a C compiler or Python's headers nothing is built, and the pure modules run: the exit status is 0
+either way, since compiling is an optimisation, never a requirement.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +32,8 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 RULES = SRC / "asteroid_mining" / "rules"
+BUILD_FILE = Path(__file__).resolve().parent / "builds.toml"
+"""The one list of what is compiled: each build's package and modules."""
 
 
 def _load_engine_module() -> ModuleType:
@@ -75,17 +77,43 @@ class Build:
         return problem
 
 
-BUILDS = (
-    Build("the rules engine", RULES, None, "asteroid_mining.rules._compiled"),
-    Build("the bots' search", _engine.AI_HERE, _engine.AI_MODULES, "asteroid_mining.ai._compiled"),
-    Build("the belt generator's walks", _engine.MAPS_HERE, _engine.MAPS_MODULES, "asteroid_mining.maps._compiled"),
-)
+def read_builds(path: Path = BUILD_FILE) -> tuple[Build, ...]:
+    """The builds the build file lists; SystemExit naming the place of a mistake in it."""
+    try:
+        listed = tomllib.loads(path.read_text(encoding="utf-8"))["build"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as wrong:
+        raise SystemExit(f"compile_engine: {path.name}: cannot read its [[build]] tables ({wrong})") from None
+    builds = []
+    for i, entry in enumerate(listed):
+        where = f"{path.name}: build[{i}]"
+        what, package, modules = entry.get("what"), entry.get("package"), entry.get("modules")
+        if not isinstance(what, str) or not isinstance(package, str) or not package.startswith("asteroid_mining"):
+            raise SystemExit(f"compile_engine: {where}: needs `what` and `package` (asteroid_mining...) as strings")
+        here = SRC.joinpath(*package.split("."))
+        if modules == "all":
+            chosen: tuple[str, ...] | None = None
+        elif isinstance(modules, list) and modules and all(isinstance(m, str) for m in modules):
+            chosen = tuple(modules)
+            missing = [m for m in chosen if m.startswith("_") or not (here / f"{m}.py").is_file()]
+            if missing:
+                raise SystemExit(f"compile_engine: {where}.modules: no such module to compile: {', '.join(missing)}")
+        else:
+            raise SystemExit(f"compile_engine: {where}.modules: \"all\" or a list of the package's modules")
+        if not (here / "__init__.py").is_file():
+            raise SystemExit(f"compile_engine: {where}.package: no package {package}")
+        builds.append(Build(what, here, chosen, f"{package}._compiled"))
+    return tuple(builds)
+
+
+BUILDS = read_builds()
 
 
 def clean(build: Build) -> None:
     """Remove the build's extension modules and its record."""
+    # a module the build compiled before but the build file no longer names goes too
+    recorded = _engine.recorded_modules(build.here) if build.modules is not None else ()
     build.manifest.unlink(missing_ok=True)
-    stems = None if build.modules is None else {*build.modules, build.group.rpartition(".")[2] + "__mypyc"}
+    stems = None if build.modules is None else {*build.modules, *recorded, build.group.rpartition(".")[2] + "__mypyc"}
     for path in build.here.rglob("*"):
         if path.suffix in (".so", ".pyd") and (stems is None or path.name.split(".")[0] in stems):
             path.unlink()

@@ -18,9 +18,10 @@ from asteroid_mining.maps.generator import generate_belt
 from asteroid_mining.maps.graph import BeltArrays, neighbour_arrays
 from asteroid_mining.rules import _engine
 
-from ..builds import assert_build_asked_for
+from ..builds import assert_build_asked_for, build_modules
 
 MAPS = Path(asteroid_mining.maps.__file__).parent
+MAPS_MODULES = build_modules("asteroid_mining.maps") or ()  # a list of modules, never "all"
 
 
 def random_graph(seed: int, n: int, links: int) -> list[list[int]]:
@@ -82,7 +83,7 @@ def test_the_shelter_cover_is_its_reading_and_covers_everyone(seed: int) -> None
 
 
 def test_the_build_in_use_is_the_one_asked_for() -> None:
-    assert_build_asked_for(BUILD, walks, lambda: _engine.compiled_problem(MAPS, _engine.MAPS_MODULES))
+    assert_build_asked_for(BUILD, walks, lambda: _engine.compiled_problem(MAPS, MAPS_MODULES))
 
 
 def test_pure_is_asked_for_every_build() -> None:

@@ -1,10 +1,12 @@
-"""The choices' JSON text written by the engine (`Game.choices_text`, `Choices.to_text`, `Choice.to_text`,
-`Refusal.to_text`) is exactly what orjson writes for their JSON, whatever the strings hold; `Choice` is a
-value; `Game.choices_scope` names what a settler's choices are made of."""
+"""The choices' JSON text written by the engine's one serialisation module (`Game.choices_text`, and
+`json_text.choices_to_text`, `choice_to_text`, `refusal_to_text`) is exactly what orjson writes for their JSON,
+whatever the strings hold; `Choice` is a value; `Game.choices_scope` names what a settler's choices are made of."""
 
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -29,7 +31,13 @@ from asteroid_mining.rules import (
 )
 from asteroid_mining.rules.actions import costs
 from asteroid_mining.rules.errors import RefusalShape, shape_of
-from asteroid_mining.rules.json_text import integer, quote
+from asteroid_mining.rules.json_text import (
+    choice_to_text,
+    choices_to_text,
+    integer,
+    quote,
+    refusal_to_text,
+)
 
 from .strategies import belts, game_options
 
@@ -41,11 +49,11 @@ def orjson_text(value: Any) -> str:
 def assert_texts_agree(game: Game, actor: str) -> None:
     """Every text the engine writes of `actor`'s choices is orjson's text of the same JSON."""
     full = game.choices(actor)
-    assert full.to_text() == orjson_text(full.to_json())
+    assert choices_to_text(full) == orjson_text(full.to_json())
     brief = game.choices(actor, brief=True)
-    assert brief.to_text() == orjson_text(brief.to_json())
+    assert choices_to_text(brief) == orjson_text(brief.to_json())
     for choice in full.choices:
-        assert choice.to_text() == orjson_text(choice.to_json()), choice
+        assert choice_to_text(choice) == orjson_text(choice.to_json()), choice
     expected = None if full.refusal is not None else orjson_text(full.to_json())
     assert game.choices_text(actor) == expected
 
@@ -99,7 +107,7 @@ def test_actions_with_every_argument_given() -> None:
     for action in (BuildGates("s1", "g1", "g2"), BuildGates("s1"), BuildRobot("s1", "r9"), BuildRobot("s1"),
                    Move("s1", "A"), Deposit("s1", "ice"), Place("s1", "g1"), Drill("s1"), Wait("s1")):
         for choice in (Choice(action, None), Choice(action, refusal), Choice(action, None, Danger("ice", 2))):
-            assert choice.to_text() == orjson_text(choice.to_json())
+            assert choice_to_text(choice) == orjson_text(choice.to_json())
 
 
 STRANGE = ["", "plain", 'say "hi"', "back\\slash", "tab\there", "new\nline", "\x00\x01\x1f", "\x7f",
@@ -111,10 +119,10 @@ def test_strings_are_escaped_as_orjson_escapes_them(text: str) -> None:
     assert quote(text) == orjson_text(text)
     assert quote(text) == orjson_text(text)  # once kept
     refusal = Refusal("bad_id", {"actor": text, "problem": "invalid", "id": text})
-    assert refusal.to_text() == orjson_text(refusal.to_json())
-    assert Choice(Move(text, text), refusal).to_text() == orjson_text(Choice(Move(text, text), refusal).to_json())
+    assert refusal_to_text(refusal) == orjson_text(refusal.to_json())
+    assert choice_to_text(Choice(Move(text, text), refusal)) == orjson_text(Choice(Move(text, text), refusal).to_json())
     made_by_hand = Refusal("bad_id", {text: text, "n": 7})  # any names, as a refusal made by hand may have
-    assert made_by_hand.to_text() == orjson_text({"code": "bad_id", "params": {text: text, "n": 7}})
+    assert refusal_to_text(made_by_hand) == orjson_text({"code": "bad_id", "params": {text: text, "n": 7}})
 
 
 @given(st.text())
@@ -174,7 +182,7 @@ def test_refusals_compare_by_their_params_whatever_their_order() -> None:
     assert shaped != Refusal("mantle_left", {"actor": "s1", "asteroid": "A", "mantle": 3})
     assert shaped != Refusal("core_hollow", {"actor": "s1", "asteroid": "A", "mantle": 2})
     assert shaped.params == {"actor": "s1", "asteroid": "A", "mantle": 2}
-    assert by_hand.to_text() == orjson_text(by_hand.to_json())  # in the order it was given
+    assert refusal_to_text(by_hand) == orjson_text(by_hand.to_json())  # in the order it was given
     assert repr(shaped) == "Refusal('mantle_left', {'actor': 's1', 'asteroid': 'A', 'mantle': 2})"
 
 
@@ -216,3 +224,41 @@ def test_the_moves_text_follows_the_links() -> None:
     assert targets() == ["B", "X", "C", "D"]
     game.pin_sun("X", near=True)  # an exposed uranium core near the Sun explodes
     assert targets() == ["B", "C", "D"]
+
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "src" / "asteroid_mining" / "rules"
+
+
+def test_json_text_is_written_in_one_module() -> None:
+    """The rules know their JSON form (`to_json`) and nothing of text: only `json_text` writes it, and only
+    `Game.choices_text` asks it."""
+    imports = re.compile(r"^from \.+json_text import|^from \.+ import .*\bjson_text\b", re.MULTILINE)
+    users = sorted(p.relative_to(RULES_DIR).as_posix() for p in RULES_DIR.rglob("*.py")
+                   if p.name != "json_text.py" and imports.search(p.read_text(encoding="utf-8")))
+    assert users == ["game.py"]
+
+
+def test_the_links_change_only_through_the_asteroid_s_methods() -> None:
+    """The text kept of an asteroid's moves is forgotten by the methods that change its links (`Asteroid.link`,
+    `unlink_all`, `set_links`): nobody else writes `neighbours` or `moves_text`."""
+    writes = re.compile(r"(\.neighbours\[[^]]*\]\s*=[^=]|\.neighbours\s*=[^=]|del [\w.]*neighbours\[|"
+                        r"neighbours\.(clear|pop|update|setdefault)\(|\.moves_text\s*=[^=])")
+    found = [f"{p.name}:{n}" for p in RULES_DIR.rglob("*.py") if p.name not in ("state.py", "json_text.py")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if writes.search(line)]
+    assert found == []
+
+
+def test_a_loaded_game_writes_its_moves_afresh() -> None:
+    game = Game.empty(Options(turns="free", ufos=0))
+    for aid in ("A", "B", "C"):
+        game.add_asteroid(aid, mantle=1)
+    game.link("A", "B")
+    game.add_settler("s1", "A")
+    assert game.choices_text("s1") is not None  # the moves of A kept as text
+    doc = game.to_json()
+    doc["asteroids"][0]["neighbours"] = ["B", "C"]
+    doc["asteroids"][2]["neighbours"] = ["A"]
+    loaded = Game.from_json(doc)
+    text = loaded.choices_text("s1")
+    assert text == orjson_text(loaded.choices("s1").to_json())
+    assert [c["target"] for c in orjson.loads(text or "")["choices"] if c["action"] == "move"] == ["B", "C"]

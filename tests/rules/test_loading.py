@@ -5,7 +5,6 @@ place."""
 from __future__ import annotations
 
 import copy
-import gc
 import json
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asteroid_mining.rules import Game, GameFormatError, Options, Orbit
-from asteroid_mining.rules.bulk import PROMOTE_AT, CollectorPaused
 from asteroid_mining.rules.serialize import state_from_json
 
 from .strategies import belts
@@ -159,49 +157,6 @@ def damaged(draw: st.DrawFn) -> dict[str, Any]:
 @given(damaged())
 def test_any_damage_gives_the_same_outcome_both_ways(doc: dict[str, Any]) -> None:
     agree(doc)
-
-
-def test_the_collector_is_back_as_it_was() -> None:
-    assert gc.isenabled()
-    with CollectorPaused():
-        assert not gc.isenabled()
-        Game.from_json(full_game())
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with CollectorPaused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-
-
-def test_what_a_big_build_made_goes_to_the_oldest_generation_unless_objects_are_frozen() -> None:
-    gc.collect()
-    with CollectorPaused():
-        built = [[n] for n in range(PROMOTE_AT)]
-    assert gc.get_count()[0] < 100  # nothing young left to walk at the next allocation
-    assert any(obj is built for obj in gc.get_objects(generation=2))
-    del built
-    gc.collect()
-    with CollectorPaused():
-        small = [[n] for n in range(1_000)]
-    gc.disable()  # (no collection moves it while it is looked for)
-    try:
-        assert any(obj is small for obj in gc.get_objects(generation=0))  # a small build stays young
-    finally:
-        gc.enable()
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        with CollectorPaused():
-            more = [[n] for n in range(PROMOTE_AT)]
-        gc.disable()  # (no collection moves it while it is looked for)
-        assert gc.get_freeze_count() == frozen  # what someone froze stays frozen ...
-        assert any(obj is more for obj in gc.get_objects(generation=0))  # ... and what was built stays young
-    finally:
-        gc.enable()
-        gc.unfreeze()
 
 
 def test_pairs_resolve_to_the_names_themselves_or_not_at_all() -> None:

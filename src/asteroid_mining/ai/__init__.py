@@ -8,13 +8,15 @@
 `Observation` is what players may know (R17), read lazily from the live game. The robots' own AI (R13) is a
 rule and lives in `rules/robot_ai.py`. Self-play simulation: `ai.simulate` and `asteroid-mining simulate`.
 
-The planner's modules (`rules._engine.AI_MODULES`) run compiled by mypyc when `make compiled` has built them from
-their current sources, else as plain Python, like the rules engine; `BUILD` says which.
+The planner's modules (the build file `tools/builds.toml` names them) run compiled by mypyc when `make compiled`
+has built them from their current sources, else as plain Python, like the rules engine; `BUILD` says which.
 """
 
-from ..rules._engine import choose_ai as _choose_ai
+from pathlib import Path as _Path
 
-BUILD = _choose_ai()
+from ..rules._engine import choose_part as _choose_part
+
+BUILD = _choose_part(__name__, _Path(__file__).parent, "build of the bots' search")
 """`compiled` when the planner's modules run compiled by mypyc (`make compiled`), else `pure`; decided here,
 before any of them is imported (`rules/_engine.py`)."""
 

@@ -1,6 +1,6 @@
 """The loop of one self-play game: each settler's decision, applied, and what the events say counted.
 
-Compiled with the bots' search (`rules._engine.AI_MODULES`): a random bot's game costs little more than this loop
+Compiled with the bots' search (`tools/builds.toml`): a random bot's game costs little more than this loop
 and the engine's own work, a few hundred decisions a game, so the loop runs as native code rather than
 interpreted. `ai.simulate.play_game` makes the game and the bot and turns the tally into its result.
 """

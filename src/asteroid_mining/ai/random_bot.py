@@ -1,6 +1,6 @@
 """`random`: a uniformly random legal action, from its own seeded generator.
 
-Compiled with the bots' search (`rules._engine.AI_MODULES`): a random bot's self-play game is mostly its
+Compiled with the bots' search (`tools/builds.toml`): a random bot's self-play game is mostly its
 decisions and the engine's work.
 """
 

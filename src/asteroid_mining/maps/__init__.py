@@ -8,9 +8,11 @@ The generator's walks over a belt's links (`maps.walks`) run compiled by mypyc w
 from their current sources, else as plain Python, like the rules engine; `BUILD` says which.
 """
 
-from ..rules._engine import choose_maps as _choose_maps
+from pathlib import Path as _Path
 
-BUILD = _choose_maps()
+from ..rules._engine import choose_part as _choose_part
+
+BUILD = _choose_part(__name__, _Path(__file__).parent, "build of the belt generator's walks")
 """`compiled` when the generator's walks run compiled by mypyc (`make compiled`), else `pure`; decided here, before
 any of them is imported (`rules/_engine.py`)."""
 

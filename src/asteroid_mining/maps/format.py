@@ -32,8 +32,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..collector import CollectorPaused
 from ..rules.belt import Belt
-from ..rules.bulk import CollectorPaused
 from .checks import Checked, check_asteroids, check_gates, check_links, check_start
 from .problems import BeltError, Problem
 from .schema import belt_schema, json_type, structure_problems
@@ -73,7 +73,7 @@ def load_belt(source: str | os.PathLike[str]) -> Belt:
 
 def parse_belt_text(text: str, source: str = "") -> Belt:
     """Read a belt from JSON text; `source` names it in the error. Raises `BeltError`."""
-    with CollectorPaused():  # a huge belt is a million new objects and no garbage (see rules.bulk)
+    with CollectorPaused():  # a huge belt is a million new objects and no garbage (see collector)
         return _parse_belt_text(text, source)
 
 

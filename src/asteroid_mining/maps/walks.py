@@ -1,5 +1,5 @@
 """The generator's walks over the links of a small belt, in plain loops: which asteroids are connected, and where
-the shelters go. Compiled by mypyc like the rules engine (`rules._engine.MAPS_MODULES`), as a build of its own.
+the shelters go. Compiled by mypyc like the rules engine (`tools/builds.toml`), as a build of its own.
 
 On a belt of a few hundred asteroids each step of these walks looks at a few dozen, and numpy's or scipy's cost
 per call would be most of the work; the pure modules ran them as the interpreter's loops, the tenth of a small

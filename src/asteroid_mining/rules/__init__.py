@@ -1,10 +1,16 @@
-"""The rules of Asteroid Mining (RULES.md): a pure, deterministic engine. No I/O, clock or global state.
+"""The rules of Asteroid Mining (RULES.md): a deterministic engine. A game's outcome depends on its inputs and its
+seed alone: no clock, no I/O while playing, nothing shared between games but caches of text.
 
 Everything other layers need is exported here; the records (`Asteroid`, `Settler`, `Robot`, `Ufo`, `Gate`,
-`Forecast`) are the engine's own and are for reading only.
+`Forecast`) are the engine's own and are for reading only. Refusals are codes and params: the engine words none
+(`asteroid_mining.texts` does, from the translation files).
 
-The same sources run compiled by mypyc when `make compiled` has built them, else as plain Python (`_engine`);
-`ENGINE` says which.
+What is here for speed and not for the rules is kept apart: the JSON text the server sends is written in one
+module (`json_text`, whose caches of recurring pieces are bounded and hold no game's state but the text of an
+asteroid's moves, which the asteroid's link methods forget), and the garbage collector is left to the callers
+that load in bulk (`asteroid_mining.collector`). The same sources run compiled by mypyc when `make compiled` has
+built them, else as plain Python (`_engine`, which reads the build's record and the environment once, at
+import); `ENGINE` says which.
 """
 
 from ._engine import choose as _choose

@@ -7,10 +7,12 @@ or removed, makes the whole package fall back to the pure modules (never a mix o
 Setting `ASTEROID_MINING_ENGINE=pure` asks for the pure modules whatever is built, so that the same tests run
 against both; `ASTEROID_MINING_ENGINE=compiled` makes a missing or stale build an error instead of a fallback.
 
-The bots' search (`ai/`: the observation, the planner and the modules it calls) is compiled the same way, as a
-build of its own with its own record (`ai/_compiled.json`, `AI_MODULES`): its compiled modules call the rules as
-any Python code does, so each build is used or not on its own, and `ASTEROID_MINING_ENGINE` governs both. So is
-the belt generator's walks over a belt's links (`maps/_compiled.json`, `MAPS_MODULES`), a third build.
+Other packages have some of their modules compiled the same way, each as a build of its own with its own record
+(the bots' search in `ai/`, the belt generator's walks in `maps/`): their compiled modules call the rules as any
+Python code does, so each build is used or not on its own, and `ASTEROID_MINING_ENGINE` governs all of them.
+Which modules each build compiles is said in one place, the build file `tools/builds.toml` that
+`tools/compile_engine.py` reads; at run time a package compiled in part uses the modules its build recorded
+(`choose_part`), so that nothing here names another package's modules.
 
 This module is never compiled itself: it decides before any compiled module is imported.
 """
@@ -34,21 +36,6 @@ MANIFEST = HERE / "_compiled.json"
 """Written by the build: the Python it was built for and the sha256 of every compiled source."""
 ENV = "ASTEROID_MINING_ENGINE"
 """`pure` forces the pure modules; `compiled` requires the compiled ones; unset or `auto` prefers them."""
-
-
-AI_PACKAGE = PACKAGE.rpartition(".")[0] + ".ai"
-AI_HERE = HERE.parent / "ai"
-AI_MODULES = ("observation", "planner", "playout", "random_bot", "search", "sun", "team")
-"""The modules of `ai/` that are compiled: the planner's decision and everything it calls in its loops, and the
-self-play loop with the random bot (the package's `__init__`, which decides, and the modules other bots or tools
-extend stay pure)."""
-
-
-MAPS_PACKAGE = PACKAGE.rpartition(".")[0] + ".maps"
-MAPS_HERE = HERE.parent / "maps"
-MAPS_MODULES = ("walks",)
-"""The modules of `maps/` that are compiled: the generator's walks over a small belt's links, its loops that are
-not numpy's (everything else there is numpy's and scipy's work, or reading and writing files)."""
 
 
 class EngineError(RuntimeError):
@@ -133,17 +120,27 @@ def choose() -> str:
     return _choose(PACKAGE, HERE, None, "engine")
 
 
-def choose_ai() -> str:
-    """The same for the compiled modules of `ai/` (`AI_MODULES`), before any of them is imported."""
-    return _choose(AI_PACKAGE, AI_HERE, AI_MODULES, "build of the bots' search")
+def choose_part(package: str, here: Path, what: str) -> str:
+    """The same for a package compiled in part (`package`, its directory `here`), before any of its compiled
+    modules is imported: the modules its build recorded are the compiled ones; `what` names the build in an
+    error. Running pure, every module of the package is found as its source: an extension module beside one
+    that the record does not name (a build since changed) is never loaded."""
+    return _choose(package, here, recorded_modules(here), what, everywhere=True)
 
 
-def choose_maps() -> str:
-    """The same for the compiled modules of `maps/` (`MAPS_MODULES`), before any of them is imported."""
-    return _choose(MAPS_PACKAGE, MAPS_HERE, MAPS_MODULES, "build of the belt generator's walks")
+def recorded_modules(here: Path) -> tuple[str, ...]:
+    """The modules the build of the package in `here` recorded (none when it is not built, or its record is
+    unreadable: `compiled_problem` then says why the build is not used)."""
+    try:
+        sources = json.loads((here / MANIFEST.name).read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ()
+    if not isinstance(sources, dict):
+        return ()
+    return tuple(str(module) for module in sources)
 
 
-def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str) -> str:
+def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str, everywhere: bool = False) -> str:
     wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
     if wanted not in ("auto", "pure", "compiled"):
         raise EngineError(f"{ENV} must be auto, pure or compiled, not {wanted!r}")
@@ -152,6 +149,6 @@ def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str) 
         raise EngineError(f"{ENV}=compiled, but the compiled {what} is {problem}")
     if wanted == "pure" or problem is not None:
         if not any(isinstance(f, _PureFinder) and f.package == package for f in sys.meta_path):
-            sys.meta_path.insert(0, _PureFinder(package, here, modules))
+            sys.meta_path.insert(0, _PureFinder(package, here, None if everywhere else modules))
         return "pure"
     return "compiled"

@@ -11,26 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import RULES, Action, actor_refusal, cannot_do, standing_refusal, turn_refusal
-from .actions.base import Choice, Rule, write_choice
+from .actions import RULES, Action, cannot_do, standing_refusal, turn_refusal
+from .actions.base import Choice, Rule
 from .dangers import Reaction, reaction
 from .errors import Refusal
-from .json_text import integer, quoted_between
 from .materials import MATERIALS
 from .state import Asteroid, GameState, Robot, Settler, Ufo
 
-__all__ = ["Choice", "Choices", "StormOutlook", "choices", "choices_scope", "choices_text"]
+__all__ = ["PLANS", "Choice", "Choices", "StormOutlook", "choices", "choices_scope", "reactions_near", "storms_ahead"]
 
 _REACTIVE: Final = frozenset(kind for kind, material in MATERIALS.items() if material.reactive)
-_PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool], ...]]] = {
+PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool], ...]]] = {
     kind: tuple((rule, kind in rule.actors) for rule in RULES) for kind in ("settler", "robot", "ufo")
 }
 """Each action's rule and whether this kind of actor may do it, in the order of `RULES`, by kind of actor."""
-_SETTLERS: Final[dict[str, str]] = {}
-"""What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
-_MEMBERS: Final[dict[str, str]] = {}
-_NEXT: Final[dict[str, str]] = {}
-"""An asteroid's id as the first or a later key of `reactions`: `"a7":`, `,"a7":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +48,6 @@ class StormOutlook:
         """The outlook as a JSON object."""
         return {"round": self.round, "in_rounds": self.in_rounds, "in_path": self.in_path,
                 "sheltered": self.sheltered}
-
-    def write(self, out: list[str]) -> None:
-        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        out.append('{"round":')
-        out.append(integer(self.round))
-        out.append(',"in_rounds":')
-        out.append(integer(self.in_rounds))
-        out.append(',"in_path":true,"sheltered":' if self.in_path else ',"in_path":false,"sheltered":')
-        out.append("true}" if self.sheltered else "false}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,24 +103,6 @@ class Choices:
             "storms": [s.to_json() for s in self.storms],
         }
 
-    def to_text(self) -> str:
-        """`to_json()` as compact JSON text, exactly as `orjson.dumps` writes it (`choices_text`
-        writes the same without making the choices first)."""
-        out = [quoted_between(_SETTLERS, self.settler, '{"settler":', ',"round":'), integer(self.round)]
-        if self.refusal is None:
-            out.append(',"refusal":null,"choices":[')
-        else:
-            out.append(',"refusal":')
-            self.refusal.write(out)
-            out.append(',"choices":[')
-        start = len(out)
-        for c in self.choices:
-            write_choice(out, c.action, c.refusal, c.danger)
-        if len(out) > start:
-            out[start] = out[start][1:]  # each choice is written after a comma: not the first
-        _write_hints(out, self.reactions, self.storms)
-        return "".join(out)
-
 
 def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     """Every action `actor_id` could take now, legal or refused, in a stable order, with the hints.
@@ -152,11 +119,11 @@ def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     standing = standing_refusal(state, actor_id)
     turn = turn_refusal(state, actor) if standing is None else None
     general = standing or turn
-    reactions, storms = _reactions(state, here), _storms(state, here)
+    reactions, storms = reactions_near(state, here), storms_ahead(state, here)
     if brief and general is not None:
         return Choices(actor_id, state.round, general, (), reactions, storms)
     entries: list[Choice] = []
-    for rule, may in _PLANS[actor.kind]:
+    for rule, may in PLANS[actor.kind]:
         refusal = standing or (turn if may else cannot_do(actor, rule))
         if refusal is not None or here is None:
             danger = rule.danger(state, actor, here)
@@ -165,55 +132,6 @@ def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
         else:
             rule.offers(state, actor, here, entries)
     return Choices(actor_id, state.round, general, tuple(entries), reactions, storms)
-
-
-def choices_text(state: GameState, actor_id: str) -> str | None:
-    """`choices(state, actor_id).to_text()`, or None when the actor cannot act now (`actor_refusal`).
-
-    Written as the choices are judged (`Rule.write_offers`), without the `Choice` objects in between: the server
-    asks this after every action, and making the objects only to write them out was half the cost.
-    """
-    actor = state.things.get(actor_id)
-    if not isinstance(actor, (Settler, Robot, Ufo)):
-        raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
-    if actor_refusal(state, actor_id) is not None:
-        return None
-    if actor.at is None:  # not for a living actor; `choices` says what such a one could do
-        return choices(state, actor_id).to_text()
-    here = state.asteroids[actor.at]
-    out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
-           ',"refusal":null,"choices":[']
-    start = len(out)
-    for rule, may in _PLANS[actor.kind]:
-        if may:
-            rule.write_offers(state, actor, here, out)
-        else:
-            refusal = cannot_do(actor, rule)
-            danger = rule.danger(state, actor, here)
-            for action in rule.candidates(state, actor, here):
-                write_choice(out, action, refusal, danger)
-    if len(out) > start:
-        out[start] = out[start][1:]  # each choice is written after a comma: not the first
-    _write_hints(out, _reactions(state, here), _storms(state, here))
-    return "".join(out)
-
-
-def _write_hints(out: list[str], reactions: dict[str, Reaction], storms: tuple[StormOutlook, ...]) -> None:
-    """Close the choices' list and append `reactions` and `storms` as JSON text (what ends `Choices.to_text`)."""
-    out.append('],"reactions":{')
-    first = True
-    for aid, found in reactions.items():
-        out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_NEXT, aid, ",", ":"))
-        first = False
-        found.write(out)
-    out.append('},"storms":[')
-    first = True
-    for storm in storms:
-        if not first:
-            out.append(",")
-        first = False
-        storm.write(out)
-    out.append("]}")
 
 
 def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:
@@ -240,7 +158,7 @@ def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:
     return frozenset(ids)
 
 
-def _reactions(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:
+def reactions_near(state: GameState, here: Asteroid | None) -> dict[str, Reaction]:
     """The reactions to come on `here` and on every asteroid one move away (neighbours, active gates)."""
     out: dict[str, Reaction] = {}
     if here is None or (not state.hot and not state.watch):
@@ -273,7 +191,8 @@ def _add_reaction(state: GameState, asteroid: Asteroid, out: dict[str, Reaction]
             out[asteroid.id] = found
 
 
-def _storms(state: GameState, here: Asteroid | None) -> tuple[StormOutlook, ...]:
+def storms_ahead(state: GameState, here: Asteroid | None) -> tuple[StormOutlook, ...]:
+    """The storms forecast, as they concern an actor on `here` (None: nowhere)."""
     if not state.forecasts:
         return ()
     sheltered = here is not None and here.shelter

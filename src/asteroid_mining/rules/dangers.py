@@ -11,17 +11,11 @@ first time; uranium counts one exposure each such time and explodes on the count
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from .json_text import integer, quote, quoted_between
 from .materials import MATERIALS
 from .orbit import Orbit
 from .state import Asteroid, GameState
-
-_DANGERS: Final[dict[str, str]] = {}
-_REACTIONS: Final[dict[str, str]] = {}
-"""What opens a danger's and a reaction's JSON text, by core: `{"core":"ice","in_rounds":`,
-`{"core":"ice","effect":`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +34,6 @@ class Danger:
         """The danger as a JSON object."""
         return {"core": self.core, "in_rounds": self.in_rounds}
 
-    def write(self, out: list[str]) -> None:
-        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        out.append(quoted_between(_DANGERS, self.core, '{"core":', ',"in_rounds":'))
-        out.append(integer(self.in_rounds))
-        out.append("}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +55,6 @@ class Reaction:
         """The reaction as a JSON object."""
         return {"core": self.core, "effect": self.effect, "in_rounds": self.in_rounds}
 
-    def write(self, out: list[str]) -> None:
-        """Append `to_json` as compact JSON text (as orjson writes it) to `out`, in pieces."""
-        out.append(quoted_between(_REACTIONS, self.core, '{"core":', ',"effect":'))
-        out.append(quote(self.effect))
-        out.append(',"in_rounds":')
-        out.append(integer(self.in_rounds))
-        out.append("}")
 
 
 def near_round(orbit: Orbit | None, pinned: str | None, start: int, count: int = 1) -> int | None:

@@ -148,15 +148,9 @@ def explode(state: GameState, asteroid: Asteroid, events: list[Event]) -> None:
     events.append(Exploded(asteroid.id))
     lose_core(state, asteroid)
     asteroid.exists = False
-    former = list(asteroid.neighbours)
+    former = asteroid.unlink_all(state.asteroids)
     state.touched.add(asteroid.id)
     state.touched.update(former)
-    for other in former:
-        neighbour = state.asteroids[other]
-        del neighbour.neighbours[asteroid.id]
-        neighbour.moves_text = None
-    asteroid.neighbours.clear()
-    asteroid.moves_text = None
     for sid in _by_index(state.settlers, asteroid.settlers):
         kill_settler(state, state.settlers[sid], "explosion", events)
     for uid in _by_index(state.ufos, asteroid.ufos):

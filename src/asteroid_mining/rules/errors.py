@@ -5,30 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .json_text import integer, quote
 from .refusals import ParamValue
 
 
 class RefusalShape:
-    """A refusal code with the names of its parameters in order, and the JSON text around their values.
-
-    Made once per shape (the rules keep theirs as constants; `shape_of` keeps the others), so that writing a
-    refusal as JSON text is its values between pieces made beforehand: the server writes a settler's refusals
-    after every action.
-    """
+    """A refusal code with the names of its parameters in order: made once per shape (the rules keep theirs as
+    constants; `shape_of` keeps the others), so that a refusal is its shape and a tuple of values, with no dict
+    on the way. The JSON text around the values is the writer's (`json_text`), kept by shape."""
 
     def __init__(self, code: str, keys: tuple[str, ...]) -> None:
         self.code: Final = code
         self.keys: Final = keys
-        head = '{"code":' + quote(code) + ',"params":{' + (quote(keys[0]) + ":" if keys else "")
-        self.head: Final = head
-        """`{"code":CODE,"params":{` and the first key with its colon: what opens the refusal's JSON text."""
-        self.choice_head: Final = ',"refusal":' + head
-        """What opens a choice's refusal, after its action: `,"refusal":` and `head`."""
-        self.openers: Final = ("", *("," + quote(key) + ":" for key in keys[1:]))
-        """What comes before each value but the first: its comma, key and colon."""
-        self.choice_texts: Final[dict[tuple[ParamValue, ...], str]] = {}
-        """`Refusal.choice_text` by the values, once written."""
 
 
 def shape_of(code: str, keys: tuple[str, ...]) -> RefusalShape:
@@ -42,8 +29,6 @@ def shape_of(code: str, keys: tuple[str, ...]) -> RefusalShape:
 
 
 _SHAPES: Final[dict[tuple[str, tuple[str, ...]], RefusalShape]] = {}
-_TEXTS_LIMIT: Final = 1024
-"""Beyond this many texts a shape's `choice_texts` start afresh: a long-running server sees many games' ids."""
 
 
 class Refusal:
@@ -85,55 +70,6 @@ class Refusal:
     def to_json(self) -> dict[str, Any]:
         """The refusal as a JSON object: `{"code", "params"}`."""
         return {"code": self.code, "params": self.params}
-
-    def to_text(self) -> str:
-        """`to_json()` as compact JSON text (as orjson writes it)."""
-        out: list[str] = []
-        self.write(out)
-        return "".join(out)
-
-    def write(self, out: list[str]) -> None:
-        """Append `to_text()` to `out`, in pieces."""
-        out.append(self.shape.head)
-        self.write_values(out)
-        out.append("}}")
-
-    def choice_text(self) -> str:
-        """`,"refusal":`, the refusal's JSON text and the `}` that closes a choice without a danger: how a refused
-        choice's JSON text ends (`write_choice`). Kept by the shape once written: a settler's refusals come back
-        after every action (its cargo is short of a robot's every time, its asteroid's mantle is still there)."""
-        shape = self.shape
-        texts = shape.choice_texts
-        found = texts.get(self.values)
-        if found is None:
-            out = [shape.choice_head]
-            plain = self.write_values(out)
-            out.append("}}}")
-            found = "".join(out)
-            if plain:  # a value True would be found under 1 (they are equal): such a one is not kept
-                if len(texts) >= _TEXTS_LIMIT:
-                    texts.clear()
-                texts[self.values] = found
-        return found
-
-    def write_values(self, out: list[str]) -> bool:
-        """Append the values of the params with the keys but the first (which the shape's heads end with);
-        False when a value is a boolean."""
-        openers = self.shape.openers
-        values = self.values
-        plain = True
-        for i in range(len(values)):
-            if i:
-                out.append(openers[i])
-            value = values[i]
-            if isinstance(value, str):
-                out.append(quote(value))
-            elif isinstance(value, bool):  # True == 1: written as JSON's true, as orjson writes it
-                out.append("true" if value else "false")
-                plain = False
-            else:
-                out.append(integer(value))
-        return plain
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Refusal):

@@ -9,12 +9,12 @@ from typing import Any
 from . import setup
 from .actions import Action, action_from_json, actor_refusal, check, legal_actions, perform
 from .belt import Belt
-from .bulk import CollectorPaused
-from .choices import Choices, choices, choices_scope, choices_text
+from .choices import Choices, choices, choices_scope
 from .dangers import Reaction, reaction, reacts_at
 from .effects import react, winnable
 from .errors import GameFormatError, Refusal, Refused, SetupError
 from .events import Event
+from .json_text import choices_text
 from .options import CLASSIC, OptionError, Options
 from .orbit import Orbit
 from .round import finish_round, first_turn, next_living
@@ -40,11 +40,6 @@ class Game:
         """A real game on `belt`: settlers `s1…sN` on the start, UFOs on random asteroids, storms forecast."""
         if settlers < 1:
             raise SetupError("a game needs at least one settler")
-        with CollectorPaused():  # a belt of 100,000 asteroids is a million new objects and no garbage
-            return cls._new(belt, options, seed, settlers)
-
-    @classmethod
-    def _new(cls, belt: Belt, options: Options, seed: int, settlers: int) -> Game:
         state = GameState(options, random.Random(seed), scripted=False, storm_sector=belt.storm_sector)
         setup.add_asteroids(state, belt.asteroids)
         links = belt.links

@@ -1,17 +1,40 @@
-"""Compact JSON text written directly, for what the server sends after every action (`Choices.to_text`).
+"""The engine's one serialisation module: compact JSON text written directly, a writer per type, for what the
+server sends after every action (`Game.choices_text`).
 
-The text is exactly what orjson writes for the same value as a dict (`orjson.dumps(value).decode()`): no
+The text is exactly what orjson writes for the same value's `to_json()` (`orjson.dumps(value.to_json())`): no
 spaces, keys in insertion order, UTF-8 as is, only `"`, `\\` and control characters escaped. Writing it here,
-in the compiled engine, spares the server the dicts it would otherwise build only to encode them.
+in the compiled engine, spares the server the dicts it would otherwise build only to encode them. The records
+(actions, refusals, choices, dangers, reactions, storms) know their JSON form (`to_json`) and nothing of text;
+everything about text is here:
 
-Writers append pieces to a list that is joined once at the end. The pieces that recur (ids, codes, keys and
-what surrounds them) are made once and kept: ids, codes and parameter names come back after every action.
+- the pieces of JSON text that recur (ids, codes, keys and what surrounds them) are made once and kept: ids,
+  codes and parameter names come back after every action;
+- an action's head is written from a table made once per record class (its `name` and fields), so that a new
+  action needs no writer of its own;
+- a refusal is written as its values between pieces made once per shape (`RefusalShape`), and a refused
+  choice's whole tail is kept by its values;
+- the moves to an asteroid's neighbours are kept as one text on the asteroid (`Asteroid.moves_text`), which
+  the asteroid's own link methods forget whenever its links change.
+
+Writers append pieces to a list that is joined once at the end. `choices_text` walks the rules as
+`choices.choices` does, writing each judgement as it is made instead of making `Choice` objects first.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
+
+from .actions import Action, actor_refusal, cannot_do
+from .actions.base import Actor, Choice, Rule
+from .actions.move import Move, MoveRule
+from .choices import PLANS, Choices, StormOutlook, choices, reactions_near, storms_ahead
+from .dangers import Danger, Reaction
+from .errors import Refusal, RefusalShape
+from .records import field_names
+from .refusals import ParamValue
+from .state import Asteroid, GameState, Robot, Settler, Ufo
 
 # Final: compiled, a module's constants are C variables rather than a lookup in the module's dict each time
 _LIMIT: Final = 1 << 16
@@ -23,6 +46,8 @@ _NEXT: Final[dict[str, str]] = {}
 _INTS: Final[tuple[str, ...]] = tuple(str(i) for i in range(256))
 """Small non-negative integers as text (rounds, counts, units)."""
 
+
+# ----- strings and numbers --------------------------------------------------------------------------------
 
 def quote(text: str) -> str:
     """`text` as a JSON string literal (escaped as orjson and `json.dumps(…, ensure_ascii=False)` escape it)."""
@@ -68,3 +93,312 @@ def _quote(text: str) -> str:
             # the rare text that needs escapes: the standard library escapes exactly the characters orjson does
             return json.dumps(text, ensure_ascii=False)
     return '"' + text + '"'
+
+
+# ----- actions ----------------------------------------------------------------------------------------------
+
+class _ActionText:
+    """What a choice of one action record class is written with: `,{"action":NAME` (the comma that separates it
+    from the choice before, then its name), and each argument's key."""
+
+    def __init__(self, record: type[Action]) -> None:
+        self.opener: Final = ',{"action":' + _quote(record.name)
+        self.fields: Final = field_names(record)[1:]
+        """The arguments (every field but `actor`), in order."""
+        self.members: Final = tuple("," + _quote(name) + ":" for name in self.fields)
+        self.single: Final = self.opener + self.members[0] if self.fields else self.opener
+        """The opener and the one argument's key, for a record of one argument."""
+        self.by_value: Final[dict[str, str]] = {}
+        """The head of a record of one argument, by the argument: `,{"action":"move","target":"a7"`."""
+
+
+_ACTIONS: Final[dict[type, _ActionText]] = {}
+
+
+def write_action_head(out: list[str], action: Action) -> None:
+    """Append `,{"action":NAME` and the arguments given (`Action.args`) as JSON text to `out`: how a choice's
+    JSON text opens, after the comma that separates it from the one before."""
+    record = type(action)
+    table = _ACTIONS.get(record)
+    if table is None:
+        table = _ACTIONS[record] = _ActionText(record)
+    fields = table.fields
+    if len(fields) == 1:
+        value = getattr(action, fields[0])
+        if value is None:
+            out.append(table.opener)
+        else:
+            out.append(quoted_between(table.by_value, value, table.single, ""))
+        return
+    out.append(table.opener)
+    for i in range(len(fields)):
+        value = getattr(action, fields[i])
+        if value is not None:
+            out.append(table.members[i])
+            out.append(quote(value))
+
+
+# ----- refusals ---------------------------------------------------------------------------------------------
+
+class _ShapeText:
+    """The JSON text around the values of one refusal shape."""
+
+    def __init__(self, shape: RefusalShape) -> None:
+        keys = shape.keys
+        self.head: Final = '{"code":' + _quote(shape.code) + ',"params":{' + (_quote(keys[0]) + ":" if keys else "")
+        """`{"code":CODE,"params":{` and the first key with its colon: what opens the refusal's JSON text."""
+        self.choice_head: Final = ',"refusal":' + self.head
+        """What opens a choice's refusal, after its action: `,"refusal":` and `head`."""
+        self.openers: Final = ("", *("," + _quote(key) + ":" for key in keys[1:]))
+        """What comes before each value but the first: its comma, key and colon."""
+        self.choice_texts: Final[dict[tuple[ParamValue, ...], str]] = {}
+        """`refused_choice_tail` by the values, once written."""
+
+
+_SHAPES: Final[dict[RefusalShape, _ShapeText]] = {}
+_TEXTS_LIMIT: Final = 1024
+"""Beyond this many texts a shape's `choice_texts` start afresh: a long-running server sees many games' ids."""
+
+
+def _shape_text(shape: RefusalShape) -> _ShapeText:
+    found = _SHAPES.get(shape)
+    if found is None:
+        if len(_SHAPES) >= 4096:  # the shapes of refusals made by hand may be many: keep the cache bounded
+            _SHAPES.clear()
+        found = _SHAPES[shape] = _ShapeText(shape)
+    return found
+
+
+def write_refusal(out: list[str], refusal: Refusal) -> None:
+    """Append `refusal.to_json()` as JSON text to `out`, in pieces."""
+    text = _shape_text(refusal.shape)
+    out.append(text.head)
+    _write_values(out, text, refusal.values)
+    out.append("}}")
+
+
+def refused_choice_tail(refusal: Refusal) -> str:
+    """`,"refusal":`, the refusal's JSON text and the `}` that closes a choice without a danger: how a refused
+    choice's JSON text ends. Kept by shape and values once written: a settler's refusals come back after every
+    action (its cargo is short of a robot's every time, its asteroid's mantle is still there)."""
+    text = _shape_text(refusal.shape)
+    texts = text.choice_texts
+    values = refusal.values
+    found = texts.get(values)
+    if found is None:
+        out = [text.choice_head]
+        plain = _write_values(out, text, values)
+        out.append("}}}")
+        found = "".join(out)
+        if plain:  # a value True would be found under 1 (they are equal): such a one is not kept
+            if len(texts) >= _TEXTS_LIMIT:
+                texts.clear()
+            texts[values] = found
+    return found
+
+
+def _write_values(out: list[str], text: _ShapeText, values: tuple[ParamValue, ...]) -> bool:
+    """Append the values with the keys but the first (which the shape's heads end with); False when a value is
+    a boolean."""
+    openers = text.openers
+    plain = True
+    for i in range(len(values)):
+        if i:
+            out.append(openers[i])
+        value = values[i]
+        if isinstance(value, str):
+            out.append(quote(value))
+        elif isinstance(value, bool):  # True == 1: written as JSON's true, as orjson writes it
+            out.append("true" if value else "false")
+            plain = False
+        else:
+            out.append(integer(value))
+    return plain
+
+
+# ----- hints ------------------------------------------------------------------------------------------------
+
+_DANGERS: Final[dict[str, str]] = {}
+_REACTIONS: Final[dict[str, str]] = {}
+"""What opens a danger's and a reaction's JSON text, by core: `{"core":"ice","in_rounds":`,
+`{"core":"ice","effect":`."""
+
+
+def write_danger(out: list[str], danger: Danger) -> None:
+    """Append `danger.to_json()` as JSON text to `out`, in pieces."""
+    out.append(quoted_between(_DANGERS, danger.core, '{"core":', ',"in_rounds":'))
+    out.append(integer(danger.in_rounds))
+    out.append("}")
+
+
+def write_reaction(out: list[str], found: Reaction) -> None:
+    """Append `found.to_json()` as JSON text to `out`, in pieces."""
+    out.append(quoted_between(_REACTIONS, found.core, '{"core":', ',"effect":'))
+    out.append(quote(found.effect))
+    out.append(',"in_rounds":')
+    out.append(integer(found.in_rounds))
+    out.append("}")
+
+
+def write_storm(out: list[str], storm: StormOutlook) -> None:
+    """Append `storm.to_json()` as JSON text to `out`, in pieces."""
+    out.append('{"round":')
+    out.append(integer(storm.round))
+    out.append(',"in_rounds":')
+    out.append(integer(storm.in_rounds))
+    out.append(',"in_path":true,"sheltered":' if storm.in_path else ',"in_path":false,"sheltered":')
+    out.append("true}" if storm.sheltered else "false}")
+
+
+# ----- choices ----------------------------------------------------------------------------------------------
+
+def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json()`) to `out`, in pieces.
+    Choices are written in lists: the writer of a list drops the first one's comma."""
+    write_action_head(out, action)
+    if refusal is None:
+        out.append(',"refusal":null}' if danger is None else ',"refusal":null')
+    elif danger is None:
+        out.append(refused_choice_tail(refusal))
+    else:
+        text = _shape_text(refusal.shape)
+        out.append(text.choice_head)
+        _write_values(out, text, refusal.values)
+        out.append("}}")
+    if danger is not None:
+        out.append(',"danger":')
+        write_danger(out, danger)
+        out.append("}")
+
+
+def _write_offers(rule: Rule[Any], state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+    """What `rule.offers` appends, as JSON text: each candidate with its refusal and the action's danger."""
+    danger = rule.danger(state, actor, here)
+    for action in rule.candidates(state, actor, here):
+        write_choice(out, action, rule.refuse(state, actor, here, action), danger)
+
+
+_NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
+"""The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
+
+
+def _write_moves(rule: Rule[Any], state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+    """`MoveRule.offers` as JSON text: the moves to the neighbours, which it accepts without a look, are the same
+    text whoever makes them, kept on the asteroid once written (`Asteroid.moves_text`) until its links change;
+    the moves through gates are judged."""
+    moves = here.moves_text
+    if moves is None:
+        opener = _action_opener(Move) + ',"target":'
+        moves = here.moves_text = "".join([
+            quoted_between(_NEIGHBOUR_MOVES, n, opener, ',"refusal":null}') for n in here.neighbours
+        ])
+    if moves:  # each choice is written after its comma: an empty piece would take the first one's
+        out.append(moves)
+    aid = actor.id
+    for g in here.gates:
+        move = Move(aid, g)
+        write_choice(out, move, rule.refuse(state, actor, here, move), None)
+
+
+def _action_opener(record: type[Action]) -> str:
+    table = _ACTIONS.get(record)
+    if table is None:
+        table = _ACTIONS[record] = _ActionText(record)
+    return table.opener
+
+
+_WRITERS: Final[dict[type, Callable[[Rule[Any], GameState, Actor, Asteroid, list[str]], None]]] = {
+    MoveRule: _write_moves,
+}
+"""The rules whose offers are written otherwise than by `_write_offers`, by the rule's class."""
+_SETTLERS: Final[dict[str, str]] = {}
+"""What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
+_MEMBERS: Final[dict[str, str]] = {}
+_LATER: Final[dict[str, str]] = {}
+"""An asteroid's id as the first or a later key of `reactions`: `"a7":`, `,"a7":`."""
+
+
+def choices_text(state: GameState, actor_id: str) -> str | None:
+    """`choices(state, actor_id).to_json()` as JSON text, or None when the actor cannot act now
+    (`actor_refusal`). KeyError as `choices`.
+
+    Written as the choices are judged, without the `Choice` objects in between: the server asks this after
+    every action, and making the objects only to write them out was half the cost.
+    """
+    actor = state.things.get(actor_id)
+    if not isinstance(actor, (Settler, Robot, Ufo)):
+        raise KeyError(f"there is no settler, robot or UFO {actor_id} in this game")
+    if actor_refusal(state, actor_id) is not None:
+        return None
+    if actor.at is None:  # not for a living actor; `choices` says what such a one could do
+        return choices_to_text(choices(state, actor_id))
+    here = state.asteroids[actor.at]
+    out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
+           ',"refusal":null,"choices":[']
+    start = len(out)
+    for rule, may in PLANS[actor.kind]:
+        if may:
+            writer = _WRITERS.get(type(rule))
+            if writer is None:
+                _write_offers(rule, state, actor, here, out)
+            else:
+                writer(rule, state, actor, here, out)
+        else:
+            refusal = cannot_do(actor, rule)
+            danger = rule.danger(state, actor, here)
+            for action in rule.candidates(state, actor, here):
+                write_choice(out, action, refusal, danger)
+    if len(out) > start:
+        out[start] = out[start][1:]  # each choice is written after a comma: not the first
+    _write_hints(out, reactions_near(state, here), storms_ahead(state, here))
+    return "".join(out)
+
+
+def choices_to_text(made: Choices) -> str:
+    """`made.to_json()` as JSON text (`choices_text` writes the same without making the choices first)."""
+    out = [quoted_between(_SETTLERS, made.settler, '{"settler":', ',"round":'), integer(made.round)]
+    if made.refusal is None:
+        out.append(',"refusal":null,"choices":[')
+    else:
+        out.append(',"refusal":')
+        write_refusal(out, made.refusal)
+        out.append(',"choices":[')
+    start = len(out)
+    for c in made.choices:
+        write_choice(out, c.action, c.refusal, c.danger)
+    if len(out) > start:
+        out[start] = out[start][1:]  # each choice is written after a comma: not the first
+    _write_hints(out, made.reactions, made.storms)
+    return "".join(out)
+
+
+def choice_to_text(choice: Choice) -> str:
+    """`choice.to_json()` as JSON text."""
+    out: list[str] = []
+    write_choice(out, choice.action, choice.refusal, choice.danger)
+    return "".join(out)[1:]
+
+
+def refusal_to_text(refusal: Refusal) -> str:
+    """`refusal.to_json()` as JSON text."""
+    out: list[str] = []
+    write_refusal(out, refusal)
+    return "".join(out)
+
+
+def _write_hints(out: list[str], reactions: dict[str, Reaction], storms: tuple[StormOutlook, ...]) -> None:
+    """Close the choices' list and append `reactions` and `storms` as JSON text (what ends the choices' text)."""
+    out.append('],"reactions":{')
+    first = True
+    for aid, found in reactions.items():
+        out.append(quoted_between(_MEMBERS, aid, "", ":") if first else quoted_between(_LATER, aid, ",", ":"))
+        first = False
+        write_reaction(out, found)
+    out.append('},"storms":[')
+    first = True
+    for storm in storms:
+        if not first:
+            out.append(",")
+        first = False
+        write_storm(out, storm)
+    out.append("]}")

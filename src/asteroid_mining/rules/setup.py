@@ -114,9 +114,7 @@ def link(state: GameState, first: str, others: Iterable[str]) -> None:
         if b is a:
             raise SetupError(f"{first} cannot be its own neighbour")
     for b in targets:
-        a.neighbours[b.id] = None
-        b.neighbours[a.id] = None
-        b.moves_text = a.moves_text = None
+        a.link(b)
         state.touched.add(b.id)
     state.touched.add(a.id)
 
@@ -136,9 +134,7 @@ def link_pairs(state: GameState, firsts: list[str], seconds: list[str]) -> int:
         b = asteroids.get(seconds[i])
         if a is None or b is None or a is b or not a.exists or not b.exists:
             return i
-        a.neighbours[b.id] = None
-        b.neighbours[a.id] = None
-        b.moves_text = a.moves_text = None
+        a.link(b)
         touched.add(a.id)
         touched.add(b.id)
     return min(len(firsts), len(seconds))

@@ -52,8 +52,9 @@ class Asteroid(_Record):
     robots: dict[str, None] = field(default_factory=dict)
     ufos: dict[str, None] = field(default_factory=dict)
     moves_text: str | None = None
-    """The JSON text of the choices of moves to each neighbour (`MoveRule.write_offers`), once written; None
-    until then and whenever the links change (whoever changes `neighbours` sets it back to None)."""
+    """The JSON text of the choices of moves to each neighbour (`json_text`), once written; None until then and
+    whenever the links change. The links change only through `link`, `unlink_all` and `set_links`, which forget
+    it: nobody else writes `neighbours`."""
 
     def __init__(self, id: str, index: int, mantle: int, core: str, orbit: Orbit | None,
                  pinned: str | None, position: tuple[float, float] | None = None, exists: bool = True,
@@ -75,6 +76,29 @@ class Asteroid(_Record):
         self.settlers = {}
         self.robots = {}
         self.ufos = {}
+        self.moves_text = None
+
+    def link(self, other: Asteroid) -> None:
+        """Make this asteroid and `other` neighbours (R2); linking twice changes nothing."""
+        self.neighbours[other.id] = None
+        other.neighbours[self.id] = None
+        self.moves_text = other.moves_text = None
+
+    def unlink_all(self, asteroids: dict[str, Asteroid]) -> list[str]:
+        """Remove every link of this asteroid (on both ends; `asteroids` holds its neighbours); the ids of the
+        former neighbours, in order."""
+        former = list(self.neighbours)
+        for other in former:
+            neighbour = asteroids[other]
+            del neighbour.neighbours[self.id]
+            neighbour.moves_text = None
+        self.neighbours.clear()
+        self.moves_text = None
+        return former
+
+    def set_links(self, links: dict[str, None]) -> None:
+        """Take `links` as the neighbours (a saved game's, read back: each end lists the other)."""
+        self.neighbours = links
         self.moves_text = None
 
     @property

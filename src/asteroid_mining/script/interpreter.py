@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..collector import CollectorPaused
 from ..rules import Action, Game, OptionError, Options, Refused, SetupError, action_from_json
-from ..rules.bulk import CollectorPaused
 from ..rules.materials import CORES
 from ..rules.orbit import Orbit
 from ..texts import refusal_text
@@ -61,7 +61,7 @@ class Interpreter:
     def run(self, source: str) -> bool:
         """Execute every statement of `source`; stop at the first script error. True when there was none."""
         # The set-up of a big belt is a million new objects and no garbage: the collector, which would walk the
-        # growing heap again and again, is paused until the first statement that is not set-up (see rules.bulk)
+        # growing heap again and again, is paused until the first statement that is not set-up (see collector)
         collector = CollectorPaused()
         collector.__enter__()
         try:

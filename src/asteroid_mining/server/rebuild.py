@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..collector import CollectorPaused
 from ..maps import MapError, parse_belt
 from ..rules import Event, Game, OptionError, Options, RulesError
 from ..storage import Command, GameRecord, Snapshot
@@ -52,11 +53,12 @@ def rebuild(record: GameRecord, commands: Iterable[Command], snapshot: Snapshot 
     first command, `on_step` each command with its events as it is played. Raises DamagedGame when a part cannot
     be read or a command is refused (see the module's text)."""
     try:
-        if snapshot is not None:
-            game = Game.from_json(snapshot.state)
-        else:
-            belt = parse_belt(record.belt, source=f"game {record.id}")
-            game = Game.new(belt, Options.from_json(record.options), record.seed, record.settlers)
+        with CollectorPaused():  # a stored game loaded in bulk: no garbage, the collector waits (see collector)
+            if snapshot is not None:
+                game = Game.from_json(snapshot.state)
+            else:
+                belt = parse_belt(record.belt, source=f"game {record.id}")
+                game = Game.new(belt, Options.from_json(record.options), record.seed, record.settlers)
         if on_start is not None:
             on_start(game)
         commands = list(commands)

@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _CANNOT_DO: Final = shape_of("cannot_do", ("actor", "kind", "action"))
 _GAME_OVER: Final = shape_of("game_over", ("status",))
 _UNKNOWN_ACTOR: Final = shape_of("unknown_actor", ("actor",))

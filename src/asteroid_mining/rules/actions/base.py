@@ -16,7 +16,6 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from ..dangers import Danger
 from ..errors import Refusal
 from ..events import Event
-from ..json_text import next_member, quote
 from ..records import field_names
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
 
@@ -66,17 +65,6 @@ class Action(_Named):
                 out[name] = value
         return out
 
-    def write_head(self, out: list[str]) -> None:
-        """Append `,{"action":NAME` and the arguments (`args()`) as JSON text to `out`: how a choice's JSON text
-        opens, after the comma that separates it from the one before. Each record writes its own in one piece
-        made once; this, for any other, looks its fields up."""
-        out.append(head_text(self.name))
-        for name in field_names(type(self))[1:]:
-            value = getattr(self, name)
-            if value is not None:
-                out.append(next_member(name))
-                out.append(quote(value))
-
 
 @dataclass(slots=True)
 class Choice:
@@ -108,37 +96,6 @@ class Choice:
         if self.danger is not None:
             out["danger"] = self.danger.to_json()
         return out
-
-    def to_text(self) -> str:
-        """`to_json()` as compact JSON text (as orjson writes it)."""
-        out: list[str] = []
-        write_choice(out, self.action, self.refusal, self.danger)
-        return "".join(out)[1:]
-
-
-def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
-    """Append a comma and the JSON text of the choice of `action` (`Choice.to_json()`, as orjson
-    writes it) to `out`, in pieces: what `Choice.to_text` and `Rule.write_offers` write. Choices are written in
-    lists: the writer of a list drops the first one's comma."""
-    action.write_head(out)
-    if refusal is None:
-        out.append(',"refusal":null}' if danger is None else ',"refusal":null')
-    elif danger is None:
-        out.append(refusal.choice_text())
-    else:
-        out.append(refusal.shape.choice_head)
-        refusal.write_values(out)
-        out.append("}}")
-    if danger is not None:
-        out.append(',"danger":')
-        danger.write(out)
-        out.append("}")
-
-
-def head_text(name: str) -> str:
-    """What opens the JSON text of a choice of the action `name`, with the comma before it: `,{"action":NAME`
-    (a record's `write_head` writes it, then its arguments)."""
-    return ',{"action":' + quote(name)
 
 
 A = TypeVar("A", bound=Action)
@@ -235,13 +192,6 @@ class Rule(Generic[A]):
         danger = self.danger(state, actor, here)
         for action in self.candidates(state, actor, here):
             out.append(Choice(action, self.refuse(state, actor, here, action), danger))
-
-    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
-        """What `offers` appends, as JSON text (`write_choice`, each after a comma), to `out`: for the
-        server, which sends choices as text and needs no `Choice` objects on the way."""
-        danger = self.danger(state, actor, here)
-        for action in self.candidates(state, actor, here):
-            write_choice(out, action, self.refuse(state, actor, here, action), danger)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """Append the accepted ones among `candidates` to `out` (an actor that may act now and may do this

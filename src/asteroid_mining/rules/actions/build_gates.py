@@ -9,16 +9,15 @@ from typing import ClassVar, Final
 from ..effects import touch
 from ..errors import Refusal, shape_of
 from ..events import Event, GatesBuilt
-from ..json_text import quote
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 from .costs import affords, missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(GATES_COST)
 """A pair of gates' cost by kind, as `missing` takes it."""
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _CARRIES_GATES: Final = shape_of("carries_gates", ("actor", "gates"))
 _BAD_ID: Final = shape_of("bad_id", ("actor", "problem"))
 _BAD_ID_ID: Final = shape_of("bad_id", ("actor", "problem", "id"))
@@ -36,22 +35,9 @@ class BuildGates(Action):
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "second", second)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out."""
-        out.append(_HEAD)
-        if self.first is not None:
-            out.append(',"first":')
-            out.append(quote(self.first))
-        if self.second is not None:
-            out.append(',"second":')
-            out.append(quote(self.second))
-
 
 BuildGates.name = "build_gates"
 BuildGates.doc = "Build a linked gate pair from 2 iron, 1 ice and 1 uranium; ids default to `gateN`."
-
-_HEAD: Final = head_text(BuildGates.name)
-"""What opens the JSON text of a choice of this action, with the comma before it (then its ids, if given)."""
 
 
 class BuildGatesRule(Rule[BuildGates]):

@@ -9,10 +9,9 @@ from typing import ClassVar, Final
 from ..effects import place_actor, touch
 from ..errors import Refusal
 from ..events import Event, RobotBuilt
-from ..json_text import quote
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 from .costs import affords, missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(ROBOT_COST)
@@ -29,19 +28,9 @@ class BuildRobot(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "new_id", new_id)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out."""
-        out.append(_HEAD)
-        if self.new_id is not None:
-            out.append(',"new_id":')
-            out.append(quote(self.new_id))
-
 
 BuildRobot.name = "build_robot"
 BuildRobot.doc = "Build a robot from 1 iron, 1 carbon and 1 uranium; `new_id` names it (else `robotN`)."
-
-_HEAD: Final = head_text(BuildRobot.name)
-"""What opens the JSON text of a choice of this action, with the comma before it (then its ids, if given)."""
 
 
 class BuildRobotRule(Rule[BuildRobot]):

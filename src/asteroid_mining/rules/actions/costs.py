@@ -9,7 +9,7 @@ from ..ids import ID_PATTERN, RESERVED
 from ..materials import KINDS
 from ..state import GameState, Settler
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _BAD_ID: Final = shape_of("bad_id", ("actor", "problem", "id"))
 _MISSING: Final = tuple(
     shape_of("missing_materials", ("actor", "build", *(kind for i, kind in enumerate(KINDS) if kinds >> i & 1)))

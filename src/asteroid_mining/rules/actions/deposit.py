@@ -9,12 +9,11 @@ from typing import ClassVar, Final
 from ..effects import fill_core, react, touch
 from ..errors import Refusal, shape_of
 from ..events import Deposited, Event
-from ..json_text import quoted_between
 from ..materials import KINDS, MATERIALS
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _NO_SUCH_MATERIAL: Final = shape_of("no_such_material", ("actor", "kind"))
 _MANTLE_LEFT: Final = shape_of("mantle_left", ("actor", "asteroid", "mantle", "kind"))
 _CORE_NOT_HOLLOW: Final = shape_of("core_not_hollow", ("actor", "asteroid", "core"))
@@ -31,18 +30,9 @@ class Deposit(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "kind", kind)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece by argument, made once."""
-        out.append(quoted_between(_HEADS, self.kind, _HEAD, ""))
-
 
 Deposit.name = "deposit"
 Deposit.doc = "Put one unit of `kind` from the cargo into a shelter's hollow core."
-
-_HEAD: Final = head_text(Deposit.name) + ',"kind":'
-_HEADS: Final[dict[str, str]] = {}
-"""What opens the JSON text of a choice of this action, with the comma before it, by argument:
-`,{"action":"deposit","kind":"…"`."""
 
 
 class DepositRule(Rule[Deposit]):

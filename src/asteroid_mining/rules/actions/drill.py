@@ -10,9 +10,9 @@ from ..effects import react, touch
 from ..errors import Refusal, shape_of
 from ..events import Drilled, Event
 from ..state import Asteroid, GameState
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _DRILLED_THROUGH: Final = shape_of("drilled_through", ("actor", "asteroid"))
 
 
@@ -23,16 +23,9 @@ class Drill(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece made once."""
-        out.append(_HEAD)
-
 
 Drill.name = "drill"
 Drill.doc = "Drill one layer of the mantle."
-
-_HEAD: Final = head_text(Drill.name)
-"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class DrillRule(Rule[Drill]):

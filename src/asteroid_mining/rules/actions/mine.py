@@ -10,9 +10,9 @@ from ..errors import Refusal, shape_of
 from ..events import Event, Mined
 from ..materials import CARGO_LIMIT
 from ..state import Asteroid, GameState, Robot, Settler
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _MANTLE_LEFT: Final = shape_of("mantle_left", ("actor", "asteroid", "mantle"))
 _CORE_HOLLOW: Final = shape_of("core_hollow", ("actor", "asteroid"))
 _CARGO_FULL: Final = shape_of("cargo_full", ("actor", "limit"))
@@ -25,16 +25,9 @@ class Mine(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece made once."""
-        out.append(_HEAD)
-
 
 Mine.name = "mine"
 Mine.doc = "Take the core's unit into the cargo hold (a UFO takes it into its hold)."
-
-_HEAD: Final = head_text(Mine.name)
-"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class MineRule(Rule[Mine]):

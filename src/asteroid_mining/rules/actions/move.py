@@ -9,11 +9,10 @@ from typing import ClassVar, Final
 from ..effects import check_win, place_actor
 from ..errors import Refusal, shape_of
 from ..events import Event, Moved
-from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Choice, Rule, head_text, write_choice
+from .base import Action, Actor, Choice, Rule
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _NO_SUCH_TARGET: Final = shape_of("no_such_target", ("actor", "target"))
 _NOT_NEIGHBOUR: Final = shape_of("not_neighbour", ("actor", "target", "asteroid"))
 _CANNOT_DO: Final = shape_of("cannot_do", ("actor", "kind", "action", "gate"))
@@ -33,22 +32,9 @@ class Move(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "target", target)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece by argument, made once."""
-        out.append(quoted_between(_HEADS, self.target, _HEAD, ""))
-
 
 Move.name = "move"
 Move.doc = "Fly to a neighbouring asteroid, or through an active gate orbiting the actor's asteroid."
-
-_HEAD: Final = head_text(Move.name) + ',"target":'
-_HEADS: Final[dict[str, str]] = {}
-"""What opens the JSON text of a choice of this action, with the comma before it, by argument:
-`,{"action":"move","target":"…"`."""
-
-
-_NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
-"""The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
 
 
 class MoveRule(Rule[Move]):
@@ -116,21 +102,6 @@ class MoveRule(Rule[Move]):
         for g in here.gates:
             move = Move(aid, g)
             out.append(Choice(move, self.refuse(state, actor, here, move)))
-
-    def write_offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
-        """`offers` as JSON text: the moves to the neighbours are the same text whoever makes them, kept on the
-        asteroid once written (`Asteroid.moves_text`) until its links change."""
-        moves = here.moves_text
-        if moves is None:
-            moves = here.moves_text = "".join([
-                quoted_between(_NEIGHBOUR_MOVES, n, _HEAD, ',"refusal":null}') for n in here.neighbours
-            ])
-        if moves:  # each choice is written after its comma: an empty piece would take the first one's
-            out.append(moves)
-        aid = actor.id
-        for g in here.gates:
-            move = Move(aid, g)
-            write_choice(out, move, self.refuse(state, actor, here, move), None)
 
     def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
         """The neighbours, then the active gates (none for a UFO)."""

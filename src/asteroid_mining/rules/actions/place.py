@@ -9,11 +9,10 @@ from typing import ClassVar, Final
 from ..effects import attach_gate, touch
 from ..errors import Refusal, shape_of
 from ..events import Event, GatePlaced
-from ..json_text import quoted_between
 from ..state import Asteroid, GameState, Settler
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 
-# the shapes of this module's refusals: their values are written between pieces made once
+# the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _GATE_NOT_CARRIED: Final = shape_of("gate_not_carried", ("actor", "gate"))
 _PARTNER_HERE: Final = shape_of("partner_here", ("actor", "gate", "partner", "asteroid"))
 
@@ -28,18 +27,9 @@ class Place(Action):
         object.__setattr__(self, "actor", actor)
         object.__setattr__(self, "gate", gate)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece by argument, made once."""
-        out.append(quoted_between(_HEADS, self.gate, _HEAD, ""))
-
 
 Place.name = "place"
 Place.doc = "Put a carried gate into orbit around the actor's asteroid."
-
-_HEAD: Final = head_text(Place.name) + ',"gate":'
-_HEADS: Final[dict[str, str]] = {}
-"""What opens the JSON text of a choice of this action, with the comma before it, by argument:
-`,{"action":"place","gate":"…"`."""
 
 
 class PlaceRule(Rule[Place]):

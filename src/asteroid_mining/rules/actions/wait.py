@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from ..events import Event, Waited
 from ..state import Asteroid, GameState
-from .base import Action, Actor, Rule, head_text
+from .base import Action, Actor, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,16 +16,9 @@ class Wait(Action):
     def __init__(self, actor: str) -> None:
         object.__setattr__(self, "actor", actor)
 
-    def write_head(self, out: list[str]) -> None:
-        """`Action.write_head`, written out: one piece made once."""
-        out.append(_HEAD)
-
 
 Wait.name = "wait"
 Wait.doc = "Do nothing this step."
-
-_HEAD: Final = head_text(Wait.name)
-"""What opens the JSON text of a choice of this action, with the comma before it."""
 
 
 class WaitRule(Rule[Wait]):
