@@ -3,6 +3,7 @@ one ref one effect, bounded answers to `sync`. Each failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,9 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server import live as live_module
+from asteroid_mining.server.outbox import MESSAGE_OVERHEAD, Outbox, SendBudget
+from asteroid_mining.server.play import SYNC_BURST
 
 from .helpers import in_process, two_loops_belt
 
@@ -86,9 +90,9 @@ def test_an_act_sent_again_with_its_ref_is_played_once(client: TestClient) -> No
         assert again == {"type": "ack", "ref": "r-1", "seq": 1}
         me.act("s1", "wait", ref="r-2")  # a new ref is a new command
         assert me.next_of("update")["seq"] == 2
-    log = client.get(f"/api/games/{game['id']}/log").json()
-    assert [c["seq"] for c in log["commands"]] == [1, 2]
-    assert [c["by"].get("ref") for c in log["commands"]] == ["r-1", "r-2"]  # stored with the command
+    steps = client.get(f"/api/games/{game['id']}/events").json()["steps"]
+    assert [step["seq"] for step in steps] == [1, 2]
+    assert [step["by"].get("ref") for step in steps] == ["r-1", "r-2"]  # stored with the command
 
 
 def test_a_ref_is_recognised_after_a_restart(settings: Settings) -> None:
@@ -122,3 +126,120 @@ def test_a_ref_belongs_to_its_seat(client: TestClient) -> None:
         assert one.next_of("ack") == {"type": "ack", "ref": 7, "seq": 1}
         s1.send_text(json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": 8}))
         assert one.next_of("update")["seq"] == 3
+
+
+# ----- every buffer of a connection is bounded in bytes -----
+class Wire:
+    """An ASGI send that waits, like a socket whose client reads nothing, until `reading` is set."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.reading = asyncio.Event()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.reading.wait()
+        self.sent.append(message["text"])
+
+
+async def settle() -> None:
+    """Let every ready task run until it waits (a number of loop iterations, no clock)."""
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+def test_an_outbox_is_bounded_in_bytes_not_only_in_messages() -> None:
+    async def scenario() -> None:
+        wire, cut = Wire(), []
+        box = Outbox(1_000, wire.send, limit_bytes=10_000, cut_off=lambda: cut.append(True))
+        runner = asyncio.create_task(box.run())
+        box.put("x" * 4_000)  # waits on the wire
+        box.put("y" * 4_000)  # queued: 8 KB waiting
+        assert not box.overflowed and box.waiting == 8_000 + 2 * MESSAGE_OVERHEAD
+        box.put("z" * 4_000)  # 12 KB would wait, far fewer than 1,000 messages
+        assert box.overflowed and box.closed and cut == [True]
+        assert box.waiting == 4_000 + MESSAGE_OVERHEAD  # the queue is dropped; the one on the wire still counts
+        wire.reading.set()
+        await asyncio.wait_for(runner, 10)
+        assert box.waiting == 0 and [len(t) for t in wire.sent] == [4_000]
+
+    asyncio.run(scenario())
+
+
+def test_the_process_budget_cuts_off_the_client_with_the_most_waiting() -> None:
+    async def scenario() -> None:
+        budget = SendBudget(30_000)
+        wires = [Wire() for _ in range(3)]
+        boxes = [Outbox(1_000, wire.send, limit_bytes=1_000_000, budget=budget) for wire in wires]
+        runners = [asyncio.create_task(box.run()) for box in boxes]
+        for _ in range(3):  # the greedy one: 15 KB and more waiting
+            boxes[0].put("g" * 5_000)
+        boxes[1].put("a" * 5_000)
+        boxes[2].put("b" * 5_000)
+        assert budget.waiting <= 30_000 and not any(box.overflowed for box in boxes)
+        boxes[1].put("a" * 5_000)  # past the budget: the one with the most waiting goes, not this one
+        assert boxes[0].overflowed and not boxes[1].overflowed and not boxes[2].overflowed
+        assert budget.waiting == sum(box.waiting for box in boxes) <= 30_000
+        boxes[2].put("c" * 40_000)  # a message larger than anyone's backlog: its own connection goes
+        assert boxes[2].overflowed and not boxes[1].overflowed
+        for wire in wires:
+            wire.reading.set()
+        for box in boxes:
+            box.close()
+        await asyncio.wait_for(asyncio.gather(*runners), 10)
+        assert budget.waiting == 0  # everything sent or dropped is given back
+
+    asyncio.run(scenario())
+
+
+def test_a_cancelled_sender_gives_its_bytes_back() -> None:
+    async def scenario() -> None:
+        budget = SendBudget(1_000_000)
+        wire = Wire()
+        box = Outbox(1_000, wire.send, budget=budget)
+        runner = asyncio.create_task(box.run())
+        for _ in range(5):
+            box.put("q" * 1_000)
+        await settle()
+        assert budget.waiting > 5_000
+        runner.cancel()  # the connection has gone
+        with pytest.raises(asyncio.CancelledError):
+            await runner
+        assert budget.waiting == 0 and box.waiting == 0
+
+    asyncio.run(scenario())
+
+
+# ----- answers to `sync`: bounded, and syncs rate limited on their own -----
+def test_a_sync_from_beyond_the_kept_text_gets_the_state(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "SYNC_BUFFER_BYTES", 1_000)  # a few updates' text (each about 250 bytes)
+    game = new_game(client)
+    with client.websocket_connect(ws_path(game, 1)) as session:
+        me = in_process(session)
+        me.next_of("state")
+        for i in range(8):
+            me.act("s1", "wait", ref=i)
+            me.next_of("update")
+        live = client.app.state.hub.games[game["id"]]  # type: ignore[attr-defined]
+        kept = [seq for seq, _ in live._recent]
+        assert sum(len(text) for _, text in live._recent) <= 1_000
+        assert kept[-1] == 8 and 1 < len(kept) < 8  # bounded by its text, not only by `sync_buffer` (128)
+        me.send({"type": "sync", "after": kept[0] - 1})
+        assert [me._receive(10)["seq"] for _ in kept] == kept  # updates, when they are kept
+        me.send({"type": "sync", "after": kept[0] - 2})
+        answer = me._receive(10)  # from further back than the kept text: one state, not a long list of updates
+        assert answer["type"] == "state" and answer["seq"] == 8
+
+
+def test_syncs_have_a_rate_limit_of_their_own(settings: Settings) -> None:
+    with app_client(settings.with_changes(sync_per_second=0.0)) as client:
+        game = new_game(client)
+        with client.websocket_connect(ws_path(game)) as session:
+            me = in_process(session)
+            me.next_of("state")
+            for _ in range(SYNC_BURST):  # each answered with the whole state
+                me.send({"type": "sync", "after": 10**6})
+                assert me.next()["type"] == "state"
+            me.send({"type": "sync", "after": 10**6})
+            answer = me.next()
+            assert answer["type"] == "error" and answer["code"] == "rate_limited"
+            assert "sync" in answer["message"]

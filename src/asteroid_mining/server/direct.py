@@ -20,6 +20,7 @@ connection, a test client) goes through `send`, which waits, raises or writes as
 
 from __future__ import annotations
 
+import asyncio
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,8 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+from .transport import GuardedWebSocket
 
 SCOPE_KEY = "asteroid_mining.send"
 """Where a WebSocket connection's scope keeps the server's `send`."""
@@ -39,6 +42,9 @@ _HEAD_64 = struct.Struct("!BBQ").pack
 
 Writer = Callable[[dict[str, Any]], bool]
 """Writes a `websocket.send` message's frame to one connection; False when it must go through `send` instead."""
+
+PROTOCOLS = (WebSocketsSansIOProtocol, GuardedWebSocket)
+"""uvicorn's protocols whose `send` writes what `wire_frame` makes (the server's own sends no differently)."""
 
 
 class DirectSend:
@@ -81,7 +87,9 @@ def frame_writer(send: Any) -> Writer | None:
     """A `Writer` for the accepted connection whose ASGI `send` this is, or None when it cannot have one: `send`
     is not uvicorn's `websockets` sans-I/O protocol's, or the connection negotiated an extension."""
     protocol = getattr(send, "__self__", None)
-    if type(protocol) is not WebSocketsSansIOProtocol or protocol.conn.extensions:
+    if type(protocol) not in PROTOCOLS or not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+    if protocol.conn.extensions:
         return None
     conn, transport, writable = protocol.conn, protocol.transport, protocol.writable
 
@@ -94,3 +102,56 @@ def frame_writer(send: Any) -> Writer | None:
         return True
 
     return write
+
+
+def write_buffer(send: Any) -> Callable[[], int] | None:
+    """How many bytes the socket of the connection whose ASGI `send` this is holds, written but not yet taken by
+    the client (its transport's write buffer), or None when that cannot be known (not uvicorn's protocol)."""
+    protocol = getattr(send, "__self__", None)
+    if not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+
+    def size() -> int:
+        transport = protocol.transport
+        return 0 if transport is None else int(transport.get_write_buffer_size())
+
+    return size
+
+
+
+def close_now(send: Any, code: int, reason: str, grace: float) -> bool:
+    """Close the connection whose ASGI `send` this is with `code` at once, even when its socket is backed up: the
+    close frame is written behind what the client has not taken yet, and the socket closed once it has taken it
+    all — or aborted as soon as the client has taken nothing for `grace` seconds (a socket closed the polite way
+    waits until its buffer is written, and a client that reads nothing never takes it). The application's receiving
+    side is told the connection has gone; a send waiting for the socket fails once it has closed.
+
+    False when `send` is not uvicorn's or the connection is closing already: the caller closes it the usual way.
+    """
+    protocol = getattr(send, "__self__", None)
+    if not isinstance(protocol, WebSocketsSansIOProtocol) or protocol.transport is None:
+        return False
+    if protocol.close_sent or protocol.disconnected or protocol.conn.state is not State.OPEN:
+        return False
+    transport = protocol.transport
+    protocol.conn.send_close(code, reason)
+    transport.write(b"".join(protocol.conn.data_to_send()))
+    protocol.close_sent = True
+    protocol.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+    if protocol.read_paused:  # as uvicorn's close: read on, to see the client's answer
+        protocol.read_paused = False
+        transport.resume_reading()
+    transport.close()  # once the client has taken what is buffered, the close frame included
+    loop = asyncio.get_running_loop()
+
+    def watch(before: int) -> None:  # abort the socket when the client has taken nothing for `grace` seconds
+        if protocol.disconnected:
+            return
+        now = transport.get_write_buffer_size()
+        if now >= before:
+            transport.abort()
+        else:
+            loop.call_later(grace, watch, now)
+
+    loop.call_later(grace, watch, transport.get_write_buffer_size())
+    return True

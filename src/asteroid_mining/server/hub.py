@@ -27,6 +27,7 @@ from .errors import ServerError, storage_refusal
 from .live import LiveGame, progress_of
 from .meta import GameMeta
 from .options import game_options
+from .outbox import SendBudget
 from .rebuild import DamagedGame, read_meta, rebuild
 from .schemas import CreatedSeat, CreateGame
 from .seats import Seat, deal_settlers
@@ -51,6 +52,8 @@ class GameHub:
         self._pending: Counter[str] = Counter()
         self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
         self.damaged: dict[str, dict[str, Any]] = {}  # id -> its lobby summary, for games that cannot be loaded
+        self.send_budget = SendBudget(settings.send_buffer_total_bytes)
+        """The bytes waiting for every WebSocket client of the process, bounded in all (`Outbox`)."""
         self.clock = time.time
         """Seconds since the epoch (replaced in tests): when open games expire."""
 

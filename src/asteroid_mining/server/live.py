@@ -36,6 +36,10 @@ from .seats import Seat, seat_for_token
 
 log = logging.getLogger(__name__)
 
+SYNC_BUFFER_BYTES = 1024 * 1024
+"""The most text of recent updates a game keeps for `sync` (besides at most `sync_buffer` updates): a `sync` from
+further back is answered with the whole state, so that no answer is longer than this (or than the state)."""
+
 REFS_KEPT = 1_024
 """The refs of a game's latest commands remembered (with the seq each was played as) to recognise a command sent
 again: a client resends only what it sent last before its connection dropped."""
@@ -101,7 +105,9 @@ class LiveGame:
         self._players = players
         self._owner_of = {sid: seat for seat in self.seats for sid in seat.settlers}
         self._recent: deque[tuple[int, str]] = deque(maxlen=settings.sync_buffer)
-        """The last updates' texts, by seq, for `sync` (texts only: a message keeps its frame once sent)."""
+        """The last updates' texts, by seq, for `sync` (texts only: a message keeps its frame once sent), at most
+        `SYNC_BUFFER_BYTES` of text in all (`_recent_size`)."""
+        self._recent_size = 0
         self.refs: OrderedDict[tuple[int, str | int], int] = OrderedDict()
         """(seat number, ref) -> the seq the command was played as, for the latest `REFS_KEPT` commands sent with a
         ref: a command sent again with its ref is acknowledged (`ack`), not played twice."""
@@ -350,8 +356,18 @@ class LiveGame:
         if ref is not None and "seat" in command.by and "auto" not in command.by:
             self._remember(int(command.by["seat"]), ref, seq)
         message = frame(prepared.text)
-        self._recent.append((seq, prepared.text))
+        self._keep(seq, prepared.text)
         return message
+
+    def _keep(self, seq: int, text: str) -> None:
+        """Keep an update's text for `sync`: the oldest kept go while there are too many, or too much text."""
+        recent = self._recent
+        if len(recent) == recent.maxlen:
+            self._recent_size -= len(recent[0][1])
+        recent.append((seq, text))
+        self._recent_size += len(text)
+        while self._recent_size > SYNC_BUFFER_BYTES and len(recent) > 1:
+            self._recent_size -= len(recent.popleft()[1])
 
     def _deliver(self, message: Message, prepared: Prepared) -> None:
         """Send an update to every connection, in one pass: `message`, or to a connection whose seat's settlers'
@@ -439,6 +455,7 @@ class LiveGame:
         if seq != self.seq:
             self.seq = seq
             self._recent.clear()
+            self._recent_size = 0
             for conn in self.connections:
                 conn.outbox.put(self.state_message(conn))
 
@@ -505,7 +522,8 @@ class LiveGame:
         self._wake.set()
 
     def sync(self, conn: Connection, after: int) -> None:
-        """Send the updates after `after` again; the whole state when they are no longer kept.
+        """Send the updates after `after` again; the whole state when they are no longer kept (so an answer is
+        at most `SYNC_BUFFER_BYTES` of updates, or one state).
 
         The updates kept are those every connection got, without choices: the last one sent again carries the
         current choices of the connection's settlers, all of them, so the client has them right once more.

@@ -7,7 +7,12 @@ with a value it cannot take, 4401 a wrong token, 4403 an origin that may not con
 stored game that cannot be loaded (listed as `damaged`), 4408 the client could not keep up (reconnect and sync),
 4409 the game, or the client's address, has as many connections as it may, 4429 flooding, 1011 a server failure,
 1012 the game moved to another node of a cluster (reconnect), 1000 after `ended` (the game was abandoned: do not
-reconnect to play).
+reconnect to play), 1007 a text message that is not UTF-8 (`transport.GuardedWebSocket`).
+
+A client too slow to take what is sent to it (`send_queue` messages or `send_buffer_bytes` bytes waiting for it, or
+the most waiting when the process's `send_buffer_total_bytes` are) is closed with 4408 at once, its close frame
+written behind what it has not read, and its socket aborted `SLOW_CLIENT_GRACE` seconds later if it has not taken
+it by then.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..storage import StorageError
 from .config import Settings
-from .direct import SCOPE_KEY
+from .direct import SCOPE_KEY, close_now
 from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
@@ -46,7 +51,13 @@ CLOSE_DAMAGED = 4410
 CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 CLOSE_MOVED = 1012
+TOO_SLOW = "too slow: reconnect and sync"
 
+
+SLOW_CLIENT_GRACE = 5.0
+"""Seconds a client closed as too slow has to take its close frame before its socket is aborted."""
+SYNC_BURST = 4
+"""`sync` messages a connection may send at once (the bucket of `sync_per_second`)."""
 
 CHOICES = {"true": True, "false": False}
 """The values of the `choices` query parameter: whether the client is sent its settlers' choices."""
@@ -104,10 +115,10 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
         if live is None:
             await _close(websocket, "game_not_found", f"there is no game {game_id!r}", CLOSE_NO_GAME)
             return
-        await _attend(websocket, live, settings, token, choices)
+        await _attend(websocket, hub, live, settings, token, choices)
 
 
-async def _attend(websocket: WebSocket, live: LiveGame, settings: Settings, token: str | None,
+async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: Settings, token: str | None,
                   choices: bool) -> None:
     """Play or watch `live` (acquired by the caller) until the connection closes."""
     seat = None
@@ -120,8 +131,16 @@ async def _attend(websocket: WebSocket, live: LiveGame, settings: Settings, toke
         await _close(websocket, "too_many_connections", "this game has as many connections as it takes",
                      CLOSE_FULL)
         return
-    conn = Connection(seat, Outbox(settings.send_queue, websocket.scope.get(SCOPE_KEY, websocket.send)),
-                      choices=choices)
+    send = websocket.scope.get(SCOPE_KEY, websocket.send)
+    client = websocket.client.host if websocket.client else "unknown"
+
+    def cut_off() -> None:
+        log.info("game %s: a client at %s does not keep up (%d bytes waiting): closed with %d", live.id, client,
+                 outbox.waiting, CLOSE_TOO_SLOW)
+        close_now(send, CLOSE_TOO_SLOW, TOO_SLOW, SLOW_CLIENT_GRACE)
+
+    outbox = Outbox(settings.send_queue, send, settings.send_buffer_bytes, hub.send_budget, cut_off)
+    conn = Connection(seat, outbox, choices=choices)
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
@@ -144,6 +163,7 @@ async def _attend(websocket: WebSocket, live: LiveGame, settings: Settings, toke
 
 async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings) -> None:
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    syncs = TokenBucket(settings.sync_per_second, SYNC_BURST)
     refused = 0
     while True:
         message = await websocket.receive()
@@ -169,6 +189,10 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
             conn.outbox.put(error(bad.code, bad.message, bad.field))
             continue
         if isinstance(msg, SyncMessage):
+            if not syncs.take():  # an answer may be the whole state: syncs have a bucket of their own
+                conn.outbox.put(error("rate_limited", f"too many syncs: at most {settings.sync_per_second:g} a "
+                                      "second on average"))
+                continue
             live.sync(conn, msg.after)
         else:
             live.submit(conn, msg)
@@ -180,7 +204,7 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
     try:
         await conn.outbox.run()
         if conn.outbox.overflowed:
-            await websocket.close(CLOSE_TOO_SLOW, "too slow: reconnect and sync")
+            await websocket.close(CLOSE_TOO_SLOW, TOO_SLOW)  # unless closed already (`close_now`)
         elif conn.live is not None and conn.live.moved:
             await websocket.close(CLOSE_MOVED, "the game moved to another server: reconnect")
         elif conn.live is not None and conn.live.abandoned:

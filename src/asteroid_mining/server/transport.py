@@ -10,6 +10,11 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
 - refuse (close at once, before reading a byte) a connection from an address that already has
   `max_sockets` open — HTTP, keep-alive and WebSocket connections alike, counted by their transports, which stay
   the same when a connection is upgraded to a WebSocket.
+
+A connection upgraded to a WebSocket is served by `GuardedWebSocket`, uvicorn's `websockets` sans-I/O protocol
+with two defects of its own mended: it answered every ping with a pong written to the socket whether or not the
+client read anything (a client that sends pings and never reads grew the server's memory without bound), and it
+logged a traceback for a text message that is not UTF-8 before closing the connection with 1007.
 """
 
 from __future__ import annotations
@@ -19,8 +24,59 @@ import logging
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 log = logging.getLogger(__name__)
+
+
+CLOSE_INVALID_TEXT = 1007
+"""RFC 6455's close code for a text message that is not UTF-8."""
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's `websockets` sans-I/O protocol that buffers no pong for a client that does not read, and closes a
+    connection sending text that is not UTF-8 with 1007 and one line in the log, no traceback."""
+
+    def handle_ping(self) -> None:
+        """Answer a ping, unless the socket's write buffer is over its high-water mark (uvicorn then waits before
+        it writes anything else): the client is not reading, and its pongs would pile up in the server's memory.
+        RFC 6455 (5.5.3) lets an endpoint answer only the latest of several pings; one that reads again gets the
+        pongs of the pings it sends from then on."""
+        output = self.conn.data_to_send()  # the pongs websockets made (nothing else waits there: see `send`)
+        if self.writable.is_set() and not self.transport.is_closing():
+            self.transport.write(b"".join(output))
+
+    def send_receive_event_to_app(self) -> None:
+        """Hand a whole message to the application; a text message that is not UTF-8 closes the connection with
+        1007 instead (uvicorn logged a traceback for it)."""
+        if self.curr_msg_data_type != "text":
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # past the application's close: dropped, as uvicorn does
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError as bad:
+            self.logger.info("%s - a WebSocket text message that is not UTF-8 (%s): closed with 1007",
+                             _peer(self.client), bad.reason)
+            try:
+                self.conn.send_close(CLOSE_INVALID_TEXT, "invalid UTF-8")
+            except InvalidState:  # closing already
+                self.transport.close()
+                return
+            self.handle_parser_exception()
+            return
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+
+def _peer(client: tuple[str, int] | None) -> str:
+    return f"{client[0]}:{client[1]}" if client else "a client"
 
 
 class SocketCounter:
@@ -66,6 +122,11 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter) -> type[asyn
         _refused = False
         _deadline: asyncio.TimerHandle | None = None
         _address = ""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if self.ws_protocol_class is WebSocketsSansIOProtocol:  # uvicorn's choice ("auto"): ours instead
+                self.ws_protocol_class = GuardedWebSocket
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer: Any = transport.get_extra_info("peername")

@@ -1,0 +1,143 @@
+"""Regression tests of the WebSocket side against a real server process, over plain sockets that behave as the
+attacks did: a client that never reads while it asks for long answers, a ping flood from a client that never
+reads, a text message that is not UTF-8. Each failed before its fix."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+from .helpers import ServerProcess, running_server
+
+DEADLINE = 30.0
+"""The most any condition below is waited for."""
+
+
+def client_frame(opcode: int, payload: bytes) -> bytes:
+    """A masked client frame, FIN set (the mask is zero: the payload stays as it is)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x80 | opcode, 0x80 | size))
+    elif size < 65536:
+        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+    return head + b"\0\0\0\0" + payload
+
+
+@contextlib.contextmanager
+def raw_websocket(server: ServerProcess, path: str) -> Iterator[socket.socket]:
+    """A WebSocket over a plain socket; the caller reads nothing after the handshake until it says so."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(1)
+            assert chunk, "the server closed the handshake"
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 101"), answer
+        yield sock
+    finally:
+        sock.close()
+
+
+def read_frames(sock: socket.socket) -> list[tuple[int, bytes]]:
+    """Every frame (opcode, payload) the server sends until it closes the connection."""
+    data = bytearray()
+    sock.settimeout(DEADLINE)
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(1 << 20):
+            data += chunk
+    frames, at = [], 0
+    while at + 2 <= len(data):
+        opcode, size = data[at] & 0x0F, data[at + 1] & 0x7F
+        at += 2
+        if size == 126:
+            (size,) = struct.unpack_from("!H", data, at)
+            at += 2
+        elif size == 127:
+            (size,) = struct.unpack_from("!Q", data, at)
+            at += 8
+        frames.append((opcode, bytes(data[at:at + size])))
+        at += size
+    return frames
+
+
+def close_code(frames: list[tuple[int, bytes]]) -> int | None:
+    """The code of the close frame among `frames`, if any."""
+    closes = [payload for opcode, payload in frames if opcode == 0x8]
+    return struct.unpack("!H", closes[0][:2])[0] if closes else None
+
+
+def wait_for_log(server: ServerProcess, text: str) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while text not in server.log.read_text():
+        assert time.monotonic() < deadline, f"{text!r} never logged:\n{server.log.read_text()[-3000:]}"
+        time.sleep(0.05)
+
+
+def spectated_game(server: ServerProcess, belt: str) -> str:
+    game = httpx.post(f"{server.url}/api/games", json={"seats": 1, "belt": belt}, timeout=60)
+    assert game.status_code == 201, game.text
+    return f"/api/games/{game.json()['id']}/ws"
+
+
+def test_a_client_that_never_reads_is_closed_with_4408(tmp_path: Path) -> None:
+    """Each `sync` from far ahead is answered with the whole state (half a megabyte on the `large` belt): the
+    client reads none of them. It is closed once a megabyte waits for it, not after 1,024 states (580 MB)."""
+    args = ("--send-buffer-bytes", "1000000", "--sync-per-second", "1000")
+    with running_server(tmp_path, *args) as server:
+        path = spectated_game(server, "large")
+        with raw_websocket(server, path) as sock:
+            sync = client_frame(0x1, json.dumps({"type": "sync", "after": 10**9}).encode())
+            for _ in range(40):  # 22 MB of answers, more than the sockets' buffers take
+                sock.sendall(sync)
+            wait_for_log(server, "does not keep up")
+            frames = read_frames(sock)  # what it had not read yet, then the close frame: it knows why
+        assert close_code(frames) == 4408
+        states = [payload for opcode, payload in frames if opcode == 0x1]
+        assert len(states) < 40
+        assert "Traceback" not in server.log.read_text()
+        assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
+
+
+def test_pings_from_a_client_that_never_reads_are_not_buffered(tmp_path: Path) -> None:
+    """100,000 pings (13 MB) from a client that reads nothing: the server answers those it can write at once
+    and buffers no more; it used to keep every pong, 13 MB, until the client read them."""
+    with running_server(tmp_path) as server:
+        path = spectated_game(server, "tutorial")
+        with raw_websocket(server, path) as sock:
+            pings = client_frame(0x9, b"p" * 125) * 1_000
+            for _ in range(100):
+                sock.sendall(pings)
+            sock.sendall(client_frame(0x1, b"\xff\xfe"))  # a sentinel: logged once every ping before it is read
+            wait_for_log(server, "UTF-8")
+            frames = read_frames(sock)
+        pongs = sum(opcode == 0xA for opcode, _ in frames)
+        assert pongs < 50_000, f"{pongs} pongs for 100,000 pings: they were buffered"
+        assert close_code(frames) == 1007
+
+
+def test_text_that_is_not_utf8_is_closed_with_1007_and_no_traceback(tmp_path: Path) -> None:
+    with running_server(tmp_path) as server:
+        path = spectated_game(server, "tutorial")
+        for bad in (b"\xc3\x28", b'{"type": "sync", "after": 1}\xed\xa0\x80'):  # a broken pair; a surrogate
+            with raw_websocket(server, path) as sock:
+                sock.sendall(client_frame(0x1, bad))
+                frames = read_frames(sock)
+            assert close_code(frames) == 1007
+        log = server.log.read_text()
+        assert "not UTF-8" in log and "Traceback" not in log
+        assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
