@@ -557,7 +557,7 @@ export interface By {
    */
   auto?: "timer" | "bot";
   /**
-   * on a cluster, the sender's `ref`, kept with the command so that the command sent again is answered with an `ack`, not played twice (docs/deploy.md)
+   * the sender's `ref`, kept with the command so that the command sent again is answered with an `ack`, not played twice (docs/server.md)
    */
   ref?: string | number;
 }
@@ -613,8 +613,8 @@ export interface ErrorMessage {
   ref?: string | number;
 }
 /**
- * On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
- * (sent again after a reconnect, when its answer was lost).
+ * An `act` whose `ref` its seat had sent before, and that was played then — once, as `seq` (sent again after a
+ * reconnect, when its answer was lost; on a single server as on a cluster).
  */
 export interface AckMessage {
   type: "ack";

@@ -95,8 +95,8 @@ class ErrorMessage(Record):
 
 
 class AckMessage(Record):
-    """On a cluster: an `act` whose `ref` its seat had sent before, and that was played then — once, as `seq`
-    (sent again after a reconnect, when its answer was lost)."""
+    """An `act` whose `ref` its seat had sent before, and that was played then — once, as `seq` (sent again after a
+    reconnect, when its answer was lost; on a single server as on a cluster)."""
 
     type: Literal["ack"]
     ref: Ref

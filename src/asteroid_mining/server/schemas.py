@@ -131,8 +131,8 @@ class By(BaseModel):
 
     seat: int
     auto: Literal["timer", "bot"] | None = absent("`timer`: the seat's time ran out; `bot`: its bot played")
-    ref: Ref | None = absent("on a cluster, the sender's `ref`, kept with the command so that the command sent "
-                             "again is answered with an `ack`, not played twice (docs/deploy.md)")
+    ref: Ref | None = absent("the sender's `ref`, kept with the command so that the command sent again is "
+                             "answered with an `ack`, not played twice (docs/server.md)")
 
 
 class LoggedCommand(BaseModel):
