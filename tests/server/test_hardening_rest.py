@@ -319,7 +319,19 @@ def test_the_history_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
         assert client.app.state.replays.bytes == 0  # type: ignore[attr-defined]
 
 
-def test_events_come_from_the_replays_cache_for_any_after(settings: Settings) -> None:
+def test_events_come_from_the_replays_cache_for_any_after(settings: Settings,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The events once replayed the whole game for every request (a third of a second of CPU for a long one)."""
+    from asteroid_mining.server import replay as replay_module
+
+    rebuilds: list[str] = []
+    rebuild = replay_module.rebuild
+
+    def counted(record: Any, *args: Any, **kwargs: Any) -> Any:
+        rebuilds.append(record.id)
+        return rebuild(record, *args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "rebuild", counted)
     game, _ = played_games(settings, commands=3)
     with app_client(settings) as client:
         cache = client.app.state.replays  # type: ignore[attr-defined]
@@ -330,7 +342,7 @@ def test_events_come_from_the_replays_cache_for_any_after(settings: Settings) ->
         assert client.get(f"/api/games/{game['id']}/events", params={"after": 9}).json()["steps"] == []
         replay = client.get(f"/api/games/{game['id']}/replay").json()
         assert [{k: s[k] for k in ("seq", "by", "events")} for s in replay["steps"]] == whole["steps"]
-        assert cache.builds == 1
+        assert cache.builds == 1 and rebuilds == [game["id"]]  # one replay of the game for the four answers
 
 
 def test_the_costly_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
