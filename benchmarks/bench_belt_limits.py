@@ -12,10 +12,10 @@ CPU time is taken:
 - *largest refused*: a body of `max_request_bytes` holding only gate pairs (about 55,000 of them).
 
 Prints a table; exits 1 when a target is missed. Targets (2-core machine): the accepted belt ≤ 3 s of CPU, the
-refused one answered ≤ 0.5 s, the event loop's thread ≤ 100 ms of CPU for either (what is left there: the
+refused one ≤ 0.5 s of CPU, the event loop's thread ≤ 100 ms of CPU for either (what is left there: the
 garbage collection of the new game's objects, `hub._age_young_objects`, and the framework's own work). The loop's
 longest gap is printed, not judged: work in a worker thread still holds the GIL, in slices of the interpreter's
-switch interval in Python code, longer in the compiled engine.
+switch interval in Python code, whole in C and compiled code (orjson's parse of a 4 MB body, the engine's set-up).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from fastapi.testclient import TestClient
 from asteroid_mining.server import Settings, create_app
 
 ACCEPTED_CPU_TARGET = 3.0
-REFUSED_WALL_TARGET = 0.5
+REFUSED_CPU_TARGET = 0.5
 LOOP_CPU_TARGET = 0.1
 
 
@@ -112,12 +112,12 @@ def main() -> int:
         with TestClient(create_app(settings)) as client:
             client.post("/api/games", json={})  # warm: imports, the first game
             rows = [("largest accepted", len(accepted), *measured(client, accepted), ACCEPTED_CPU_TARGET, 201),
-                    ("largest refused", len(refused), *measured(client, refused), REFUSED_WALL_TARGET, 422)]
+                    ("largest refused", len(refused), *measured(client, refused), REFUSED_CPU_TARGET, 422)]
     failed = False
     print(f"{'belt':<18}{'bytes':>10}{'status':>8}{'CPU s':>8}{'wall s':>8}{'loop CPU ms':>13}{'loop gap ms':>13}")
     for name, size, status, cpu, wall, loop_cpu, gap, target, expected in rows:
         print(f"{name:<18}{size:>10}{status:>8}{cpu:>8.2f}{wall:>8.2f}{loop_cpu * 1000:>13.1f}{gap * 1000:>13.1f}")
-        spent = cpu if expected == 201 else wall
+        spent = cpu
         if status != expected or spent > target or loop_cpu > LOOP_CPU_TARGET:
             print(f"  missed: status {expected}, {spent:.2f} s ≤ {target} s, loop CPU ≤ {LOOP_CPU_TARGET * 1000:g} ms")
             failed = True
