@@ -12,17 +12,19 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import pytest
 
 from asteroid_mining.rules.orbit import Orbit
 
-from .conftest import Page, Server, open_game, seq, shot
+from .conftest import ROOT, Page, Server, open_game, seq, shot
 
 CONTROLS = """(all) => [...document.querySelectorAll(all ? 'button, a[href], select, input'
     : '.actionbar button, .tabs button, .topbar button, .topbar a, .map-tools button')]
-  .filter((el) => el.offsetParent && !el.classList.contains('reason-cancel'))
+  .filter((el) => el.offsetParent && !el.classList.contains('cancel'))
   .map((el, i) => {
     const r = el.getBoundingClientRect();
     const name = el.dataset.action || el.dataset.tab || el.dataset.tool || el.dataset.lang || el.dataset.target
@@ -126,7 +128,7 @@ def test_no_control_moves_when_a_message_comes(server: Server, new_page: Any, wi
     assert "armed" in (page.get_attribute(".action-drill", "class") or "")
     line = whole(page)
     assert line["tones"] == ["danger"] and "Frost" in line["text"]
-    assert page.locator(".reason-cancel").is_visible()
+    assert page.locator(".actionbar .cancel:visible").count() == 1
     shot(page, f"steady-{width}x{height}-{lang}-warning")
 
     tap(page, touch, ".action-mine")  # a refusal (a layer is left): it also ends the confirmation
@@ -136,9 +138,9 @@ def test_no_control_moves_when_a_message_comes(server: Server, new_page: Any, wi
     same(start, page.evaluate(CONTROLS, True), "a refusal came")
 
     tap(page, touch, ".action-drill")
-    tap(page, touch, ".reason-cancel")  # Cancel: nothing is drilled
+    tap(page, touch, ".actionbar .cancel:visible")  # Cancel: nothing is drilled
     assert "armed" not in (page.get_attribute(".action-drill", "class") or "")
-    assert not page.locator(".reason-cancel").is_visible()
+    assert page.locator(".actionbar .cancel:visible").count() == 0
     same(start, page.evaluate(CONTROLS, True), "a confirmation was cancelled")
 
     settled = page.evaluate(CONTROLS, False)
@@ -192,6 +194,52 @@ def test_an_action_done_is_told_in_green_and_a_refusal_in_red(server: Server, ne
     assert page.locator("#action-reason .msg-refused").count() == 0
 
 
+def messages(lang: str) -> list[list[tuple[str, str]]]:
+    """The longest messages the line shows at once, as (tone, text) parts in `lang`: each drill confirmation,
+    each drill note, each warning after an outcome, outcomes with what followed them (long names, many rounds)."""
+    words = json.loads((ROOT / "web" / "static" / "i18n" / f"{lang}.json").read_text())
+    params = {"asteroid": "Asteroid-27", "target": "Asteroid-27", "origin": "Asteroid-28", "n": 12, "before": 3,
+              "after": 2, "limit": 10, "gate": "gate12", "via": "gate12", "first": "gate11", "second": "gate12",
+              "robot": "robot12", "actor": words["settler.subject"].format(art="a", n=12),
+              "core": words["core.uranium"], "kind": words["kind.uranium"], "kind_acc": words["kind_acc.uranium"],
+              "when": words["when.next"]}
+
+    def say(key: str) -> str:
+        return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), words[key])
+
+    confirm = [[("danger", f"{say(f'warn.{core}_{when}')} {words['warn.confirm_touch']}")]
+               for core in ("ice", "uranium") for when in ("now", "next")]
+    notes = [[("note", say(f"warn.{core}_later"))] for core in ("ice", "uranium")]
+    warnings = [[("done", say("done.waited")), ("danger", say(key))] for key in words if key.startswith("warn.here_")]
+    outcomes = [[("done", say("done.drilled_through")), ("news", say("log.exploded")),
+                 ("news", say("log.died_explosion"))],
+                [("done", say("done.gate_placed_active"))], [("done", say("done.mined"))]]
+    return confirm + notes + warnings + outcomes
+
+
+WRITE = """(parts) => {
+  const line = document.querySelector('#action-reason');
+  line.replaceChildren(...parts.flatMap(([tone, text], i) => {
+    const span = document.createElement('span');
+    span.className = `msg msg-${tone}`;
+    span.textContent = text;
+    return i ? [' ', span] : [span];
+  }));
+  return { scroll: line.scrollHeight, client: line.clientHeight, box: line.parentElement.clientHeight };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (820, 1180), (1280, 800), (844, 390)])
+def test_every_message_fits_its_line(server: Server, new_page: Any, width: int, height: int, lang: str) -> None:
+    page = new_page(width=width, height=height, lang=lang, phone=width < 1000)
+    new_game(server, page, STEADY)
+    tap(page, width < 1000, ".action-drill")  # a confirmation pending: Cancel is shown (on a phone, after Wait)
+    for parts in messages(lang):
+        fit = page.evaluate(WRITE, parts)
+        assert fit["scroll"] <= fit["client"] + 1 and fit["client"] <= fit["box"] + 1, (parts, fit)
+
+
 def test_a_drill_confirmation_waits_and_ends_with_another_press(server: Server, new_page: Any) -> None:
     page = new_page(width=390, height=844, phone=True)
     page.clock.install()
@@ -204,7 +252,7 @@ def test_a_drill_confirmation_waits_and_ends_with_another_press(server: Server, 
     page.clock.fast_forward(600_000)
     assert "armed" in (page.get_attribute(".action-drill", "class") or "")
     assert "Tap Drill again to drill anyway." in page.inner_text("#action-reason")
-    assert page.locator(".reason-cancel").is_visible()
+    assert page.locator(".actionbar .cancel:visible").count() == 1
     assert seq(page) == before  # nothing was sent
     answered(page, lambda: tap(page, True, ".action-drill"))
     assert page.locator(".log li", has_text="drilled Frost").count() == 1

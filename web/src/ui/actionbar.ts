@@ -40,6 +40,9 @@ const SLOTS: [string, string, string][] = [
   ["wait", "W", ICONS.wait],
 ];
 
+/** The cross of Cancel. */
+const CANCEL = "M6.4 5L12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z";
+
 /** A touch screen: the words say "tap" rather than "press". */
 const touch = (): boolean => window.matchMedia("(pointer: coarse)").matches;
 
@@ -47,7 +50,9 @@ export class ActionBar {
   readonly el: HTMLElement;
   private readonly slots = new Map<string, Slot>();
   private readonly reason: HTMLElement;
-  private readonly cancel: HTMLButtonElement;
+  /** Cancel for a pending confirmation: at the end of the message line on wide screens, in the empty cell after
+   * Wait on small ones (where the line's width is for the words); the layout shows one of them. */
+  private readonly cancels: HTMLButtonElement[];
   private readonly menu: HTMLElement;
   private ctx: Ctx | null = null;
   /** A drill waits for its second press (see the file's comment: it does not expire). */
@@ -61,7 +66,10 @@ export class ActionBar {
 
   constructor(private readonly ctl: Controller) {
     this.reason = h("div", { class: "reason", role: "status", "aria-live": "polite", id: "action-reason" });
-    this.cancel = h("button", { type: "button", class: "reason-cancel", hidden: true, onclick: () => this.disarm() });
+    this.cancels = [
+      h("button", { type: "button", class: "cancel reason-cancel", hidden: true, onclick: () => this.disarm() }),
+      h("button", { type: "button", class: "cancel cancel-cell", hidden: true, onclick: () => this.disarm() }),
+    ];
     this.menu = h("div", { class: "deposit-menu", role: "menu", hidden: true });
     const row = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
     for (const [name, key, path] of SLOTS) {
@@ -81,7 +89,8 @@ export class ActionBar {
       row.appendChild(button);
       this.slots.set(name, { name, key, iconPath: path, button, label, sub });
     }
-    const line = h("div", { class: "reason-line" }, this.reason, this.cancel);
+    row.appendChild(this.cancels[1]!);
+    const line = h("div", { class: "reason-line" }, this.reason, this.cancels[0]);
     this.el = h("footer", { class: "actionbar" }, row, this.menu, line);
   }
 
@@ -111,7 +120,8 @@ export class ActionBar {
       slot.sub.textContent = this.subtitle(slot.name, ctx);
       slot.button.title = `${t(`action.${slot.name}`)} (${slot.key})`;
     }
-    this.cancel.textContent = t("warn.cancel");
+    fill(this.cancels[0]!, t("warn.cancel"));
+    fill(this.cancels[1]!, icon(CANCEL), h("span", { class: "label" }, t("warn.cancel")));
     if (!this.menu.hidden) this.openDeposit();
     this.explain(this.shown);
   }
@@ -150,7 +160,7 @@ export class ActionBar {
     this.shown = name;
     const ctx = this.ctx;
     if (!ctx) return;
-    this.cancel.hidden = !this.armed;
+    for (const b of this.cancels) b.hidden = !this.armed;
     if (!ctx.canAct) {
       this.say([...this.outcome, { text: ctx.waitingReason ?? "", tone: "info" }]);
       return;
@@ -236,7 +246,7 @@ export class ActionBar {
 
   private refreshArmed(): void {
     this.slots.get("drill")?.button.classList.toggle("armed", this.armed);
-    this.cancel.hidden = !this.armed;
+    for (const b of this.cancels) b.hidden = !this.armed;
   }
 
   press(name: string, kind?: Kind): void {
