@@ -34,9 +34,10 @@ class Cluster(LocalCluster):
 
     def create(self, body: dict[str, Any], node: int | None = None) -> dict[str, Any]:
         url = self.nodes[node].url if node is not None else self.url
-        for _ in range(50):  # the balancer may still send a request to a node it has not seen die
+        deadline = time.monotonic() + 60  # the balancer may still send a request to a node it has not seen die
+        while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
-                answer = httpx.post(f"{url}/api/games", json=body, timeout=10)
+                answer = httpx.post(f"{url}/api/games", json=body, timeout=30)
                 if answer.status_code == 201:
                     return dict(answer.json())
                 raise AssertionError(answer.text)
@@ -60,7 +61,7 @@ def owner_of(cluster: Cluster, game: str) -> str | None:
 
 
 def open_ws(url: str) -> ClientConnection:
-    return connect(url, open_timeout=10, close_timeout=2)
+    return connect(url, open_timeout=30, close_timeout=5)
 
 
 def receive(conn: ClientConnection, timeout: float) -> dict[str, Any]:
