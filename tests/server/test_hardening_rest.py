@@ -357,3 +357,23 @@ def test_the_costly_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
             assert answer.status_code == 429, (path, answer.text)
             assert answer.json()["error"]["code"] == "rate_limited" and int(answer.headers["retry-after"]) >= 1
         assert client.get(f"/api/games/{game}").status_code == 200  # the cheap reads are not counted
+
+
+@pytest.mark.parametrize(("column", "value", "where"), [
+    ("action", '{"type": "fly", "actor": "s1"}', "commands[2].action"),  # (named by seq)
+    ("author", '{"seat": "one"}', "commands[2].by.seat"),
+])
+def test_a_finished_games_log_with_a_command_that_is_no_action_is_409(settings: Settings, column: str, value: str,
+                                                                     where: str) -> None:
+    """JSON that is no action (or no author) once made `GET /log` fail its own answer's check: a 500."""
+    bad, good = played_games(settings)
+    with app_client(settings) as client:
+        for game in (bad, good):
+            client.post(f"/api/games/{game['id']}/abandon", json={"token": game["seats"][0]["token"]})
+    damage(settings, f"UPDATE commands SET {column} = ? WHERE game = ? AND seq = 2", value, bad["id"])
+    with app_client(settings) as client:
+        answer = client.get(f"/api/games/{bad['id']}/log")
+        assert answer.status_code == 409, answer.text
+        assert answer.json()["error"]["code"] == "game_damaged" and where in answer.json()["error"]["message"]
+        log = client.get(f"/api/games/{good['id']}/log")
+        assert log.status_code == 200 and [c["seq"] for c in log.json()["commands"]] == [1]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request
+import orjson
+from fastapi import APIRouter, Request, Response
 from pydantic import ValidationError
 
 from ..storage import StorageError
@@ -129,13 +131,14 @@ LOG_HIDDEN = ("running",)
 lost, abandoned) the log is everyone's."""
 
 
-@router.get("/games/{game_id}/log", response_model=GameLog, response_model_exclude_unset=True, responses={
+@router.get("/games/{game_id}/log", response_model=None, responses={
+    200: {"model": GameLog, "description": "The log, every command as stored"},
     **_ERRORS,
     409: {"model": ErrorBody, "description": "`game_running`: the game is in play (its log is public once it has "
           "ended; a damaged game's log is shown to its seats' tokens)"},
     429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for too many logs, replays and "
           "events (`Retry-After`)"}})
-async def game_log(game_id: str, request: Request) -> dict[str, Any]:
+async def game_log(game_id: str, request: Request) -> Response:
     """The replay: belt, options, seed and every accepted command with its seq (from the store), once the game
     has ended. A damaged game in play shows it to a seat's token (`Authorization: Bearer TOKEN`)."""
     request.app.state.history_limiter.check(client_of(request))  # (it reads the whole log: rate-limited)
@@ -152,11 +155,28 @@ async def game_log(game_id: str, request: Request) -> dict[str, Any]:
         raise ServerError(409, "game_running", "this game is in play: its log (belt and seed) would show the cores "
                           "its players have not surveyed; it is public once the game has ended, and /replay and "
                           "/events show what the players see meanwhile")
-    return {
+    document = {
         "id": record.id, "belt": record.belt, "options": record.options, "seed": record.seed,
         "settlers": record.settlers, "seats": meta.seats_public(), "status": progress.status, "seq": progress.seq,
         "commands": [c.to_json() for c in commands],
     }
+    # checked against its model and encoded off the event loop (a long game's log is megabytes); a command that is
+    # JSON but no action (a damaged row) makes the game damaged, as its replay says, rather than a 500
+    return Response(await asyncio.to_thread(_log_text, record.id, document), media_type="application/json")
+
+
+def _log_text(game_id: str, document: dict[str, Any]) -> bytes:
+    """The log's JSON text, once `GameLog` has taken it; DamagedGame naming the first field it does not."""
+    try:
+        GameLog.model_validate(document)
+    except ValidationError as bad:
+        first = bad.errors(include_url=False)[0]
+        loc = list(first["loc"])
+        if len(loc) > 1 and loc[0] == "commands" and isinstance(loc[1], int):  # named by seq, as the rebuild does
+            loc[1] = document["commands"][loc[1]]["seq"]
+        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+        raise DamagedGame(game_id, f"{where}: {first['msg']}"[:300]) from None
+    return orjson.dumps(document)
 
 
 def bearer_token(request: Request) -> str | None:
