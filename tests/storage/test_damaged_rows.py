@@ -147,3 +147,24 @@ def test_an_empty_sqlite_file_is_a_new_database(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_damaged_row_leaves_the_other_games_in_a_clusters_lobby(
+        store_and_sql: tuple[Callable[[], GameStore], Sql]) -> None:
+    """PostgreSQL's `summaries` (every node's lobby) lists the other games rather than failing for all."""
+    make_store, sql = store_and_sql
+    fill(make_store)
+    sql("UPDATE games SET meta = 'not JSON' WHERE id = 'g1'")
+
+    async def scenario() -> None:
+        store = make_store()
+        summaries = getattr(store, "summaries", None)
+        if summaries is None:
+            pytest.skip("only a cluster's store lists every node's games")
+        await store.open()
+        try:
+            assert [record.id for record, _ in await summaries()] == ["g2"]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
