@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
 
 from asteroid_mining.rules.orbit import Orbit
@@ -194,6 +195,31 @@ def test_an_action_done_is_told_in_green_and_a_refusal_in_red(server: Server, ne
     assert page.locator("#action-reason .msg-refused").count() == 0
 
 
+@pytest.mark.parametrize(("width", "height", "lang"), [(390, 844, "hu"), (1280, 800, "en")])
+def test_the_top_bar_stays_when_the_connection_and_the_clock_change(server: Server, new_page: Any, width: int,
+                                                                     height: int, lang: str) -> None:
+    page = new_page(width=width, height=height, lang=lang, phone=width < 1000)
+    game = server.create(seats=1, settlers_per_seat=1, belt=STEADY, seed=1, options=QUIET, turn_seconds=600)
+    open_game(page, server, game)
+    assert page.locator(".topbar .timer").is_visible()
+    start = page.evaluate(CONTROLS, True)
+    shot(page, f"steady-timer-{width}x{height}-{lang}")
+    # The connection's state as the top bar writes it (a lost connection is not made here: the bar's words are).
+    for state in ("closed", "failed", "connecting", "open"):
+        page.evaluate("(s) => { const c = document.querySelector('.topbar .conn');"
+                      " c.className = `conn ${s}`; c.textContent = s === 'open' ? '' : `${s}: some words`; }", state)
+        same(start, page.evaluate(CONTROLS, True), f"the connection is {state}")
+    # A step: the clock starts again. The game ends: the clock stops (no deadline), and keeps its place.
+    bars = page.evaluate(CONTROLS, False)
+    answered(page, lambda: tap(page, width < 1000, ".action-wait"))
+    same(bars, page.evaluate(CONTROLS, False), "a step was taken")
+    token = game["seats"][0]["token"]
+    assert httpx.post(f"{server.url}/api/games/{game['id']}/abandon", json={"token": token}).status_code == 200
+    page.wait_for_selector(".overlay .card.end.abandoned")
+    assert page.inner_text(".topbar .timer .t") == "–:––"
+    same(bars, page.evaluate(CONTROLS, False), "the game ended")
+
+
 def messages(lang: str) -> list[list[tuple[str, str]]]:
     """The longest messages the line shows at once, as (tone, text) parts in `lang`: each drill confirmation,
     each drill note, each warning after an outcome, outcomes with what followed them (long names, many rounds)."""
@@ -254,6 +280,17 @@ def test_a_drill_confirmation_waits_and_ends_with_another_press(server: Server, 
     assert "Tap Drill again to drill anyway." in page.inner_text("#action-reason")
     assert page.locator(".actionbar .cancel:visible").count() == 1
     assert seq(page) == before  # nothing was sent
+    # Escape ends it, and so does a tap on the map (it is not the second press)
+    page.keyboard.press("Escape")
+    assert "armed" not in (page.get_attribute(".action-drill", "class") or "")
+    tap(page, True, ".action-drill")
+    box = page.locator(".map").bounding_box()
+    page.touchscreen.tap(box["x"] + 12, box["y"] + 12)
+    assert "armed" not in (page.get_attribute(".action-drill", "class") or "")
+    assert page.locator(".actionbar .cancel:visible").count() == 0
+    tap(page, True, ".action-drill")
+    page.clock.fast_forward(60_000)
+    assert seq(page) == before
     answered(page, lambda: tap(page, True, ".action-drill"))
     assert page.locator(".log li", has_text="drilled Frost").count() == 1
     assert page.locator(".log li", has_text="The ice of Frost boiled away").count() == 1
