@@ -55,6 +55,8 @@ def test_win_a_game_on_a_phone_with_taps_only(server: Server, new_page: Any) -> 
             fly(page, step["target"])
         else:
             tap_and_wait(page, lambda: page.locator(".actionbar .action-mine").tap())
+        if i == 2:  # what a tap did is told in green, and whose step it was (this phone plays two settlers)
+            assert page.inner_text("#action-reason .msg-done") == "Settler 1 · Mined ice on I1 (cargo 1/10)."
         if i == 10:
             shot(page, "phone-playing")
     page.wait_for_selector(".overlay .end.won")

@@ -303,6 +303,9 @@ export class GameScreen implements Controller {
    * with a brief mark on the asteroid it concerns. */
   private tellOutcome(actor: string, events: GameEvent[], model: Model): void {
     const outcome = outcomeOf(events, actor, model);
+    // A browser that plays several settlers says whose action it was (the next step may be another's).
+    const first = outcome.parts[0];
+    if (first?.tone === "done" && (this.ctx?.mySettlers.size ?? 0) > 1) first.text = `${settlerName(actor)} · ${first.text}`;
     this.bar.done(outcome.parts);
     if (outcome.at) {
       this.scene?.acknowledge(outcome.at);
