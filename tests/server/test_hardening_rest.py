@@ -377,3 +377,16 @@ def test_a_finished_games_log_with_a_command_that_is_no_action_is_409(settings: 
         assert answer.json()["error"]["code"] == "game_damaged" and where in answer.json()["error"]["message"]
         log = client.get(f"/api/games/{good['id']}/log")
         assert log.status_code == 200 and [c["seq"] for c in log.json()["commands"]] == [1]
+
+
+def test_the_abandon_body_is_read_as_the_create_body(client: TestClient, two_seats: dict[str, Any]) -> None:
+    """Parsed once, off the event loop when large, strictly: `null` is no body, an unknown field is refused."""
+    path = f"/api/games/{two_seats['id']}/abandon"
+    big = {"token": "x", "padding": "y" * (limits_module.PARSE_INLINE + 1)}
+    assert client.post(path, json=big).json()["error"]["field"] == "padding"
+    assert client.post(path, content=b"null", headers={"content-type": "application/json"}).status_code == 401
+    assert client.post("/api/games", content=b"null",
+                       headers={"content-type": "application/json"}).json()["error"]["message"].startswith(
+        "the request needs a JSON body")
+    bearer = {"authorization": f"Bearer {two_seats['seats'][1]['token']}"}
+    assert client.post(path, json={"token": None}, headers=bearer).json()["status"] == "abandoned"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from fastapi import APIRouter, Request, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..storage import StorageError
 from .errors import ServerError, storage_refusal, validation_message
@@ -20,6 +20,7 @@ from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail
 from .seats import seat_for_token
 
 router = APIRouter(prefix="/api")
+Body = TypeVar("Body", bound=BaseModel)
 _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "No such game"},
     422: {"model": ErrorBody, "description": "A field is invalid (named in `field`)"},
@@ -50,31 +51,34 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-async def create_body(request: Request) -> CreateGame:
-    """The body of `POST /api/games`, validated: the document `BodyLimit` parsed (a belt may be megabytes: it is
-    parsed in a worker thread, never again on the event loop); 422 naming the field when it is invalid."""
+def json_body(request: Request, model: type[Body]) -> Body | None:
+    """A request's body as `model`: the document `BodyLimit` parsed (in a worker thread when it is large: a belt
+    may be megabytes), never parsed again on the event loop; None without a body; 422 naming the field when it is
+    invalid (`null` is no body). Strict: nothing is coerced (`"5"` is no number)."""
     parsed, document = parsed_body(request.scope)
-    if not parsed:  # no body at all (BodyLimit parses every other): the framework's own answer, as before
-        document = await request.json() if await request.body() else None
-    if document is None:
-        raise ServerError(422, "invalid", "the request needs a JSON body: an object ({} takes every default)")
+    if not parsed or document is None:  # (BodyLimit parses every body sent to the API): none, or `null`
+        return None
     try:
-        return CreateGame.model_validate(document, strict=True)
+        return model.model_validate(document, strict=True)
     except ValidationError as bad:
         message, field = validation_message(bad)
         raise ServerError(422, "invalid", message, field) from None
 
 
-_CREATE_BODY = {"requestBody": {"required": True, "content": {"application/json": {
-    "schema": CreateGame.model_json_schema(ref_template="#/components/schemas/{model}")}}}}
-"""The body `POST /api/games` takes, as OpenAPI says it (the endpoint reads it itself: `create_body`)."""
+def _body_doc(model: type[BaseModel], required: bool) -> dict[str, Any]:
+    """The OpenAPI request body of an endpoint that reads its body itself (`json_body`)."""
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    return {"requestBody": {"required": required, "content": {"application/json": {"schema": schema}}}}
 
 
-@router.post("/games", status_code=201, response_model=CreatedGame, openapi_extra=_CREATE_BODY, responses={
+@router.post("/games", status_code=201, response_model=CreatedGame, openapi_extra=_body_doc(CreateGame, True),
+             responses={
     **_ERRORS, 429: {"model": ErrorBody, "description": "Too many games from this address"}})
 async def create_game(request: Request) -> CreatedGame:
     """Create a game. The answer holds each seat's token: shown this once, never listed."""
-    body = await create_body(request)
+    body = json_body(request, CreateGame)
+    if body is None:
+        raise ServerError(422, "invalid", "the request needs a JSON body: an object ({} takes every default)")
     live, seats = await hub_of(request).create(body, client_of(request))
     return CreatedGame(id=live.id, seats=seats)
 
@@ -94,17 +98,19 @@ async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
     return detail
 
 
-@router.post("/games/{game_id}/abandon", response_model=GameSummary, responses={
+@router.post("/games/{game_id}/abandon", response_model=GameSummary, openapi_extra=_body_doc(AbandonGame, False),
+             responses={
     **_ERRORS, 401: {"model": ErrorBody, "description": "No token was given"},
     403: {"model": ErrorBody, "description": "The token plays no human seat of this game"},
     409: {"model": ErrorBody, "description": "The game is over already (won, lost or abandoned), or damaged"}})
-async def abandon_game(game_id: str, request: Request, body: AbandonGame | None = None) -> dict[str, Any]:
+async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
     """End a running game as `abandoned`, with a human seat's token (in the body, or `Authorization: Bearer`).
 
     Its clients get an `ended` message and are disconnected, its timer and bots stop; it is listed and replayed
     as finished games are. The answer is the game's summary.
     """
-    token = body.token if body is not None else bearer_token(request)
+    body = json_body(request, AbandonGame)
+    token = body.token if body is not None and body.token is not None else bearer_token(request)
     if token is None:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
