@@ -316,6 +316,7 @@ def test_the_warning_about_bare_ice_comes_when_it_can_be_acted_on(server: Server
         answered(page, lambda: tap(page, True, ".action-wait"))
     assert page.inner_text(".round-box strong") == str(reacts - 2)
     assert page.inner_text(warning) == "Floe's ice will boil away near the Sun in 2 rounds: mine it now."
+    assert "suggested" in (page.get_attribute(".action-mine", "class") or "")
     shot(page, "steady-ice-warning")
     answered(page, lambda: tap(page, True, ".action-wait"))
     assert page.inner_text(warning) == \

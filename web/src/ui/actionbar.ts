@@ -116,6 +116,8 @@ export class ActionBar {
       slot.button.classList.toggle("danger", confirm);
       slot.button.classList.toggle("caution", ok && c?.danger !== undefined && !confirm);
       slot.button.classList.toggle("armed", slot.name === "drill" && this.armed);
+      // The warning about the bare core here says to mine it now: Mine is marked too.
+      slot.button.classList.toggle("suggested", slot.name === "mine" && ok && this.warning !== null);
       slot.label.textContent = t(`action.${slot.name}`);
       slot.sub.textContent = this.subtitle(slot.name, ctx);
       slot.button.title = `${t(`action.${slot.name}`)} (${slot.key})`;
@@ -162,7 +164,9 @@ export class ActionBar {
     if (!ctx) return;
     for (const b of this.cancels) b.hidden = !this.armed;
     if (!ctx.canAct) {
-      this.say([...this.outcome, { text: ctx.waitingReason ?? "", tone: "info" }]);
+      // A press refused for the same reason says it once (in red).
+      const told = this.outcome.some((p) => p.text === ctx.waitingReason);
+      this.say([...this.outcome, ...(told ? [] : [{ text: ctx.waitingReason ?? "", tone: "info" as const }])]);
       return;
     }
     if (this.armed && (name === null || name === "drill")) {
