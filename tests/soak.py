@@ -2,29 +2,39 @@
 server killed with SIGKILL and restarted every minute.
 
     python -m tests.soak [--minutes 10] [--games 200] [--kill-every 60] [--seed 1] [--data DIR]
+                         [--slow-readers 8] [--ping-floods 4] [--max-rss-mib 1024] [--max-lag 1]
 
 Each game has two seats: seat 1 a person played by this program, seat 2 a bot played by the server (or, in every
 fourth game, a second person), and a turn timer in every third. Each person's client plays legal-looking moves
 on its turns and, at random, disconnects and reconnects, asks to `sync` from an earlier seq, sends garbage
 (malformed JSON, unknown types, binary frames, oversized messages, other seats' settlers) or goes quiet. A
-spectator watches every tenth game.
+spectator watches every tenth game. Besides them, attackers that never read a byte: `--slow-readers` spectators
+asking for the whole state again and again (a `sync` from far ahead), each reconnecting when the server cuts it
+off, and `--ping-floods` connections sending pings as fast as they can.
 
 Checked, and printed as figures at the end (exit status 1 when any check fails):
 - no client ever saw a gap in the seqs of its updates (a resent update must be the one sent before);
 - after every reconnect, the state a client gets is at least as far as the last update it had seen;
 - nothing acknowledged is missing: every update any client received is in the game's stored log, the same;
 - every game's log replays (belt, options, seed, commands) to its stored state: the snapshot-and-tail the
-  server loads, and the progress row (status, round, turn) the lobby shows.
+  server loads, and the progress row (status, round, turn) the lobby shows;
+- the server's resident set (sampled twice a second) stays under `--max-rss-mib`, and its event loop's lag —
+  the time `GET /api/health` takes to be answered, sampled twice a second while the server is up — stays under
+  `--max-lag` seconds 99 times in 100 (0: measured and printed only, as the test suite's short run does, which
+  times nothing).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
+import os
 import random
 import shutil
+import socket
 import sys
 import tempfile
 import time
@@ -64,6 +74,11 @@ class Figures:
     gaps: list[str] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)
     resend_mismatches: list[str] = field(default_factory=list)
+    cut_off: int = 0
+    """Connections of clients that never read closed by the server."""
+    flood_pings: int = 0
+    peak_rss_mib: float = 0.0
+    lags: list[float] = field(default_factory=list)
 
 
 class Soak:
@@ -77,9 +92,12 @@ class Soak:
             data, "--max-games-per-client", "100000", "--max-live-games", "100000",
             "--max-connections-per-client", "100000", "--max-connections-per-game", "64",
             "--rate-per-second", "200", "--rate-burst", "400", "--min-turn-seconds", "0.5",
-            "--bot-delay", "0.2", "--synchronous", "NORMAL")
+            "--bot-delay", "0.2", "--synchronous", "NORMAL", "--sync-per-second", "50",
+            "--send-buffer-bytes", "262144")
         self.games: list[dict[str, Any]] = []
         self.stop = asyncio.Event()
+        self.up = asyncio.Event()
+        """Set while the server runs (clear while it is killed and started again)."""
 
     # ----- the server -----
     async def killer(self) -> None:
@@ -92,9 +110,76 @@ class Soak:
             await asyncio.to_thread(self._restart)
 
     def _restart(self) -> None:
+        self.up.clear()
         self.server.kill9()
         self.figures.restarts += 1
         self.server.start()
+        self.up.set()
+
+    async def monitor(self) -> None:
+        """Sample the server's resident set and its event loop's lag (how long `/api/health` takes) twice a
+        second, while it is up."""
+        async with httpx.AsyncClient(base_url=self.server.url, timeout=30) as http:
+            while not self.stop.is_set():
+                await asyncio.sleep(0.5)
+                if not self.up.is_set() or self.server.proc is None:
+                    continue
+                with contextlib.suppress(OSError):
+                    status = Path(f"/proc/{self.server.proc.pid}/status").read_text()
+                    for line in status.splitlines():
+                        if line.startswith("VmRSS:"):
+                            rss = int(line.split()[1]) / 1024
+                            self.figures.peak_rss_mib = max(self.figures.peak_rss_mib, rss)
+                started = time.monotonic()
+                try:
+                    answer = await http.get("/api/health")
+                except httpx.HTTPError:
+                    continue  # killed meanwhile
+                if answer.status_code == 200 and self.up.is_set():
+                    self.figures.lags.append(time.monotonic() - started)
+
+    # ----- clients that never read -----
+    async def never_reading(self, game: dict[str, Any], pings: bool) -> None:
+        """A connection that never reads: it asks for the whole state again and again (or sends pings), and
+        connects again when the server cuts it off."""
+        rng = random.Random(self.rng.random())
+        path = f"/api/games/{game['id']}/ws"
+        while not self.stop.is_set():
+            writer = None
+            try:
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window: backed up soon
+                sock.setblocking(False)
+                try:
+                    await asyncio.wait_for(asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1",
+                                                                                          self.server.port)), 20)
+                except BaseException:
+                    sock.close()
+                    raise
+                reader, writer = await asyncio.open_connection(sock=sock)
+                key = base64.b64encode(os.urandom(16)).decode()
+                writer.write((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                              f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                              "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)
+                if not head.startswith(b"HTTP/1.1 101"):
+                    raise ConnectionError("refused")
+                while not self.stop.is_set():  # nothing is read from here on
+                    if pings:
+                        writer.write(_frame(0x9, b"p" * 125) * 200)
+                        self.figures.flood_pings += 200
+                    else:
+                        writer.write(_frame(0x1, json.dumps({"type": "sync", "after": 10**12}).encode()))
+                        self.figures.syncs += 1
+                    await asyncio.wait_for(writer.drain(), 30)
+                    await asyncio.sleep(0.025)
+            except (OSError, TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+                if self.up.is_set() and not pings:
+                    self.figures.cut_off += 1  # closed by the server (or killed: then it is not up)
+            finally:
+                if writer is not None:
+                    writer.transport.abort()
+            await asyncio.sleep(rng.uniform(0.5, 2.0))
 
     # ----- games -----
     async def create_games(self) -> None:
@@ -248,7 +333,11 @@ class Soak:
         started = time.monotonic()
         await asyncio.to_thread(self.server.start)
         await self.create_games()
-        tasks = [asyncio.create_task(self.killer())]
+        self.up.set()
+        tasks = [asyncio.create_task(self.killer()), asyncio.create_task(self.monitor())]
+        for i in range(self.args.slow_readers + self.args.ping_floods):
+            game = self.games[i % len(self.games)]
+            tasks.append(asyncio.create_task(self.never_reading(game, pings=i >= self.args.slow_readers)))
         for i, game in enumerate(self.games):
             tasks.append(asyncio.create_task(self.person(game, 1)))
             if i % 4 == 3:
@@ -272,10 +361,31 @@ class Soak:
         failures = [*f.gaps, *f.regressions, *f.resend_mismatches, *problems]
         for line in failures[:20]:
             print(f"  FAIL {line}")
+        lags = sorted(f.lags) or [0.0]
+        worst, p99 = lags[-1], lags[int(0.99 * (len(lags) - 1))]
+        print(f"  clients that never read: {self.args.slow_readers} asking for states (cut off {f.cut_off} times), "
+              f"{self.args.ping_floods} flooding pings ({f.flood_pings} sent)")
+        print(f"  server: peak resident set {f.peak_rss_mib:.0f} MiB (at most {self.args.max_rss_mib:g}); event loop "
+              f"lag (GET /api/health, {len(f.lags)} samples) p99 {p99:.3f} s, worst {worst:.3f} s"
+              + (f" (p99 at most {self.args.max_lag:g})" if self.args.max_lag else " (not judged)"))
+        bounds = []
+        if f.peak_rss_mib > self.args.max_rss_mib:
+            bounds.append(f"the server's resident set reached {f.peak_rss_mib:.0f} MiB")
+        if self.args.max_lag and p99 > self.args.max_lag:
+            bounds.append(f"the server's event loop lagged {p99:.3f} s (99th percentile)")
+        for line in bounds:
+            print(f"  FAIL {line}")
         log = self.server.log.read_text(errors="replace")
         tracebacks = log.count("Traceback")
         print(f"  tracebacks in the server's log {tracebacks}")
-        return 1 if failures or tracebacks else 0
+        return 1 if failures or tracebacks or bounds else 0
+
+
+def _frame(opcode: int, payload: bytes) -> bytes:
+    """A masked client WebSocket frame, FIN set (a zero mask: the payload as it is)."""
+    size = len(payload)
+    head = bytes((0x80 | opcode, 0x80 | size)) if size < 126 else bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2)
+    return head + b"\0\0\0\0" + payload
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-every", type=float, default=60.0, help="seconds between kill -9 restarts")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", type=Path, default=None, help="keep the games here (default: a temporary dir)")
+    parser.add_argument("--slow-readers", type=int, default=8, help="connections asking for states, never reading")
+    parser.add_argument("--ping-floods", type=int, default=4, help="connections flooding pings, never reading")
+    parser.add_argument("--max-rss-mib", type=float, default=1024.0, help="the server's resident set, at most")
+    parser.add_argument("--max-lag", type=float, default=1.0,
+                        help="seconds GET /api/health may take, at most, 99 times in 100 (0: measured, not judged)")
     args = parser.parse_args(argv)
     data = args.data or Path(tempfile.mkdtemp(prefix="soak-"))
     soak = Soak(args, data)

@@ -30,7 +30,7 @@ def fuzz_settings(data: Path) -> Settings:
     return Settings(data_dir=data, bot_delay=0.0, static_dir=data / "static", rate_per_second=100_000.0,
                     rate_burst=100_000, rate_violations=100_000, max_games_per_client=1_000_000,
                     max_live_games=1_000_000, max_request_bytes=256 * 1024, max_message_bytes=16 * 1024,
-                    history_rate_per_second=100_000.0, history_rate_burst=100_000)
+                    history_rate_per_second=100_000.0, history_rate_burst=100_000, sync_per_second=100_000.0)
 
 
 @contextlib.contextmanager
