@@ -295,27 +295,26 @@ def test_a_database_whose_tables_are_gone_is_one_line_and_exit_2(tmp_path: Path)
 
 # ----- 7. histories cached in bytes, events from the cache, the costly reads rate-limited per address -----
 def test_the_history_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
-    one, _ = played_games(settings, commands=4)
-    with app_client(settings) as client:
-        size = len(client.get(f"/api/games/{one['id']}/replay").content)
-    budget = int(size * 2.5)  # room for two small histories (with their events), not for three
-    small = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
-                     replay_cache_bytes=budget)
-    with app_client(small) as client:
+    def settings(**changes: Any) -> Settings:
+        return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static", **changes)
+
+    with app_client(settings()) as client:  # three games alike (the same belt, no command yet)
+        games = [client.post("/api/games", json={"belt": two_loops_belt(), "seed": 1}).json()["id"] for _ in range(3)]
+        client.get(f"/api/games/{games[0]}/replay")
+        one = client.app.state.replays.bytes  # type: ignore[attr-defined]
+    budget = int(one * 2.5)  # room for two of them, not for three
+    with app_client(settings(replay_cache_bytes=budget)) as client:
         cache = client.app.state.replays  # type: ignore[attr-defined]
-        games = [client.post("/api/games", json={"belt": two_loops_belt()}).json()["id"] for _ in range(3)]
         for game in games:
             assert client.get(f"/api/games/{game}/replay").status_code == 200
             assert 0 < cache.bytes <= budget
-        assert len(cache) < 3 and cache.builds == 3
+        assert len(cache) == 2 and cache.builds == 3
         client.get(f"/api/games/{games[-1]}/events")  # the latest is kept: no build
         assert cache.builds == 3
         client.get(f"/api/games/{games[0]}/events")  # the oldest was dropped: built again
-        assert cache.builds == 4
-    tiny = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static", replay_cache_bytes=10)
-    with app_client(tiny) as client:  # a history larger than the whole budget is answered, not kept
-        assert client.get(f"/api/games/{one['id']}/replay").json()["seq"] == 4
+        assert cache.builds == 4 and cache.bytes <= budget
+    with app_client(settings(replay_cache_bytes=10)) as client:  # larger than the whole budget: answered, not kept
+        assert client.get(f"/api/games/{games[0]}/replay").json()["seq"] == 0
         assert client.app.state.replays.bytes == 0  # type: ignore[attr-defined]
 
 
