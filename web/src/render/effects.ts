@@ -123,26 +123,21 @@ export class Effects {
     }
   }
 
-  /** Marks the asteroid a player's own action concerned: a green ring that grows and fades; with reduced motion a
-   * still ring, shown for a moment. `redraw` asks for a frame (the scene draws only when something changes). */
+  /** Marks the asteroid a player's own action concerned: a green ring, shown for a moment. It stands still (with
+   * or without reduced motion): an animation would draw frames for its whole length, and where frames are costly
+   * (a phone drawing in software) they would hold up the player's next tap; this costs two frames. `redraw` asks
+   * for a frame (the scene draws only when something changes). */
   acknowledge(x: number, y: number, R: number, redraw: () => void): void {
     const s = this.take("ring", DONE);
     s.position.set(x, y);
-    if (this.tweens.reducedMotion) {
-      s.width = s.height = R * 3.2;
-      s.alpha = 0.9;
+    s.width = s.height = R * 3.2;
+    s.alpha = 0.9;
+    redraw();
+    window.setTimeout(() => {
+      if (s.destroyed) return; // the scene is gone (the player left the game)
+      this.give(s);
       redraw();
-      window.setTimeout(() => {
-        if (s.destroyed) return; // the scene is gone (the player left the game)
-        this.give(s);
-        redraw();
-      }, ACK_MS);
-      return;
-    }
-    this.tweens.add(ACK_MS, (p) => {
-      s.width = s.height = R * (2.2 + 1.6 * p);
-      s.alpha = 1 - p * p;
-    }, { ease: easeOut, done: () => this.give(s) });
+    }, ACK_MS);
   }
 
   private later(delay: number, fn: () => void): void {
