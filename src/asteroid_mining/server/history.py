@@ -24,13 +24,11 @@ router = APIRouter(prefix="/api")
 @router.get("/games/{game_id}/summary")
 async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
     """A game as the lobby lists it, running or finished (without its view: light for a browser's list)."""
-    hub = request.app.state.hub
-    live = await hub.get(game_id)
-    if live is None:
-        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
-    summary: dict[str, Any] = live.summary()
-    hub.release(live)
-    return summary
+    async with request.app.state.hub.acquire(game_id) as live:  # released however the request ends
+        if live is None:
+            raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
+        summary: dict[str, Any] = live.summary()
+        return summary
 
 
 @router.get("/games/{game_id}/events", response_class=Response, responses={

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import orjson
@@ -38,11 +40,13 @@ def client_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-async def _game(request: Request, game_id: str) -> LiveGame:
-    live = await hub_of(request).get(game_id)
-    if live is None:
-        raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
-    return live
+@contextlib.asynccontextmanager
+async def _game(request: Request, game_id: str) -> AsyncIterator[LiveGame]:
+    """The live game (404 when there is none), released however the request ends (`GameHub.acquire`)."""
+    async with hub_of(request).acquire(game_id) as live:
+        if live is None:
+            raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
+        yield live
 
 
 @router.get("/health", response_model=Health)
@@ -92,10 +96,8 @@ async def lobby(request: Request) -> dict[str, Any]:
 @router.get("/games/{game_id}", response_model=GameDetail, responses=_ERRORS)
 async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
     """A game's summary and public view (R17) after command `seq`."""
-    live = await _game(request, game_id)
-    detail = live.detail()
-    hub_of(request).release(live)
-    return detail
+    async with _game(request, game_id) as live:
+        return live.detail()
 
 
 @router.post("/games/{game_id}/abandon", response_model=GameSummary, openapi_extra=_body_doc(AbandonGame, False),
@@ -114,9 +116,7 @@ async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
     if token is None:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
-    hub = hub_of(request)
-    live = await _game(request, game_id)
-    try:
+    async with _game(request, game_id) as live:
         seat = live.seat_for(token)
         if seat is None or seat.kind != "human":
             raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
@@ -127,8 +127,6 @@ async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
         if not ended:
             raise ServerError(409, "game_over", f"this game is over already ({live.status})")
         return live.summary()
-    finally:
-        hub.release(live)
 
 
 LOG_HIDDEN = ("running",)
