@@ -13,7 +13,7 @@ import pytest
 from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server import limits as limits_module
 
-from .helpers import two_loops_belt
+from .helpers import two_loops_belt, winning_seed
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -214,8 +214,8 @@ def played_games(settings: Settings, commands: int = 3) -> tuple[dict[str, Any],
     from .helpers import in_process
 
     with app_client(settings) as client:
-        games = [client.post("/api/games", json={"belt": two_loops_belt(), "seats": 2, "settlers_per_seat": 1})
-                 .json() for _ in range(2)]
+        body = {"belt": two_loops_belt(), "seats": 2, "settlers_per_seat": 1, "seed": winning_seed()}
+        games = [client.post("/api/games", json=body).json() for _ in range(2)]
         for game, count in zip(games, (commands, 1), strict=True):
             tokens = [seat["token"] for seat in game["seats"]]
             with client.websocket_connect(f"/api/games/{game['id']}/ws?token={tokens[0]}") as one, \
