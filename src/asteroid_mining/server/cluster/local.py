@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import glob
 import os
 import pwd
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -52,6 +54,20 @@ def wait_until(condition: Any, timeout: float, what: str, interval: float = 0.05
     raise AssertionError(f"{what} did not happen within {timeout:g} s")
 
 
+def _port_taken(log: Path, offset: int) -> bool:
+    """Whether a server's log (after `offset`) says it could not listen: its port, free when it was chosen, was
+    taken by another process before the server bound it (a busy machine makes that window wide)."""
+    if not log.exists():
+        return False
+    with open(log, "rb") as text:
+        text.seek(offset)
+        return b"Address already in use" in text.read()
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.exists() else 0
+
+
 def _port_open(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
@@ -64,6 +80,16 @@ def announced_port(log: Path, offset: int = 0) -> int:
         text.seek(offset)
         found = re.search(rb"Uvicorn running on https?://\S+:(\d+)", text.read())
     return int(found.group(1)) if found else 0
+
+
+def _says(process: Process, log: Path, offset: int, words: bytes) -> bool:
+    """Whether `process` has written `words` to its log after `offset`; AssertionError when it has exited. (A
+    port that answers could be another process's: one that took it before this one bound it.)"""
+    if not process.alive:
+        raise AssertionError(f"{process.argv[0]} exited: {log.read_text(errors='replace')[-2000:]}")
+    with open(log, "rb") as text:
+        text.seek(offset)
+        return words in text.read()
 
 
 def postgres_bin() -> Path | None:
@@ -133,6 +159,8 @@ class Postgres:
         self.port = free_port()
         self.fsync = fsync
         self.process: Process | None = None
+        self.started = False
+        """It has listened once: its port is its own from then on."""
         if self.user is not None:
             entry = pwd.getpwnam(self.user)
             os.chown(self.dir, entry.pw_uid, entry.pw_gid)
@@ -154,13 +182,25 @@ class Postgres:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> Postgres:
-        """Start the server and wait until it takes connections."""
-        argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.dir),
-                "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
-                "-c", f"fsync={'on' if self.fsync else 'off'}"]
-        self.process = Process(argv, self.dir / "postgres.log", self.user)
-        self.process.start()
-        wait_until(self.ready, 90, f"PostgreSQL on port {self.port} (log: {self.dir / 'postgres.log'})")
+        """Start the server and wait until it takes connections. At its first start, a port another process took
+        meanwhile is replaced by another free one (a restart keeps its port: its URL is known)."""
+        log = self.dir / "postgres.log"
+        for attempt in range(3):
+            argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.dir),
+                    "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
+                    "-c", f"fsync={'on' if self.fsync else 'off'}"]
+            self.process = Process(argv, log, self.user)
+            offset = _size(log)
+            self.process.start()
+            try:
+                wait_until(self.ready, 90, f"PostgreSQL on port {self.port} (log: {log})")
+            except AssertionError:
+                if self.started or attempt == 2 or not _port_taken(log, offset):
+                    raise
+                self.port = free_port()
+                continue
+            self.started = True
+            break
         return self
 
     def ready(self) -> bool:
@@ -209,6 +249,8 @@ class Redis:
         self.dir = Path(tempfile.mkdtemp(prefix="am-redis-"))
         self.port = free_port()
         self.process: Process | None = None
+        self.started = False
+        """It has listened once: its port is its own from then on."""
 
     @property
     def url(self) -> str:
@@ -216,12 +258,25 @@ class Redis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> Redis:
-        """Start the server (empty) and wait until it takes connections."""
-        argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save", "",
-                "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"]
-        self.process = Process(argv, self.dir / "redis.log")
-        self.process.start()
-        wait_until(lambda: _port_open(self.port), 60, f"redis-server on port {self.port}")
+        """Start the server (empty) and wait until it takes connections. At its first start, a port another
+        process took meanwhile is replaced by another free one (a restart keeps its port: its URL is known)."""
+        log = self.dir / "redis.log"
+        for attempt in range(3):
+            argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save",
+                    "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"]
+            process = self.process = Process(argv, log)
+            offset = _size(log)
+            process.start()
+            try:
+                ready = functools.partial(_says, process, log, offset, b"Ready to accept connections")
+                wait_until(ready, 60, f"redis-server on port {self.port}")
+            except AssertionError:
+                if self.started or attempt == 2 or not _port_taken(log, offset):
+                    raise
+                self.port = free_port()
+                continue
+            self.started = True
+            break
         return self
 
     def stop(self) -> None:
@@ -241,7 +296,7 @@ BALANCER_MAXCONN = 4096
 """Connections HAProxy holds at once (`maxconn`), so at most as many sockets to any one node."""
 
 
-def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin") -> str:
+def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", monitor: str = "") -> str:
     """Round robin over `nodes` (ports on 127.0.0.1) on `port`, WebSocket upgrades included, with health checks
     so that a dead node is left out within a second or two. `balance="uri"` sends every request of one game (its
     WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`.
@@ -249,7 +304,7 @@ def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin") -> 
     The balancer says who each client is in `X-Forwarded-For`, *replacing* whatever the client sent there (a
     header a client could set would let it choose the address its quotas count against), and drops a client's
     `X-Forwarded-Proto`; the nodes believe these headers from the balancer's address only
-    (`--forwarded-allow-ips`)."""
+    (`--forwarded-allow-ips`). `monitor`: a path HAProxy answers itself (200), to know it is up."""
     servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
                         for i, p in enumerate(nodes))
     return f"""global
@@ -269,7 +324,7 @@ frontend games
     bind 127.0.0.1:{port}
     http-request set-header X-Forwarded-For %[src]
     http-request del-header X-Forwarded-Proto
-    default_backend nodes
+{f"    monitor-uri {monitor}{chr(10)}" if monitor else ""}    default_backend nodes
 
 backend nodes
     balance {"uri depth 3" if balance == "uri" else "roundrobin"}
@@ -286,10 +341,16 @@ class HAProxy:
         if not Path(binary).exists():
             raise AssertionError("haproxy is not installed (apt-get install haproxy)")
         self.dir = Path(tempfile.mkdtemp(prefix="am-haproxy-"))
+        self.chosen = port is None
+        """The port was chosen here (not asked for), so another may be chosen when it was taken meanwhile."""
         self.port = port or free_port()
+        self.nodes = nodes
+        self.balance = balance
         self.config = self.dir / "haproxy.cfg"
-        self.config.write_text(haproxy_config(self.port, nodes, balance))
-        self.process = Process([binary, "-db", "-f", str(self.config)], self.dir / "haproxy.log")
+        self.log = self.dir / "haproxy.log"
+        self.monitor = f"/am-balancer-{secrets.token_hex(8)}"
+        """A path this HAProxy answers itself: a port that answers it is this balancer's, not another process's."""
+        self.process = Process([binary, "-db", "-f", str(self.config)], self.log)
 
     @property
     def url(self) -> str:
@@ -302,10 +363,29 @@ class HAProxy:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> HAProxy:
-        """Start the balancer and wait until it takes connections."""
-        self.process.start()
-        wait_until(lambda: _port_open(self.port), 60, f"haproxy on port {self.port}")
+        """Start the balancer and wait until it takes connections (on another free port when the one chosen for
+        it was taken meanwhile)."""
+        for attempt in range(3):
+            self.config.write_text(haproxy_config(self.port, self.nodes, self.balance, self.monitor))
+            offset = _size(self.log)
+            self.process.start()
+            try:
+                wait_until(self._up, 60, f"haproxy on port {self.port}")
+            except AssertionError:
+                if not self.chosen or attempt == 2 or not _port_taken(self.log, offset):
+                    raise
+                self.port = free_port()
+                continue
+            break
         return self
+
+    def _up(self) -> bool:
+        """HAProxy answers its monitor URI (AssertionError when it has exited)."""
+        import httpx
+
+        if not self.process.alive:
+            raise AssertionError(f"haproxy exited: {self.log.read_text(errors='replace')[-2000:]}")
+        return httpx.get(f"{self.url}{self.monitor}", timeout=5).status_code == 200
 
     def close(self) -> None:
         """Stop the balancer and remove its directory."""
