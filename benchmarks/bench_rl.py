@@ -73,8 +73,8 @@ def vector_steps(kind: str, steps: int, workers: int = 2) -> float:
         obs, _ = envs.reset(seed=list(range(workers)))
         t0 = time.perf_counter()
         for _ in range(steps // workers):
-            # after a game's last step the mask is empty: the next step only resets, whatever the action
-            actions = np.array([rng.choice(np.flatnonzero(mask)) if mask.any() else 0 for mask in obs["action_mask"]])
+            # random masked actions (a finished game's last mask is `wait` alone)
+            actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in obs["action_mask"]])
             obs, *_ = envs.step(actions)
         return (steps // workers) * workers / (time.perf_counter() - t0)
     finally:

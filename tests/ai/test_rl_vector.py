@@ -28,7 +28,7 @@ def test_team_env_runs_in_a_vector_env(vector: type[SyncVectorEnv] | type[AsyncV
         for _ in range(400):
             masks = obs["action_mask"]
             assert masks.shape == (2, encoder.n_actions)
-            # a finished game's last observation has an empty mask: the next step only resets it
+            # a finished game's last observation allows `wait` alone: the next step only resets it
             actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
             obs, rewards, terminated, truncated, _ = envs.step(actions)
             assert obs["observation"].shape == (2, size) and rewards.shape == (2,)

@@ -1,18 +1,24 @@
 """Learning environments over the rules (needs the optional extra: `pip install asteroid-mining[rl]`).
 
 - `TeamEnv` — Gymnasium: one agent plays the whole team, acting for the settler whose turn it is.
-- `SettlersEnv` — PettingZoo AEC: one agent per settler.
+- `SettlersEnv` — PettingZoo AEC: one agent per settler; `ParallelSettlersEnv` — the same, Parallel API.
+- `BatchEnv` — N games stepped in one call, numpy arrays in and out.
 
 Both have fixed-size observations, a discrete action set with masks (`encoding`) and a shared team reward
 (`episode`, docs/ai.md). gymnasium and pettingzoo are imported only here, never by the rest of the package.
 """
 
 from .aec_env import SettlersEnv, env
-from .encoding import DEFAULT_SLOTS, Encoder, n_actions, observation_size
+from .batch import BatchEnv
+from .encoding import DEFAULT_SLOTS, Encoder, feature_names, n_actions, observation_size
 from .episode import Episode
 from .gym_env import TeamEnv
+from .parallel_env import ParallelSettlersEnv, parallel_env
 
-__all__ = ["DEFAULT_SLOTS", "Encoder", "Episode", "SettlersEnv", "TeamEnv", "env", "n_actions", "observation_size"]
+__all__ = [
+    "DEFAULT_SLOTS", "BatchEnv", "Encoder", "Episode", "ParallelSettlersEnv", "SettlersEnv", "TeamEnv", "env",
+    "feature_names", "n_actions", "observation_size", "parallel_env",
+]
 
 
 def _register() -> None:

@@ -9,6 +9,7 @@ Observations are dicts: `observation` (the settler's own view, a float vector in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -29,14 +30,17 @@ class SettlersEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
     }
 
     def __init__(self, belt: str | Belt = "small", rules: str = "classic", settlers: int = 3,
-                 max_rounds: int = 300, neighbour_slots: int = 16, render_mode: str | None = None) -> None:
+                 max_rounds: int = 300, neighbour_slots: int = 16, render_mode: str | None = None,
+                 difficulty: str | None = None, bots: Mapping[str, str] | None = None) -> None:
+        """`difficulty`: a level applied to the belt; `bots`: seats bots play (`{"s2": "planner"}`), which are
+        then no agents (see `Episode`). Bad values raise ValueError."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
-        self.episode = Episode(belt, rules, settlers, max_rounds, neighbour_slots)
+        self.episode = Episode(belt, rules, settlers, max_rounds, neighbour_slots, difficulty, bots)
         encoder = self.episode.encoder
-        self.possible_agents = [f"s{n}" for n in range(1, settlers + 1)]
+        self.possible_agents = list(self.episode.learners)
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (encoder.n_actions,), dtype=np.int8),
@@ -69,7 +73,7 @@ class SettlersEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = game.turn or self.agents[0]
+        self.agent_selection = game.turn if game.turn in self.agents else self.agents[0]
 
     def observe(self, agent: str) -> ObsDict:
         """`agent`'s own view and its action mask."""
@@ -106,7 +110,7 @@ class SettlersEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
             self._skip_agent_selection = game.turn if game.turn in self.agents else None
             self.agent_selection = dead[0]
         else:
-            self.agent_selection = game.turn or agent
+            self.agent_selection = game.turn if game.turn in self.agents else agent
 
     def render(self) -> str | None:
         """A few lines of text about the game (render_mode `ansi`)."""

@@ -34,8 +34,8 @@ from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from .table import ASTEROID_FEATURES, CORE_CODES, BeltTable, Gathered
 
 __all__ = [
-    "ASTEROID_FEATURES", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES", "Encoder", "Mask", "Vector",
-    "n_actions", "observation_size",
+    "ASTEROID_FEATURES", "ASTEROID_FEATURE_LIST", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES",
+    "GLOBAL_FEATURE_LIST", "Encoder", "Feature", "Mask", "Vector", "feature_names", "n_actions", "observation_size",
 ]
 
 DEFAULT_SLOTS = 16
@@ -44,6 +44,59 @@ FIXED_ACTIONS = 11
 """Actions before the move slots."""
 GLOBAL_FEATURES = 5 + 2 * len(KINDS) + 2
 """Features of the game and the settler."""
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """One feature of the observation vector: its name, its range and what it means (docs/ai.md's table)."""
+
+    name: str
+    range: str
+    meaning: str
+
+
+GLOBAL_FEATURE_LIST: tuple[Feature, ...] = (
+    Feature("round", "[0, 1]", "the round / max_rounds (1 from then on)"),
+    Feature("alive", "{0, 1}", "1 if the settler is alive"),
+    Feature("team_alive", "[0, 1]", "the share of the team's settlers alive"),
+    Feature("all_carried", "{0, 1}", "1 when the living settlers carry everything a base needs"),
+    Feature("gates", "[0, 1]", "gates the settler carries / 2"),
+    *(Feature(f"need_{k}", "[0, 1]", f"units of {k} the team still needs / 3") for k in KINDS),
+    *(Feature(f"cargo_{k}", "[0, 1]", f"units of {k} the settler carries / 10") for k in KINDS),
+    Feature("cargo_total", "[0, 1]", "units the settler carries / 10"),
+    Feature("exits", "[0, 1]", "how many exits the settler's asteroid has / 100 (at most 1)"),
+)
+"""The game's and the settler's features, in the vector's order (first)."""
+ASTEROID_FEATURE_LIST: tuple[Feature, ...] = (
+    Feature("present", "{0, 1}", "1 if the slot holds an asteroid"),
+    Feature("via_gate", "{0, 1}", "1 if the way there is through a gate"),
+    Feature("mantle", "[0, 1]", "mantle layers / 5 (at most 1)"),
+    Feature("near_now", "{0, 1}", "1 if it is near the Sun this round"),
+    Feature("near_next", "{0, 1}", "1 if it is near the Sun next round"),
+    Feature("shelter", "{0, 1}", "1 if it is a shelter from storms"),
+    Feature("storm", "{0, 1}", "1 if a storm is forecast to hit it"),
+    Feature("storm_urgency", "[0, 1]", "1 / (1 + rounds until the forecast storm), 0 without one"),
+    Feature("teammates", "[0, 1]", "teammates on it / 3 (at most 1; the settler itself not counted)"),
+    Feature("robots", "[0, 1]", "robots on it / 3 (at most 1)"),
+    Feature("ufos", "[0, 1]", "UFOs on it / 3 (at most 1)"),
+    Feature("needed_core", "{0, 1}", "1 if its core is known and of a kind the team still needs"),
+    Feature("safe_to_expose", "{0, 1}", "1 if exposing its core now would not react (R6, `rules.dangers`)"),
+    Feature("degree", "[0, 1]", "its neighbours / 20 (at most 1)"),
+    *(Feature(f"core_{code}", "{0, 1}", f"1 if its core is {code}" + (" (nobody has surveyed it, R17)"
+                                                                       if code == UNKNOWN else ""))
+      for code in CORE_CODES),
+)
+"""The features of one asteroid (the settler's own, then each exit slot's), in the vector's order."""
+assert len(GLOBAL_FEATURE_LIST) == GLOBAL_FEATURES and len(ASTEROID_FEATURE_LIST) == ASTEROID_FEATURES
+
+
+def feature_names(slots: int = DEFAULT_SLOTS) -> list[str]:
+    """The name of every position of the observation vector: the game's features, then `here.<feature>` for
+    the settler's asteroid and `exit<i>.<feature>` for each exit slot."""
+    names = [f.name for f in GLOBAL_FEATURE_LIST]
+    for prefix in ["here", *(f"exit{i}" for i in range(slots))]:
+        names += [f"{prefix}.{f.name}" for f in ASTEROID_FEATURE_LIST]
+    return names
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]

@@ -13,12 +13,19 @@ An episode ends (`terminated`) when the game is won or lost, and is cut short (`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..ai.bot import SettlerBot
 from ..ai.observation import Observation
-from ..maps.resolve import BeltSource, belt_source
+from ..ai.registry import BotError, bot_factory, make_bot
+from ..maps.difficulty import difficulty_named
+from ..maps.resolve import BeltSource, ResolveError, belt_source
 from ..rules import KINDS, Belt, Game, Refused, Wait
-from ..rules.events import Died
+from ..rules import PRESETS as RULE_PRESETS
+from ..rules.events import Died, Event
 from ..rules.materials import WIN_TARGET
 from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector
 from .table import BeltTable
@@ -54,6 +61,14 @@ def _needs(load: dict[str, int]) -> dict[str, int]:
     return {k: max(0, WIN_TARGET - n) for k, n in load.items()}
 
 
+def final_mask(n_actions: int) -> Mask:
+    """The action mask of an episode's last observation: `wait` (0) alone. The game is over, so no action
+    matters, but a masked policy must have one action to sample (an all-zero mask gives NaN probabilities)."""
+    out = np.zeros(n_actions, dtype=np.int8)
+    out[0] = 1
+    return out
+
+
 def describe(game: Game, to_play: str | None) -> str:
     """A few lines of text about the game, for the environments' `ansi` rendering."""
     lines = [f"round {game.round}, {game.status}, {to_play} to play"]
@@ -75,17 +90,53 @@ class Outcome:
 
 
 class Episode:
-    """A game on a belt (a shipped belt's name, a preset, a file, or a `Belt`) with its rules (`maps.resolve`)."""
+    """A game on a belt (a shipped belt's name, a preset, a file, or a `Belt`) with its rules (`maps.resolve`).
+
+    `difficulty`: a difficulty level (`maps.difficulty`) applied to the belt. `bots`: seats played by bots
+    (settler id → a bot's name, as `ai.make_bot` knows it), which act by themselves between the learner's
+    steps; the learner plays the other seats (`learners`). A step's reward sums what happened up to the
+    learner's next step, the bots' turns included.
+    """
 
     def __init__(self, belt: str | Belt = "small", rules: str = "classic", settlers: int = 3,
-                 max_rounds: int = 300, slots: int = 16, difficulty: str | None = None) -> None:
-        self.belts = (BeltSource(belt.name, fixed=belt) if isinstance(belt, Belt)
-                      else belt_source(belt, difficulty, files=True))
+                 max_rounds: int = 300, slots: int = 16, difficulty: str | None = None,
+                 bots: Mapping[str, str] | None = None) -> None:
+        if settlers < 1:
+            raise ValueError(f"settlers must be at least 1, not {settlers}")
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+        if slots < 1:
+            raise ValueError(f"neighbour_slots must be at least 1, not {slots}")
+        try:
+            self.belts = (BeltSource(belt.name, fixed=belt, difficulty=difficulty_named(difficulty)
+                                     if difficulty else None) if isinstance(belt, Belt)
+                          else belt_source(belt, difficulty, files=True))
+        except ResolveError as wrong:
+            raise ValueError(str(wrong)) from None
+        if rules not in RULE_PRESETS:
+            raise ValueError(f"unknown rules {rules!r}: use {' or '.join(RULE_PRESETS)}")
+        seats = [f"s{n}" for n in range(1, settlers + 1)]
+        self.bot_seats: dict[str, str] = dict(bots or {})
+        """Seats played by bots: settler id → bot name."""
+        for seat, name in self.bot_seats.items():
+            if seat not in seats:
+                raise ValueError(f"bots[{seat!r}]: no such seat (the seats are {', '.join(seats)})")
+            try:
+                bot_factory(name)
+            except BotError as unknown:
+                raise ValueError(f"bots[{seat!r}]: {unknown}") from None
+        self.learners = [s for s in seats if s not in self.bot_seats]
+        """The seats the learner plays, in turn order."""
+        if not self.learners:
+            raise ValueError("bots: every seat is a bot's; leave at least one to the learner")
         self.rules = rules
         self.settlers = settlers
         self.max_rounds = max_rounds
         self.encoder = Encoder(slots, max_rounds)
         self.game: Game | None = None
+        self.seed = 0
+        """The seed of the game being played."""
+        self._bots: dict[str, SettlerBot] = {}
         self._potential = 0.0
         """Φ after the last step (see `potential`)."""
         self.table: BeltTable | None = None
@@ -97,13 +148,38 @@ class Episode:
         self._obs: Observation | None = None
 
     def start(self, seed: int) -> Game:
-        """A new game: the belt and the game's dice from `seed`."""
+        """A new game: the belt and the game's dice from `seed` (the bots in seats are seeded with it too); the
+        bots play until it is a learner's turn."""
         resolved = self.belts(seed)
+        self.seed = seed
         self.game = Game.new(resolved.belt, resolved.options_for(self.rules), seed=seed, settlers=self.settlers)
         self._obs = Observation(self.game)
         self.table = BeltTable(self.game, self._obs)
+        self._bots = {seat: make_bot(name, seed) for seat, name in self.bot_seats.items()}
+        if self._bots:
+            self._play_bots()
         self._moved()
         return self.game
+
+    def _play_bots(self) -> tuple[list[Event], bool]:
+        """The bots in seats act until a learner's turn (or the game's end, or the round cap): their events,
+        and whether one of their actions was refused (then it waited)."""
+        game, obs = self.game, self._obs
+        assert game is not None and obs is not None
+        events: list[Event] = []
+        refused = False
+        while game.status == "running" and game.round <= self.max_rounds:
+            bot = self._bots.get(game.turn or "")
+            if bot is None:
+                break
+            settler = game.turn
+            assert settler is not None
+            try:
+                events += game.apply(bot.choose(obs, settler))
+            except Refused:
+                events += game.apply(Wait(settler))
+                refused = True
+        return events, refused
 
     def _moved(self) -> None:
         """The game changed: what is worked out once per position is worked out again when next asked for."""
@@ -151,6 +227,8 @@ class Episode:
         except Refused:
             events = game.apply(Wait(settler))
             illegal = True
+        if self._bots:
+            events = [*events, *self._play_bots()[0]]
         assert self.table is not None
         self.table.update()  # the rows of what the step touched, never the whole belt
         deaths = tuple(e.actor for e in events if isinstance(e, Died))
