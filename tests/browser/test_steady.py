@@ -1,8 +1,8 @@
 """The screen never moves under a finger, and says plainly what happened.
 
 - No control moves when a message comes: a drill's warning, a refusal, a confirmation cancelled and an action done
-  leave every button where it was (±1 px), on a phone (390×844, touch), a tablet (820×1180) and a laptop
-  (1280×800), in English and in Hungarian; the message line holds each message whole.
+  leave every button where it was (±1 px), on a phone (390×844 and on its side, touch), a tablet (820×1180) and a
+  laptop (1280×800), in English and in Hungarian; the message line holds each message whole.
 - An action that happened is told in green, with what changed ("Drilled: Rock's mantle 2 → 1.") and a mark on the
   map; red is for a real refusal only (the next choice's refusal is not shown as if the action had failed).
 - A drill's confirmation does not expire (the page's clock is moved on by ten minutes: it still waits), and ends
@@ -114,7 +114,8 @@ def whole(page: Page) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
-@pytest.mark.parametrize(("width", "height", "touch"), [(390, 844, True), (820, 1180, False), (1280, 800, False)])
+@pytest.mark.parametrize(("width", "height", "touch"),
+                         [(390, 844, True), (844, 390, True), (820, 1180, False), (1280, 800, False)])
 def test_no_control_moves_when_a_message_comes(server: Server, new_page: Any, width: int, height: int, touch: bool,
                                                lang: str) -> None:
     page = new_page(width=width, height=height, lang=lang, phone=touch)
