@@ -157,7 +157,7 @@ def test_an_outbox_is_bounded_in_bytes_not_only_in_messages() -> None:
         assert not box.overflowed and box.waiting == 8_000 + 2 * MESSAGE_OVERHEAD
         box.put("z" * 4_000)  # 12 KB would wait, far fewer than 1,000 messages
         assert box.overflowed and box.closed and cut == [True]
-        assert box.waiting == 4_000 + MESSAGE_OVERHEAD  # the queue is dropped; the one on the wire still counts
+        assert box.waiting == 0  # the queue is dropped; the one on the wire goes, or the socket is aborted
         wire.reading.set()
         await asyncio.wait_for(runner, 10)
         assert box.waiting == 0 and [len(t) for t in wire.sent] == [4_000]
@@ -187,6 +187,31 @@ def test_the_process_budget_cuts_off_the_client_with_the_most_waiting() -> None:
             box.close()
         await asyncio.wait_for(asyncio.gather(*runners), 10)
         assert budget.waiting == 0  # everything sent or dropped is given back
+
+    asyncio.run(scenario())
+
+
+def test_a_client_cut_off_counts_no_more_in_the_budget() -> None:
+    """A client cut off may keep its message on the way until its socket closes; the budget is for the others (it
+    once counted that message still, and cutting off "the largest" again did nothing: the loop never ended)."""
+    async def scenario() -> None:
+        budget = SendBudget(10_000)
+        first, second = Wire(), Wire()
+        a = Outbox(1_000, first.send, budget=budget)
+        b = Outbox(1_000, second.send, budget=budget)
+        runners = [asyncio.create_task(box.run()) for box in (a, b)]
+        a.put("a" * 6_000)  # on the way, waiting for a client that does not read
+        b.put("b" * 3_000)
+        a.put("a" * 3_000)  # past the budget, and `a` holds the most: `a` goes
+        assert a.overflowed and not b.overflowed
+        assert budget.waiting == b.waiting == 3_000 + MESSAGE_OVERHEAD
+        b.put("b" * 2_000)  # fits now
+        assert not b.overflowed and budget.waiting == 5_000 + 2 * MESSAGE_OVERHEAD
+        first.reading.set()
+        second.reading.set()
+        b.close()
+        await asyncio.wait_for(asyncio.gather(*runners), 10)
+        assert budget.waiting == 0
 
     asyncio.run(scenario())
 

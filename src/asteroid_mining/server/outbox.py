@@ -63,7 +63,7 @@ class SendBudget:
     def reserve(self, box: Outbox, size: int) -> bool:
         """Count `size` more bytes waiting for `box`; False (nothing counted) when `box` itself is cut off."""
         while self.waiting + size > self.limit:
-            largest = max(self._owing, key=lambda b: b.waiting, default=None)
+            largest = max((b for b in self._owing if not b.overflowed), key=lambda b: b.waiting, default=None)
             if largest is None or largest.waiting < box.waiting + size:
                 largest = box  # `box` would hold the most: it is the one cut off
             self.cut_off += 1
@@ -209,6 +209,10 @@ class Outbox:
             if self._cut_off is not None:  # first: it may say how much was waiting
                 self._cut_off()
             self.close()
+            # nor does the message on its way count any more: a connection cut off holds at most that one (and its
+            # socket's buffer) until its socket closes, and the process's budget is for the clients still served
+            self._give(self._rest_size)
+            self._rest_size = 0
 
     def close(self) -> None:
         """Send no more: `run` returns once what is queued has gone (at once when overflowed)."""
