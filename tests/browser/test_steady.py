@@ -240,6 +240,8 @@ def messages(lang: str) -> list[list[tuple[str, str]]]:
     warnings = [[("done", say("done.waited")), ("danger", say(key))] for key in words if key.startswith("warn.here_")]
     outcomes = [[("done", say("done.drilled_through")), ("news", say("log.exploded")),
                  ("news", say("log.died_explosion"))],
+                [("done", say("done.drilled_through")), ("note", say("warn.here_uranium").replace(
+                    words["when.next"], words["when.in"].replace("{n}", "12")))],
                 [("done", say("done.gate_placed_active"))], [("done", say("done.mined"))]]
     return confirm + notes + warnings + outcomes
 
@@ -306,7 +308,8 @@ def test_the_warning_about_bare_ice_comes_when_it_can_be_acted_on(server: Server
     page.focus(".action-drill")  # a focused (or hovered) button explains itself
     assert "boils away when Floe nears the Sun in 8 rounds: mine it before then" in page.inner_text("#action-reason")
     answered(page, lambda: tap(page, True, ".action-drill"))
-    assert page.inner_text("#action-reason") == "Drilled through Floe: its ice core is bare."
+    assert page.inner_text("#action-reason") == \
+        "Drilled through Floe: its ice core is bare. Floe's ice will boil away near the Sun in 6 rounds."
     # The bare ice reacts at the end of the round before Floe's first round near the Sun (R5, R12).
     reacts = (Orbit.parse(FLOE_ORBIT).next_near(2) or 0) - 1
     assert reacts == 8

@@ -47,6 +47,13 @@ export function outcomeOf(events: GameEvent[], actor: string, model: Model): Out
   }
   const news = events.filter((e) => NEWS.has(e.type)).slice(0, MAX_NEWS);
   for (const e of news) parts.push({ text: eventText(e), tone: e.type === "won" ? "done" : "news" });
+  // A core bared now that the Sun will reach later: when (closer than WARN_ROUNDS, the warning says it instead).
+  if (act?.type === "drilled" && act.after === 0 && typeof act.asteroid === "string") {
+    const r = reactionOf(model, act.asteroid);
+    if (r && r.in_rounds > WARN_ROUNDS) {
+      parts.push({ text: t(`warn.here_${r.core}`, { asteroid: act.asteroid, when: whenText(r.in_rounds) }), tone: "note" });
+    }
+  }
   return { parts, at };
 }
 

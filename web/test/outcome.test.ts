@@ -45,6 +45,16 @@ test("a drill through names the core it bared, even when the Sun took it in the 
   assert.deepEqual(out.parts[1], { text: "The ice of Frost boiled away in the Sun.", tone: "news" });
 });
 
+test("a drill that bares a core the Sun reaches rounds later says when, without a warning's urgency", () => {
+  setLang("en");
+  const drilled = [{ type: "drilled", actor: "s1", asteroid: "Frost", before: 1, after: 0 }];
+  const later = outcomeOf(drilled, "s1", model(9));
+  assert.deepEqual(later.parts.map((p) => p.tone), ["done", "note"]);
+  assert.equal(later.parts[1]!.text, "Frost's ice will boil away near the Sun in 6 rounds.");
+  // two rounds ahead or closer, the warning under the settler tells it (with what to do): not said twice
+  assert.deepEqual(outcomeOf(drilled, "s1", model(5)).parts.map((p) => p.tone), ["done"]);
+});
+
 test("mining counts the hold after it; a move names where it went; others' events are not the player's", () => {
   setLang("en");
   const mined = outcomeOf([{ type: "mined", actor: "s1", kind: "ice", asteroid: "Frost" }], "s1", model(null));
