@@ -11,8 +11,8 @@ reconnect to play), 1007 a text message that is not UTF-8 (`transport.GuardedWeb
 
 A client too slow to take what is sent to it (`send_queue` messages or `send_buffer_bytes` bytes waiting for it, or
 the most waiting when the process's `send_buffer_total_bytes` are) is closed with 4408 at once, its close frame
-written behind what it has not read, and its socket aborted `SLOW_CLIENT_GRACE` seconds later if it has not taken
-it by then.
+written behind what it has not read, and its socket aborted once it has taken nothing for `SLOW_CLIENT_GRACE`
+seconds (`direct.close_now`).
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ CLOSE_INTERNAL = 1011
 CLOSE_MOVED = 1012
 TOO_SLOW = "too slow: reconnect and sync"
 
-
 SLOW_CLIENT_GRACE = 5.0
-"""Seconds a client closed as too slow has to take its close frame before its socket is aborted."""
+"""Seconds a client closed as too slow may take nothing of what it has not read yet (its close frame last) before
+its socket is aborted."""
 SYNC_BURST = 4
 """`sync` messages a connection may send at once (the bucket of `sync_per_second`)."""
 
