@@ -1,41 +1,43 @@
-// Bundles the client into the server's static folder: app.js (esbuild), index.html, CSS, i18n JSON,
-// the favicon and the Inter font files (served by the game itself: no CDN at run time).
+// Bundles the client into the server's static folder, for a first load on a phone network that is small,
+// cached for good and installable:
 //
-//   node build.mjs            one production build (minified, with a source map)
-//   node build.mjs --watch    rebuild on change, for development
-import { build, context } from "esbuild";
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+//   assets/            every built file under a content-hashed name (JS chunks, CSS, fonts, icons, the favicon):
+//                      the server sends them `Cache-Control: immutable`, so a second visit asks for none of them
+//   index.html         the page, naming this build's hashed files (revalidated at every open)
+//   sw.js              the service worker: keeps this build's app shell for offline opens (revalidated)
+//   manifest*.webmanifest   the web app manifests (English and Hungarian; revalidated)
+//   build.json         this build's version and files (the service worker's cache is named by the version)
+//
+// The JavaScript is split (esbuild `splitting`): the lobby and the Learn page load without the renderer
+// (PixiJS), which comes with the game screen's chunk when a game is opened. Every text file is compressed once
+// here, brotli and gzip beside it (`x.js.br`, `x.js.gz`); the server picks one by the request's Accept-Encoding.
+// The translations are bundled into the entry chunk (both languages: a language switch needs no request).
+//
+//   node build.mjs            one production build (minified, with source maps), then a table of the chunks
+//   node build.mjs --watch    rebuild on change, for development (no compression, no service worker)
+import { build, context, transform } from "esbuild";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "src", "asteroid_mining", "server", "static");
+const assets = join(out, "assets");
 const watch = process.argv.includes("--watch");
 
-function copyAssets() {
-  mkdirSync(out, { recursive: true });
-  cpSync(join(here, "static"), out, { recursive: true });
-  // Only the Latin subsets of Inter (English and Hungarian need latin + latin-ext).
-  const fonts = join(here, "node_modules", "@fontsource-variable", "inter", "files");
-  mkdirSync(join(out, "fonts"), { recursive: true });
-  for (const name of readdirSync(fonts)) {
-    if (/^inter-latin(-ext)?-wght-normal\.woff2$/.test(name)) cpSync(join(fonts, name), join(out, "fonts", name));
-  }
-  writeFileSync(join(out, "BUILD"), "built by web/build.mjs; do not edit: edit web/ and run `npm run build`\n");
+/** The first 10 hex digits of a file's SHA-256, for its name. */
+function hashOf(data) {
+  return createHash("sha256").update(data).digest("hex").slice(0, 10);
 }
 
-const options = {
-  entryPoints: [join(here, "src", "main.ts")],
-  bundle: true,
-  format: "esm",
-  target: ["es2022"],
-  outfile: join(out, "app.js"),
-  sourcemap: true,
-  minify: !watch,
-  legalComments: "linked",
-  logLevel: "warning",
-  define: { "process.env.NODE_ENV": watch ? '"development"' : '"production"' },
-};
+/** Write `data` as assets/<stem>-<hash><ext>; the name relative to the static folder. */
+function hashed(stem, ext, data) {
+  const name = `${stem}-${hashOf(data)}${ext}`;
+  writeFileSync(join(assets, name), data);
+  return `assets/${name}`;
+}
 
 /** Every text must exist in both languages (plural variants `_one`/`_other` count as their key). */
 function checkTranslations() {
@@ -53,15 +55,171 @@ function checkTranslations() {
   }
 }
 
+/** The fonts (only Inter's Latin subsets: English and Hungarian need latin + latin-ext), the stylesheet naming
+ * them, the favicon and the app icons, each under its hashed name. */
+async function copyAssets() {
+  const names = {};
+  const fonts = join(here, "node_modules", "@fontsource-variable", "inter", "files");
+  let css = readFileSync(join(here, "static", "style.css"), "utf8");
+  for (const name of readdirSync(fonts)) {
+    if (!/^inter-latin(-ext)?-wght-normal\.woff2$/.test(name)) continue;
+    const path = hashed(basename(name, ".woff2"), ".woff2", readFileSync(join(fonts, name)));
+    names[`fonts/${name}`] = path;
+    // the stylesheet sits in assets/ beside the fonts
+    css = css.replaceAll(`url(fonts/${name})`, `url(${basename(path)})`);
+  }
+  if (/url\(fonts\//.test(css)) throw new Error("style.css names a font the build does not copy");
+  const minified = watch ? css : (await transform(css, { loader: "css", minify: true, target: ["chrome100", "safari15", "firefox100"] })).code;
+  names["style.css"] = hashed("style", ".css", minified);
+  const favicon = readFileSync(join(here, "static", "favicon.svg"));
+  names["favicon.svg"] = hashed("favicon", ".svg", favicon);
+  writeFileSync(join(out, "favicon.svg"), favicon); // the old address, for bookmarks and browsers that ask for it
+  for (const name of readdirSync(join(here, "static", "icons"))) {
+    names[`icons/${name}`] = hashed(basename(name, ".png"), ".png", readFileSync(join(here, "static", "icons", name)));
+  }
+  return names;
+}
+
+/** The web app manifests: English at manifest.webmanifest, Hungarian at manifest-hu.webmanifest (the page
+ * points its link at the one of the chosen language). */
+function writeManifests(names) {
+  const icons = [
+    { src: names["icons/icon-192.png"], sizes: "192x192", type: "image/png", purpose: "any" },
+    { src: names["icons/icon-512.png"], sizes: "512x512", type: "image/png", purpose: "any" },
+    { src: names["icons/icon-maskable-512.png"], sizes: "512x512", type: "image/png", purpose: "maskable" },
+    { src: names["favicon.svg"], sizes: "any", type: "image/svg+xml", purpose: "any" },
+  ];
+  const texts = {
+    en: { name: "Asteroid Mining", short_name: "Asteroids", description: "A cooperative strategy game: mine a belt of asteroids together before the storms do." },
+    hu: { name: "Aszteroidabányászat", short_name: "Aszteroidák", description: "Kooperatív stratégiai játék: bányásszátok ki együtt az aszteroidaövet, mielőtt a viharok teszik." },
+  };
+  for (const [lang, text] of Object.entries(texts)) {
+    const manifest = {
+      id: "/", lang, dir: "ltr", ...text, start_url: "/", scope: "/", display: "standalone",
+      orientation: "any", background_color: "#070b16", theme_color: "#070b16", categories: ["games"], icons,
+    };
+    const file = lang === "en" ? "manifest.webmanifest" : `manifest-${lang}.webmanifest`;
+    writeFileSync(join(out, file), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}
+
+const jsOptions = {
+  entryPoints: [join(here, "src", "main.ts")],
+  bundle: true,
+  format: "esm",
+  splitting: true,
+  target: ["es2022"],
+  outdir: assets,
+  entryNames: "[name]-[hash]",
+  chunkNames: "[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  sourcemap: true,
+  minify: !watch,
+  legalComments: "linked",
+  logLevel: "warning",
+  metafile: true,
+  define: { "process.env.NODE_ENV": watch ? '"development"' : '"production"' },
+};
+
+/** The JS files the entry loads before it runs (its static imports, followed), relative to the static folder. */
+function staticClosure(metafile, entry) {
+  const seen = new Set();
+  const visit = (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const imp of metafile.outputs[path]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
+  };
+  visit(entry);
+  return seen;
+}
+
+/** Brotli (best) and gzip (best) beside every text file; files that compression does not shrink are left as
+ * they are. */
+function compressAll(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) { compressAll(path); continue; }
+    if (!/\.(js|css|html|svg|json|webmanifest|map|txt)$/.test(name)) continue; // woff2 and png are compressed
+    const data = readFileSync(path);
+    const br = brotliCompressSync(data, { params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+    const gz = gzipSync(data, { level: 9 });
+    if (br.length < data.length) writeFileSync(`${path}.br`, br);
+    if (gz.length < data.length) writeFileSync(`${path}.gz`, gz);
+  }
+}
+
+function kib(n) {
+  return `${(n / 1024).toFixed(1)} KiB`;
+}
+
 checkTranslations();
 rmSync(out, { recursive: true, force: true });
-copyAssets();
+mkdirSync(assets, { recursive: true });
+const names = await copyAssets();
+writeManifests(names);
+
+/** index.html, naming this build's files. */
+function writePage(entry, preloads) {
+  let page = readFileSync(join(here, "static", "index.html"), "utf8");
+  const replace = (from, to) => {
+    if (!page.includes(from)) throw new Error(`index.html lacks ${from}`);
+    page = page.replaceAll(from, to);
+  };
+  replace('href="style.css"', `href="${names["style.css"]}"`);
+  replace('href="fonts/inter-latin-wght-normal.woff2"', `href="${names["fonts/inter-latin-wght-normal.woff2"]}"`);
+  replace('href="favicon.svg"', `href="${names["favicon.svg"]}"`);
+  replace('href="icons/icon-192.png"', `href="${names["icons/icon-192.png"]}"`);
+  // the entry's own chunks are asked for at once, not after the entry has been read
+  const modulepreload = preloads.map((p) => `<link rel="modulepreload" href="${p}">\n`).join("");
+  replace('<script type="module" src="app.js"></script>', `${modulepreload}<script type="module" src="${entry}"></script>`);
+  writeFileSync(join(out, "index.html"), page);
+}
+
 if (watch) {
-  const ctx = await context(options);
+  const ctx = await context({ ...jsOptions, metafile: false, entryNames: "main", chunkNames: "[name]-[hash]" });
+  writePage("assets/main.js", []);
   await ctx.watch();
   console.log(`watching; output in ${out}`);
 } else {
-  const result = await build({ ...options, metafile: true });
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`built ${out} (${(bytes / 1024).toFixed(0)} KiB of JavaScript and maps)`);
+  const result = await build(jsOptions);
+  const outputs = result.metafile.outputs;
+  const rel = (p) => relative(out, join(here, p)).split("\\").join("/");
+  const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith("src/main.ts"));
+  const closure = staticClosure(result.metafile, entryKey);
+  writePage(rel(entryKey), [...closure].filter((k) => k !== entryKey).map(rel));
+
+  // The version: a hash of every hashed file's name (their names are hashes of their contents) and of the page.
+  const files = readdirSync(assets).filter((n) => !n.endsWith(".map") && !n.endsWith(".LEGAL.txt")).map((n) => `assets/${n}`).sort();
+  const version = hashOf(files.join("\n") + readFileSync(join(out, "index.html")));
+  // The app shell, kept by the service worker when it installs: what the lobby needs (the page, the entry and
+  // its chunks, the stylesheet, the fonts and the icons); the other chunks (the game screen and the renderer)
+  // are kept when first loaded.
+  const shell = ["./", ...[...closure].map(rel), names["style.css"], names["favicon.svg"],
+    ...Object.entries(names).filter(([k]) => k.startsWith("fonts/") || k.startsWith("icons/")).map(([, v]) => v)];
+  await build({
+    entryPoints: [join(here, "src", "sw.ts")],
+    bundle: true,
+    format: "iife",
+    target: ["es2022"],
+    outfile: join(out, "sw.js"),
+    minify: true,
+    logLevel: "warning",
+    define: { SW_VERSION: JSON.stringify(version), SW_SHELL: JSON.stringify(shell) },
+  });
+  writeFileSync(join(out, "build.json"), `${JSON.stringify({ version, entry: rel(entryKey), shell, files }, null, 2)}\n`);
+  writeFileSync(join(out, "BUILD"), "built by web/build.mjs; do not edit: edit web/ and run `npm run build`\n");
+  compressAll(out);
+
+  // The table of the chunks (the README's performance section shows it).
+  const rows = Object.keys(outputs).filter((k) => k.endsWith(".js")).map((k) => {
+    const path = join(here, k);
+    const size = (suffix) => statSync(`${path}${suffix}`).size;
+    const what = k === entryKey ? "entry (lobby, Learn)" : closure.has(k) ? "loaded with the entry"
+      : "loaded by the game screen";
+    return { name: basename(k), raw: size(""), gz: size(".gz"), br: size(".br"), what };
+  }).sort((a, b) => b.raw - a.raw);
+  console.log(`built ${out}, version ${version}`);
+  console.log("| chunk | raw | gzip | brotli | loaded |\n|---|---:|---:|---:|---|");
+  for (const r of rows) console.log(`| ${r.name.replace(/-[A-Z0-9]{8}\.js$/, ".js")} | ${kib(r.raw)} | ${kib(r.gz)} | ${kib(r.br)} | ${r.what} |`);
 }

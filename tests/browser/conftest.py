@@ -100,8 +100,8 @@ def chromium_path() -> Path:
 
 @pytest.fixture(scope="session")
 def built_client() -> Path:
-    if not (STATIC / "index.html").is_file() or not (STATIC / "app.js").is_file():
-        pytest.fail(f"the browser client is not built ({STATIC} has no index.html/app.js): run `make web` "
+    if not (STATIC / "index.html").is_file() or not (STATIC / "build.json").is_file():
+        pytest.fail(f"the browser client is not built ({STATIC} has no index.html/build.json): run `make web` "
                     "(or `cd web && npm ci && npm run build`); `make test` does it for you.", pytrace=False)
     return STATIC
 
