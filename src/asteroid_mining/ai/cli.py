@@ -54,7 +54,10 @@ def _fail(message: str) -> NoReturn:
 
 
 def simulate(
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per bot.")] = 100,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games per bot (default 100); with --benchmark, the first "
+                                 "GAMES seeds of each of its cells.")
+    ] = None,
     belt: Annotated[
         str, typer.Option("--belt", help="A shipped belt's name (tutorial, puzzle-gates, puzzle-storm), a generator "
                           "preset (small, standard, large, huge) or a belt file.")
@@ -85,6 +88,14 @@ def simulate(
     max_rounds: Annotated[
         int, typer.Option("--max-rounds", help="Round cap: a game still running then is a loss by timeout.")
     ] = 300,
+    record: Annotated[
+        Path | None, typer.Option("--record", metavar="DIR", help="Write every game's steps (observations, "
+                                  "actions, rewards) to DIR as Parquet files, for offline learning (docs/ai.md).")
+    ] = None,
+    benchmark: Annotated[
+        str | None, typer.Option("--benchmark", metavar="VERSION", help="Play the benchmark protocol VERSION (v1): "
+                                 "its belts, levels, seeds, rules and cap; print a leaderboard row per bot.")
+    ] = None,
 ) -> None:
     """Let bots play many games and compare them: win rate (95% Wilson interval), rounds to win, deaths.
 
@@ -93,7 +104,17 @@ def simulate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    config = SimConfig(tuple(bot or ["planner"]), games, belt, rules, seed, settlers, max_rounds, difficulty)
+    if benchmark is not None:
+        if (belt, difficulty, rules, seed, settlers, max_rounds, record) != ("standard", None, "classic", 0, 3, 300,
+                                                                              None):
+            _fail("--benchmark fixes the belts, levels, seeds, rules, settlers and round cap: leave out --belt, "
+                  "--difficulty, --rules, --seed, --settlers, --max-rounds and --record")
+        _benchmark(benchmark, tuple(bot or ["planner"]), games, jobs, ray, out)
+        return
+    if record is not None and not record.is_dir():
+        _fail(f"--record {record}: no such folder")
+    config = SimConfig(tuple(bot or ["planner"]), 100 if games is None else games, belt, rules, seed, settlers,
+                       max_rounds, difficulty, str(record) if record is not None else None)
     if out is not None and out.suffix.lower() not in (".csv", ".json"):
         _fail(f"--out must end in .csv or .json, not {out.name!r}")
     if out is not None and not out.resolve().parent.is_dir():
@@ -110,7 +131,8 @@ def simulate(
         stream = iter_results(config, jobs, ray)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=False) as progress:
-            task = progress.add_task(f"{len(config.bots) * games} games", total=len(config.bots) * games)
+            total = len(config.bots) * config.games
+            task = progress.add_task(f"{total} games", total=total)
             for result in stream:
                 results.append(result)
                 progress.advance(task)
@@ -152,7 +174,7 @@ def _bot_table(s: BotSummary) -> Table:
     """The figures of one bot, one a line (fits any terminal)."""
     from rich.table import Table
 
-    table = Table(title=s.bot, title_justify="left", show_header=False)
+    table = Table(title=s.name or s.bot, title_justify="left", show_header=False)
     table.add_column("figure")
     table.add_column("value")
     table.add_row("win rate", f"{100 * s.win_rate:.1f}%  (95% CI {100 * s.ci[0]:.1f}–{100 * s.ci[1]:.1f}%)")
@@ -160,6 +182,7 @@ def _bot_table(s: BotSummary) -> Table:
     rounds = "–" if s.rounds_median is None else f"median {s.rounds_median:g}, p90 {s.rounds_p90:g}"
     table.add_row("rounds to win", rounds)
     table.add_row("deaths by cause", f"storm {s.deaths.get('storm', 0)}, explosion {s.deaths.get('explosion', 0)}")
+    table.add_row("units mined per game", f"{s.gathered_mean:.2f}")
     table.add_row("units lost to reactions", str(s.units_lost))
     table.add_row("time per decision", f"{s.decision_ms:.2f} ms")
     if s.refused:
@@ -179,10 +202,59 @@ def _table(summaries: list[BotSummary]) -> Table:
         table.add_column(name, justify="left" if name == "bot" else "right")
     for s in summaries:
         table.add_row(
-            s.bot, str(s.games), f"{100 * s.win_rate:.1f}%", f"{100 * s.ci[0]:.1f}–{100 * s.ci[1]:.1f}%",
+            s.name or s.bot, str(s.games), f"{100 * s.win_rate:.1f}%", f"{100 * s.ci[0]:.1f}–{100 * s.ci[1]:.1f}%",
             "–" if s.rounds_median is None else f"{s.rounds_median:g}",
             "–" if s.rounds_p90 is None else f"{s.rounds_p90:g}",
             str(s.deaths.get("storm", 0)), str(s.deaths.get("explosion", 0)), str(s.timeouts), str(s.units_lost),
             f"{s.decision_ms:.2f}",
         )
     return table
+
+
+def _benchmark(version: str, bots: tuple[str, ...], games: int | None, jobs: int | None, ray: str | None,
+               out: Path | None) -> None:
+    """`simulate --benchmark VERSION`: every bot through the protocol, then the leaderboard rows."""
+    from rich.console import Console
+
+    from .benchmark import HEADER, PROTOCOLS, results, row
+
+    protocol = PROTOCOLS.get(version)
+    if protocol is None:
+        _fail(f"unknown benchmark {version!r}: use {', '.join(PROTOCOLS)}")
+    if games is not None and games < 1:
+        _fail(f"--games must be at least 1, not {games}")
+    if out is not None and out.suffix.lower() not in (".csv", ".json"):
+        _fail(f"--out must end in .csv or .json, not {out.name!r}")
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if ray == LOCAL else 1
+    if jobs < 1:
+        _fail(f"--jobs must be at least 1, not {jobs}")
+    every: list[GameResult] = []
+    rows = []
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    try:
+        for name in bots:
+            played = sorted(results(protocol, name, jobs, games, ray), key=lambda r: (r.seed, r.game))
+            err.print(f"{name}: {len(played)} games")
+            every += played
+            rows.append(row(protocol, name, played))
+    except BeltError as wrong:
+        _fail(str(wrong))
+    except SimulationError as wrong:
+        _fail(str(wrong))
+    elapsed = time.perf_counter() - started
+    cut = f", the first {games} seed{'s' if games != 1 else ''} of each cell" if games else ""
+    typer.echo(f"benchmark {protocol.version} ({len(protocol.cells)} cells{cut}; {protocol.rules} rules, "
+               f"{protocol.settlers} settlers, cap {protocol.max_rounds} rounds)")
+    typer.echo(HEADER)
+    for r in rows:
+        typer.echo(r.line())
+    for failed in (r for r in every if r.outcome == "error"):
+        typer.echo(f"game {failed.game} of {failed.bot} (seed {failed.seed}) raised {failed.error}")
+    typer.echo(f"{len(every)} games in {elapsed:.1f} s", err=True)
+    if out is not None:
+        try:
+            write_results(out, protocol.describe(), every)
+        except OSError as wrong:
+            _fail(f"cannot write {out}: {wrong.strerror or wrong}")

@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import statistics
+import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -37,7 +38,7 @@ from ..maps.difficulty import DIFFICULTY_NAMES
 from ..maps.resolve import BeltSource, Resolved, ResolveError, belt_source
 from ..rules import PRESETS as RULE_PRESETS
 from ..rules import Belt, Game, Options
-from .playout import play_out
+from .playout import Tally, play_out
 from .registry import BotError, bot_factory, make_bot
 
 OUTCOMES = ("won", "lost", "timeout", "error")
@@ -64,6 +65,8 @@ class SimConfig:
     max_rounds: int = 300
     difficulty: str | None = None
     """A difficulty level (`maps.difficulty`), or None for the belt as it is made."""
+    record: str | None = None
+    """A folder to write every game's steps to, as Parquet files (`ai.record`), or None."""
 
     def problems(self) -> list[str]:
         """What is wrong with this configuration, as sentences (the belt is checked by `maps.resolve`)."""
@@ -88,6 +91,14 @@ class SimConfig:
             out.append(f"--max-rounds must be at least 1, not {self.max_rounds}")
         if self.difficulty is not None and self.difficulty not in DIFFICULTY_NAMES:
             out.append(f"unknown difficulty {self.difficulty!r}: use {', '.join(DIFFICULTY_NAMES)}")
+        if self.record is not None:
+            if not Path(self.record).is_dir():
+                out.append(f"--record {self.record}: no such folder")
+            else:
+                try:
+                    import pyarrow  # noqa: F401  (only checked here: the workers import it)
+                except ImportError:
+                    out.append("--record needs pyarrow: pip install 'asteroid-mining[rl]'")
         return out
 
 
@@ -113,6 +124,17 @@ class GameResult:
     """Total time the bot spent choosing."""
     error: str | None = None
     """What a game that raised raised (`TypeError: ...`); None for a game played to its end."""
+    name: str = ""
+    """The bot's own `name` (the spec in `bot` may be a file's path)."""
+    actions: int = 0
+    """Actions the game accepted (the settlers' steps, a refused one's `wait` included)."""
+    gathered: int = 0
+    """Units of material the settlers mined."""
+    cause: str = ""
+    """Why the game was not won: `timeout`, or the causes of the deaths of a lost game (`storm`,
+    `explosion`, most deaths first); empty for a won game or one that raised."""
+    seconds: float = 0.0
+    """Wall-clock time of the game, bot and engine together (not reproducible, unlike everything else)."""
 
 
 # ----- one game -----
@@ -122,14 +144,31 @@ def play_game(bot_name: str, belt: Belt | Resolved, rules: str, seed: int, settl
 
     A bare `Belt` is played with the options it recommends (as `maps.resolve` gives them).
     """
+    started = time.perf_counter()
     resolved = belt if isinstance(belt, Resolved) else BeltSource(belt.name, fixed=belt)(seed)
     bot = make_bot(bot_name, seed, files=True)
     game = Game.new(resolved.belt, _options(resolved, rules), seed=seed, settlers=settlers)
     tally = play_out(game, bot, max_rounds)
+    return result_of(game, bot_name, str(getattr(bot, "name", bot_name)), game_index, seed, max_rounds, tally,
+                     time.perf_counter() - started)
+
+
+def result_of(game: Game, bot_name: str, name: str, game_index: int, seed: int, max_rounds: int, tally: Tally,
+              seconds: float) -> GameResult:
+    """The result of a game played to its end (or the round cap) from what its loop counted."""
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
+    history = game.history
+    gathered = sum(1 for entry in history if entry.get("type") == "mine")
+    actions = sum(1 for entry in history if "actor" in entry)
+    if outcome == "timeout":
+        cause = "timeout"
+    elif outcome == "lost":
+        cause = ", ".join(c for c, _ in Counter(tally.deaths).most_common()) or "lost"
+    else:
+        cause = ""
     return GameResult(bot_name, game_index, seed, outcome, rounds, tally.deaths, tally.lost, tally.refused,
-                      tally.decisions, tally.thinking)
+                      tally.decisions, tally.thinking, None, name, actions, gathered, cause, seconds)
 
 
 def _options(resolved: Resolved, rules: str) -> Options:
@@ -162,6 +201,10 @@ class Work:
         seed = self.config.seed + game
         try:
             resolved = self.source(seed)
+            if self.config.record is not None:
+                from .record import record_game
+
+                return record_game(self, bot, game, resolved)
             return play_game(bot, resolved, self.config.rules, seed, self.config.settlers, self.config.max_rounds,
                              game)
         except Exception as failed:  # a bot's or the engine's bug: reported with its seed, the run goes on
@@ -332,6 +375,10 @@ class BotSummary:
     """Mean time per decision, in milliseconds."""
     errors: int = 0
     """Games that raised (left out of every other figure)."""
+    name: str = ""
+    """The bot's own `name` (what tables show; `bot` is the spec it was asked for by)."""
+    gathered_mean: float = 0.0
+    """Units of material mined per game, on average."""
 
 
 def summarize(results: list[GameResult]) -> list[BotSummary]:
@@ -362,31 +409,36 @@ def summarize(results: list[GameResult]) -> list[BotSummary]:
             refused=sum(g.refused for g in games),
             decision_ms=1000 * sum(g.think_seconds for g in games) / decisions if decisions else 0.0,
             errors=len(every) - len(games),
+            name=next((g.name for g in every if g.name), bot),
+            gathered_mean=sum(g.gathered for g in games) / len(games) if games else 0.0,
         ))
     return out
 
 
 # ----- files -----
-CSV_FIELDS = ("bot", "game", "seed", "outcome", "rounds", "deaths_storm", "deaths_explosion", "units_lost",
-              "refused", "decisions", "error")
+CSV_FIELDS = ("bot", "name", "game", "seed", "outcome", "cause", "rounds", "actions", "gathered", "deaths_storm",
+              "deaths_explosion", "units_lost", "refused", "decisions", "seconds", "error")
 """The columns of a results CSV file, one row per game."""
 
 
-def write_results(path: Path, config: SimConfig, results: list[GameResult]) -> None:
-    """Write the games (and, for JSON, the configuration and summaries) to a `.csv` or `.json` file."""
+def write_results(path: Path, config: SimConfig | dict[str, Any], results: list[GameResult]) -> None:
+    """Write the games (and, for JSON, the configuration and summaries) to a `.csv` or `.json` file.
+
+    `config`: the simulation's, or a benchmark protocol's description (`Protocol.describe`)."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
         with path.open("w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             writer.writerow(CSV_FIELDS)
             for r in results:
-                writer.writerow([r.bot, r.game, r.seed, r.outcome, r.rounds, r.deaths.get("storm", 0),
-                                 r.deaths.get("explosion", 0), r.units_lost, r.refused, r.decisions, r.error or ""])
+                writer.writerow([r.bot, r.name, r.game, r.seed, r.outcome, r.cause, r.rounds, r.actions, r.gathered,
+                                 r.deaths.get("storm", 0), r.deaths.get("explosion", 0), r.units_lost, r.refused,
+                                 r.decisions, f"{r.seconds:.4f}", r.error or ""])
     elif suffix == ".json":
         doc: dict[str, Any] = {
-            "config": asdict(config),
+            "config": config if isinstance(config, dict) else asdict(config),
             "summary": [asdict(s) for s in summarize(results)],
-            "games": [{k: v for k, v in asdict(r).items() if k != "think_seconds"} for r in results],
+            "games": [{k: v for k, v in asdict(r).items() if k != "think_seconds"} for r in results],  # time: `seconds`
         }
         path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     else:

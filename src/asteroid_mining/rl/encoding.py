@@ -189,6 +189,27 @@ class Encoder:
             return Move(settler, exits[i][0]) if i < len(exits) else Wait(settler)
         return Wait(settler)
 
+    def index(self, obs: Observation, settler: str, action: Action,
+              exits: list[tuple[str, str]] | None = None) -> int:
+        """The index that stands for `action` (the inverse of `action`), or -1 when none does (a move through
+        an exit beyond the slots, a gate not carried)."""
+        kind = type(action)
+        fixed = _FIXED_INDEX.get(kind)
+        if fixed is not None:
+            return fixed
+        if isinstance(action, Deposit):
+            return 3 + KINDS.index(action.kind)
+        if isinstance(action, Place):
+            gates = obs.settler(settler).gates
+            return 9 + gates.index(action.gate) if action.gate in gates else -1
+        if isinstance(action, Move):
+            if exits is None:
+                exits = self.exits(obs, settler)
+            for i, (target, _) in enumerate(exits):
+                if target == action.target:
+                    return FIXED_ACTIONS + i
+        return -1
+
     def mask(self, obs: Observation, settler: str, exits: list[tuple[str, str]] | None = None) -> Mask:
         """1 for each index whose action the rules accept now, else 0 (all 0 when it is not its step).
 

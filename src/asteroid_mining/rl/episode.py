@@ -23,7 +23,7 @@ from ..ai.observation import Observation
 from ..ai.registry import BotError, bot_factory, make_bot
 from ..maps.difficulty import difficulty_named
 from ..maps.resolve import BeltSource, ResolveError, belt_source
-from ..rules import KINDS, Belt, Game, Refused, Wait
+from ..rules import KINDS, Action, Belt, Game, Refused, Wait
 from ..rules import PRESETS as RULE_PRESETS
 from ..rules.events import Died, Event
 from ..rules.materials import WIN_TARGET
@@ -87,6 +87,8 @@ class Outcome:
     deaths: tuple[str, ...]
     terminated: bool
     truncated: bool
+    events: tuple[Event, ...] = ()
+    """What the engine said happened, the bots' turns included."""
 
 
 class Episode:
@@ -98,7 +100,7 @@ class Episode:
     learner's next step, the bots' turns included.
     """
 
-    def __init__(self, belt: str | Belt = "small", rules: str = "classic", settlers: int = 3,
+    def __init__(self, belt: str | Belt | BeltSource = "small", rules: str = "classic", settlers: int = 3,
                  max_rounds: int = 300, slots: int = 16, difficulty: str | None = None,
                  bots: Mapping[str, str] | None = None) -> None:
         if settlers < 1:
@@ -108,9 +110,13 @@ class Episode:
         if slots < 1:
             raise ValueError(f"neighbour_slots must be at least 1, not {slots}")
         try:
-            self.belts = (BeltSource(belt.name, fixed=belt, difficulty=difficulty_named(difficulty)
-                                     if difficulty else None) if isinstance(belt, Belt)
-                          else belt_source(belt, difficulty, files=True))
+            if isinstance(belt, BeltSource):  # already checked (a simulation's): its own difficulty holds
+                self.belts = belt
+            elif isinstance(belt, Belt):
+                self.belts = BeltSource(belt.name, fixed=belt,
+                                        difficulty=difficulty_named(difficulty) if difficulty else None)
+            else:
+                self.belts = belt_source(belt, difficulty, files=True)
         except ResolveError as wrong:
             raise ValueError(str(wrong)) from None
         if rules not in RULE_PRESETS:
@@ -219,7 +225,13 @@ class Episode:
         assert game is not None, "call start() first"
         index = int(index)
         exits = self.exits(settler) if index >= FIXED_ACTIONS else None
-        action = self.encoder.action(self.obs, settler, index, exits)
+        return self.apply(settler, self.encoder.action(self.obs, settler, index, exits))
+
+    def apply(self, settler: str, action: Action) -> Outcome:
+        """`settler` takes `action` (a refused one becomes `wait`); the game moves on. What `step` does with an
+        index, for an action given as the engine's (a bot's, which may move beyond the exit slots)."""
+        game = self.game
+        assert game is not None, "call start() first"
         before = self._potential
         try:
             events = game.apply(action)  # checks it first, and changes nothing when it refuses
@@ -242,4 +254,4 @@ class Episode:
             reward += LOSS_REWARD
         terminated = game.status != "running"
         truncated = not terminated and game.round > self.max_rounds
-        return Outcome(reward, illegal, deaths, terminated, truncated)
+        return Outcome(reward, illegal, deaths, terminated, truncated, tuple(events))
