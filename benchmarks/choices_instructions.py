@@ -2,10 +2,10 @@
 of the settler whose turn comes, after each step of 4 standard-belt games of 150 random steps (moves, drills and
 waits, as the server benchmark's clients play), 600 calls.
 
-Run it under callgrind, collecting inside `choices_text` only (the compiled engine's function), and divide the
-instructions by the calls it prints:
+Run it under callgrind, collecting inside `choices_text` only (the compiled engine's function, in
+`rules/json_text.py`), and divide the instructions by the calls it prints:
 
-    valgrind --tool=callgrind --toggle-collect=CPyDef_choices___choices_text \\
+    valgrind --tool=callgrind --toggle-collect=CPyDef_json_text___choices_text \\
         python benchmarks/choices_instructions.py
 """
 

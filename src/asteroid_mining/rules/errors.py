@@ -11,11 +11,14 @@ from .refusals import ParamValue
 class RefusalShape:
     """A refusal code with the names of its parameters in order: made once per shape (the rules keep theirs as
     constants; `shape_of` keeps the others), so that a refusal is its shape and a tuple of values, with no dict
-    on the way. The JSON text around the values is the writer's (`json_text`), kept by shape."""
+    on the way."""
 
     def __init__(self, code: str, keys: tuple[str, ...]) -> None:
         self.code: Final = code
         self.keys: Final = keys
+        self.text: object = None
+        """The JSON text around the values, which the writer (`json_text`) makes on the first write and keeps
+        here: nothing in the rules reads it."""
 
 
 def shape_of(code: str, keys: tuple[str, ...]) -> RefusalShape:

@@ -23,8 +23,7 @@ Writers append pieces to a list that is joined once at the end. `choices_text` w
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .actions import Action, actor_refusal, cannot_do
 from .actions.base import Actor, Choice, Rule
@@ -115,13 +114,16 @@ class _ActionText:
 _ACTIONS: Final[dict[type, _ActionText]] = {}
 
 
-def write_action_head(out: list[str], action: Action) -> None:
-    """Append `,{"action":NAME` and the arguments given (`Action.args`) as JSON text to `out`: how a choice's
-    JSON text opens, after the comma that separates it from the one before."""
-    record = type(action)
+def _action_text(record: type) -> _ActionText:
     table = _ACTIONS.get(record)
     if table is None:
         table = _ACTIONS[record] = _ActionText(record)
+    return table
+
+
+def _write_head(out: list[str], table: _ActionText, action: Action) -> None:
+    """Append `,{"action":NAME` and the arguments given (`Action.args`) as JSON text to `out`: how a choice's
+    JSON text opens, after the comma that separates it from the one before (`table`: the action's class's)."""
     fields = table.fields
     if len(fields) == 1:
         value = getattr(action, fields[0])
@@ -155,18 +157,17 @@ class _ShapeText:
         """`refused_choice_tail` by the values, once written."""
 
 
-_SHAPES: Final[dict[RefusalShape, _ShapeText]] = {}
 _TEXTS_LIMIT: Final = 1024
 """Beyond this many texts a shape's `choice_texts` start afresh: a long-running server sees many games' ids."""
 
 
 def _shape_text(shape: RefusalShape) -> _ShapeText:
-    found = _SHAPES.get(shape)
+    """The text around the values of `shape`, kept on the shape once made (`RefusalShape.text`: a shape is made
+    once, and the writer's is its only use of it)."""
+    found = shape.text
     if found is None:
-        if len(_SHAPES) >= 4096:  # the shapes of refusals made by hand may be many: keep the cache bounded
-            _SHAPES.clear()
-        found = _SHAPES[shape] = _ShapeText(shape)
-    return found
+        found = shape.text = _ShapeText(shape)
+    return cast(_ShapeText, found)
 
 
 def write_refusal(out: list[str], refusal: Refusal) -> None:
@@ -255,7 +256,13 @@ def write_storm(out: list[str], storm: StormOutlook) -> None:
 def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
     """Append a comma and the JSON text of the choice of `action` (`Choice.to_json()`) to `out`, in pieces.
     Choices are written in lists: the writer of a list drops the first one's comma."""
-    write_action_head(out, action)
+    _write_choice(out, _action_text(type(action)), action, refusal, danger)
+
+
+def _write_choice(out: list[str], table: _ActionText, action: Action, refusal: Refusal | None,
+                  danger: Danger | None) -> None:
+    """`write_choice` with the table of the action's class at hand."""
+    _write_head(out, table, action)
     if refusal is None:
         out.append(',"refusal":null}' if danger is None else ',"refusal":null')
     elif danger is None:
@@ -271,46 +278,43 @@ def write_choice(out: list[str], action: Action, refusal: Refusal | None, danger
         out.append("}")
 
 
-def _write_offers(rule: Rule[Any], state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
-    """What `rule.offers` appends, as JSON text: each candidate with its refusal and the action's danger."""
+def _write_offers(rule: Rule[Any], table: _ActionText, state: GameState, actor: Actor, here: Asteroid,
+                  out: list[str]) -> None:
+    """What `rule.offers` appends, as JSON text: each candidate with its refusal and the action's danger (`table`:
+    the text of the rule's record class, its candidates' class)."""
     danger = rule.danger(state, actor, here)
     for action in rule.candidates(state, actor, here):
-        write_choice(out, action, rule.refuse(state, actor, here, action), danger)
+        _write_choice(out, table, action, rule.refuse(state, actor, here, action), danger)
 
 
 _NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
 """The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
 
 
-def _write_moves(rule: Rule[Any], state: GameState, actor: Actor, here: Asteroid, out: list[str]) -> None:
+def _write_moves(rule: Rule[Any], table: _ActionText, state: GameState, actor: Actor, here: Asteroid,
+                 out: list[str]) -> None:
     """`MoveRule.offers` as JSON text: the moves to the neighbours, which it accepts without a look, are the same
     text whoever makes them, kept on the asteroid once written (`Asteroid.moves_text`) until its links change;
     the moves through gates are judged."""
     moves = here.moves_text
     if moves is None:
-        opener = _action_opener(Move) + ',"target":'
         moves = here.moves_text = "".join([
-            quoted_between(_NEIGHBOUR_MOVES, n, opener, ',"refusal":null}') for n in here.neighbours
+            quoted_between(_NEIGHBOUR_MOVES, n, table.single, ',"refusal":null}') for n in here.neighbours
         ])
     if moves:  # each choice is written after its comma: an empty piece would take the first one's
         out.append(moves)
     aid = actor.id
     for g in here.gates:
         move = Move(aid, g)
-        write_choice(out, move, rule.refuse(state, actor, here, move), None)
+        _write_choice(out, table, move, rule.refuse(state, actor, here, move), None)
 
 
-def _action_opener(record: type[Action]) -> str:
-    table = _ACTIONS.get(record)
-    if table is None:
-        table = _ACTIONS[record] = _ActionText(record)
-    return table.opener
-
-
-_WRITERS: Final[dict[type, Callable[[Rule[Any], GameState, Actor, Asteroid, list[str]], None]]] = {
-    MoveRule: _write_moves,
+_PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool, bool, _ActionText], ...]]] = {
+    kind: tuple((rule, may, isinstance(rule, MoveRule), _action_text(rule.record)) for rule, may in plan)
+    for kind, plan in PLANS.items()
 }
-"""The rules whose offers are written otherwise than by `_write_offers`, by the rule's class."""
+"""`choices.PLANS` with, for each rule, whether its offers are the moves (`_write_moves`, else `_write_offers`)
+and the text of its record class: made once, so that writing a settler's choices looks nothing up by class."""
 _SETTLERS: Final[dict[str, str]] = {}
 """What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
 _MEMBERS: Final[dict[str, str]] = {}
@@ -336,18 +340,16 @@ def choices_text(state: GameState, actor_id: str) -> str | None:
     out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
            ',"refusal":null,"choices":[']
     start = len(out)
-    for rule, may in PLANS[actor.kind]:
-        if may:
-            writer = _WRITERS.get(type(rule))
-            if writer is None:
-                _write_offers(rule, state, actor, here, out)
-            else:
-                writer(rule, state, actor, here, out)
+    for rule, may, moves, table in _PLANS[actor.kind]:
+        if moves and may:
+            _write_moves(rule, table, state, actor, here, out)
+        elif may:
+            _write_offers(rule, table, state, actor, here, out)
         else:
             refusal = cannot_do(actor, rule)
             danger = rule.danger(state, actor, here)
             for action in rule.candidates(state, actor, here):
-                write_choice(out, action, refusal, danger)
+                _write_choice(out, table, action, refusal, danger)
     if len(out) > start:
         out[start] = out[start][1:]  # each choice is written after a comma: not the first
     _write_hints(out, reactions_near(state, here), storms_ahead(state, here))
