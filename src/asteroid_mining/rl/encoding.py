@@ -64,7 +64,7 @@ GLOBAL_FEATURE_LIST: tuple[Feature, ...] = (
     *(Feature(f"need_{k}", "[0, 1]", f"units of {k} the team still needs / 3") for k in KINDS),
     *(Feature(f"cargo_{k}", "[0, 1]", f"units of {k} the settler carries / 10") for k in KINDS),
     Feature("cargo_total", "[0, 1]", "units the settler carries / 10"),
-    Feature("exits", "[0, 1]", "how many exits the settler's asteroid has / 100 (at most 1)"),
+    Feature("degree", "[0, 1]", "neighbours of the settler's asteroid / 100 (at most 1)"),
 )
 """The game's and the settler's features, in the vector's order (first)."""
 ASTEROID_FEATURE_LIST: tuple[Feature, ...] = (
