@@ -16,9 +16,11 @@
 #   make soak    a real server, 200 games, bots and misbehaving clients, kill -9 every minute (SOAK_MINUTES=10)
 #   make clean   remove caches and build output (make distclean also removes .venv)
 #
-# Setting up is idempotent: the virtualenv is created only when it is missing or broken, and
-# `pip install -e '.[dev]'` runs only when pyproject.toml's content changed since the last install
-# (its checksum is kept in a stamp file inside .venv).
+# Setting up is idempotent: the virtualenv is created only when it is missing or broken, and pip runs only when
+# pyproject.toml's content changed since the last install of that set (its checksum is kept in a stamp file inside
+# .venv, one per set). There are two sets: `make play` installs the game's own packages and mypy (which compiles
+# the engine: the `compile` extra), nothing else; `make test`, `make lint` and the other developer commands
+# (`make setup`) install the dev tools too (the `dev` extra: pytest, Playwright, Ray, ruff...).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -26,7 +28,11 @@ SHELL := /bin/bash
 
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# The two install sets (pyproject.toml's extras) and their stamps: what playing needs, and that plus the dev tools.
+PLAY_EXTRAS := compile
+DEV_EXTRAS  := compile,dev
+PLAY_STAMP  := $(VENV)/.installed-play
+DEV_STAMP   := $(VENV)/.installed-dev
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 PYTEST_ARGS ?=
 PORT   ?= 8000
@@ -61,9 +67,10 @@ MAPS_SOURCES  := $(wildcard $(MAPS)/*.py)
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
                  tests/ai/test_compiled_ai.py tests/ai/test_search.py tests/ai/test_playout.py tests/ai/test_random_bot.py \
-                 tests/maps/test_walks.py tests/maps/test_generator_pinned.py tests/maps/test_generator_draws.py
+                 tests/maps/test_walks.py tests/maps/test_generator_pinned.py tests/maps/test_generator_draws.py \
+                 tests/test_collector.py tests/test_texts.py
 
-.PHONY: help setup compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
+.PHONY: help setup setup-play compiled web test test-pure lint protocol bench play cluster clean distclean fuzz soak
 
 help:
 	@echo "make play    - set up, build the browser client, start the server and open the game (PORT=8000)"
@@ -78,35 +85,60 @@ help:
 	@echo "make soak    - the soak test against a real server (SOAK_MINUTES=10)"
 	@echo "make clean   - remove caches and build output (distclean: also .venv)"
 
-# A venv whose interpreter no longer runs (moved, or its Python removed) is rebuilt whatever the stamp says.
+# A venv whose interpreter no longer runs (moved, or its Python removed) is rebuilt whatever the stamps say.
+# `setup` (tests, lint, CI) installs the dev tools too and waits for the compiled engine; `setup-play` installs
+# what playing needs, and `make play` compiles the engine meanwhile (tools/compile_engine.py --background).
 setup:
-	@$(PY) -c '' >/dev/null 2>&1 || rm -f $(STAMP)
-	@$(MAKE) --no-print-directory -s $(STAMP)
+	@$(PY) -c '' >/dev/null 2>&1 || rm -f $(PLAY_STAMP) $(DEV_STAMP)
+	@$(MAKE) --no-print-directory -s $(DEV_STAMP)
 	@$(MAKE) --no-print-directory -s compiled
+
+setup-play:
+	@$(PY) -c '' >/dev/null 2>&1 || rm -f $(PLAY_STAMP) $(DEV_STAMP)
+	@$(MAKE) --no-print-directory -s $(PLAY_STAMP)
 
 # Without a C compiler (or Python's headers) the script says so and the pure engine is used.
 compiled: $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP)
 
-$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(BUILD_FILE) tools/compile_engine.py $(STAMP)
+$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(BUILD_FILE) tools/compile_engine.py $(PLAY_STAMP)
 	@$(PY) tools/compile_engine.py
 
-# The stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that
-# a touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall.
-$(STAMP): pyproject.toml
+# Creates the virtualenv when it has no Python 3.11 (or newer) that runs.
+define MAKE_VENV
 	@if ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then \
 		if [ -z "$(PYTHON)" ]; then echo "error: python3.11 or python3 is needed to set up" >&2; exit 1; fi; \
 		echo "creating $(VENV) with $(PYTHON)"; \
 		rm -rf $(VENV); \
 		$(PYTHON) -m venv $(VENV); \
 	fi
+endef
+
+# $(call INSTALL,extras,what is installed,about how long,the stamps written,a program the set installs): installs
+# the project editable with `extras` unless the stamp records pyproject.toml's current checksum (and the program
+# is there), saying what it does, about how long it takes (measured on a fresh clone: README) and how long it took.
+define INSTALL
 	@sum=$$(sha256sum pyproject.toml | cut -d' ' -f1); \
-	if [ -f $@ ] && [ "$$(cat $@)" = "$$sum" ] && [ -x $(VENV)/bin/asteroid-mining ]; then \
+	if [ -f $@ ] && [ "$$(cat $@)" = "$$sum" ] && [ -x $(VENV)/bin/$(5) ]; then \
 		touch $@; \
 	else \
-		echo "installing the project and its dev tools into $(VENV)"; \
-		$(PY) -m pip install --quiet -e '.[dev]' </dev/null; \
-		echo "$$sum" > $@; \
+		start=$$SECONDS; \
+		echo "installing $(2) into $(VENV) (about $(3))..."; \
+		$(PY) -m pip install --quiet -e '.[$(1)]' </dev/null; \
+		for stamp in $(4); do echo "$$sum" > $$stamp; done; \
+		echo "  installed in $$((SECONDS - start)) s"; \
 	fi
+endef
+
+# A stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that a
+# touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall. The dev set holds
+# the play set, so installing it stamps both.
+$(PLAY_STAMP): pyproject.toml
+	$(MAKE_VENV)
+	$(call INSTALL,$(PLAY_EXTRAS),the game's packages,40 s,$(PLAY_STAMP),asteroid-mining)
+
+$(DEV_STAMP): pyproject.toml
+	$(MAKE_VENV)
+	$(call INSTALL,$(DEV_EXTRAS),the game and its dev tools,2 minutes,$(DEV_STAMP) $(PLAY_STAMP),pytest)
 
 # npm ci runs only when the lock file (or package.json) is newer than the last install; the build only when a
 # source of the client is newer than the last build.
@@ -114,13 +146,15 @@ web: $(WEB_STAMP)
 
 $(NPM_STAMP): $(WEB)/package-lock.json $(WEB)/package.json
 	@command -v npm >/dev/null 2>&1 || { echo "error: Node.js (20 or newer) and npm are needed to build the browser client" >&2; exit 1; }
-	@echo "installing the browser client's npm packages (npm ci)"
-	@cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	@start=$$SECONDS; echo "installing the browser client's npm packages (npm ci, about 15 s)..."; \
+	(cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error); \
+	echo "  installed in $$((SECONDS - start)) s"
 	@touch $@
 
 $(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
-	@echo "building the browser client into $(STATIC)"
-	@cd $(WEB) && npm run --silent typecheck && npm run --silent build
+	@start=$$SECONDS; echo "building the browser client into $(STATIC) (about 15 s)..."; \
+	(cd $(WEB) && npm run --silent typecheck && npm run --silent build); \
+	echo "  built in $$((SECONDS - start)) s"
 	@touch $@
 
 test: setup web lint
@@ -160,8 +194,13 @@ fuzz: setup
 soak: setup
 	$(PY) -m tests.soak --minutes $(SOAK_MINUTES)
 
-play: setup web
-	$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
+# The game starts as soon as its packages and the browser client are there: when the compiled engine is missing
+# or stale, it is compiled in the background (about a minute and a half, at a lower priority) while the game runs
+# on the pure engine, and the next start runs the compiled one (README: Play and test).
+play: setup-play web
+	@$(PY) tools/compile_engine.py --background
+	@echo "starting the game server on port $(PORT)..."
+	@$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
 
 cluster: setup web
 	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
