@@ -12,7 +12,7 @@ import pytest
 from asteroid_mining.rules import Game, action_from_json
 from asteroid_mining.server.belts import checked_belt
 from asteroid_mining.server.config import Settings
-from asteroid_mining.server.lessons import LESSONS, Lesson, LessonError, holds, lessons, read_lesson
+from asteroid_mining.server.lessons import LESSONS, Lesson, LessonError, _expects, holds, lessons, read_lesson
 from asteroid_mining.server.options import game_options
 
 
@@ -44,16 +44,46 @@ def test_the_tutorial_has_every_lesson_in_order() -> None:
     assert [x.id for x in lessons().values() if x.public["kind"] == "puzzle"] == ["puzzle-gates", "puzzle-storm"]
 
 
+def _play(lesson: Lesson) -> tuple[Game, list[str]]:
+    """Plays a lesson's presses; the goal must not hold before the last one (the lesson ends only once it has
+    taught its last step), and holds after it. Returns the game and the events' names, in order."""
+    game = _game(lesson)
+    events: list[str] = []
+    steps = list(zip(lesson.public["steps"], lesson.steps, strict=True))
+    for step, expects in steps:
+        assert not holds(game, lesson.goal), (lesson.id, "the goal holds before", step["press"])
+        assert not holds(game, expects), step
+        events += [repr(e) for e in game.apply(action_from_json(_action(step["press"]), "press"))]
+        assert holds(game, expects), (lesson.id, step["press"])
+    assert holds(game, lesson.goal), lesson.id
+    return game, events
+
+
 @pytest.mark.parametrize("lesson", PLAYABLE, ids=lambda x: x.id)
 def test_pressing_what_each_step_highlights_reaches_the_goal(lesson: Lesson) -> None:
-    game = _game(lesson)
-    assert not holds(game, lesson.goal)
-    for step, expects in zip(lesson.public["steps"], lesson.steps, strict=True):
-        assert not holds(game, expects), step
-        game.apply(action_from_json(_action(step["press"]), "press"))
-        assert holds(game, expects), (lesson.id, step["press"])
-    assert holds(game, lesson.goal)
+    game, _ = _play(lesson)
     assert game.round - 1 <= lesson.public["par"]
+
+
+def test_each_lesson_ends_once_what_it_names_has_happened() -> None:
+    """The storm hits while the settler shelters; the robot drills on its own; a built gate pair is placed at two
+    asteroids and crossed; the first lesson says how the game is won."""
+    every = lessons()
+    game, events = _play(every["storms"])
+    hit = next(i for i, e in enumerate(events) if e.startswith("StormHit") and "Bunker" in e)
+    assert hit >= 0 and game.status == "running"
+    assert holds(game, _expects(["s1.alive == true", "s1.at == Bunker", "Bunker.shelter == true"], "t"))
+    _, events = _play(every["robots"])
+    built = next(i for i, e in enumerate(events) if e.startswith("RobotBuilt"))
+    assert any(e.startswith("Drilled") and "robot1" in e for e in events[built:])
+    _, events = _play(every["gates"])
+    order = [e.split("(")[0] for e in events if e.split("(")[0] in ("GatesBuilt", "GatePlaced")]
+    assert order == ["GatesBuilt", "GatePlaced", "GatePlaced"]
+    assert "via='gate2'" in [e for e in events if e.startswith("Moved")][-1]
+    intro = every["fly"].public["intro"]
+    assert "3 ice, 3 iron, 3 carbon and 3 uranium" in intro["en"] and "3 uránt" in intro["hu"]
+    for lesson in every.values():
+        assert all(lesson.public["learned"][lang] for lang in ("en", "hu")), lesson.id
 
 
 def test_a_bad_lesson_file_is_named(tmp_path: Path) -> None:

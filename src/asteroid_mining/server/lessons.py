@@ -5,7 +5,8 @@ written as scenario-language expectations (`s1.at == Vesta`), checked by the ser
 - `POST /api/lessons/{id}/games`: a new game of that lesson (its belt, seats, bots, options and seed).
 - `GET /api/games/{id}/goals?lesson=ID`: whether each step's expectations and the lesson's goal hold now.
 
-A lesson file: `id`, `kind` (`lesson` or `puzzle`), `order`, `title`, `goal`, `intro` (each `{"en", "hu"}`),
+A lesson file: `id`, `kind` (`lesson` or `puzzle`), `order`, `title`, `goal`, `intro` (shown as the lesson
+opens), `learned` (the "You learned" summary shown at its end) (each `{"en", "hu"}`),
 `par` (rounds), `belt` (a belt document or a shipped belt's name), `seats`, `settlers_per_seat`, `bots`,
 `options`, `seed`, `steps` (each a `hint`, an optional `press` — `move:ID`, `drill`, `deposit:ice`, … — the
 control the screen highlights, and `expect`: expectations) and `expect` (the lesson's goal).
@@ -110,7 +111,7 @@ def read_lesson(path: Path) -> Lesson:
         raise LessonError(f"{where}: the game: {bad}") from None
     public = {"id": lesson_id, "kind": kind, "order": doc["order"], "par": doc["par"],
               "title": _texts(doc, "title", where), "goal": _texts(doc, "goal", where),
-              "intro": _texts(doc, "intro", where), "steps": public_steps,
+              "intro": _texts(doc, "intro", where), "learned": _texts(doc, "learned", where), "steps": public_steps,
               "belt": doc["belt"] if isinstance(doc["belt"], str) else None}
     return Lesson(lesson_id, public, game, tuple(steps), _expects(doc.get("expect"), f"{where}: expect"))
 
