@@ -76,8 +76,8 @@ def ray_cluster() -> Iterator[Any]:
 
 
 def comparable(results: list[GameResult]) -> list[dict[str, Any]]:
-    """Everything but the time spent thinking."""
-    return [{k: v for k, v in asdict(r).items() if k != "think_seconds"} for r in results]
+    """Everything but the time spent thinking and playing (wall-clock figures)."""
+    return [{k: v for k, v in asdict(r).items() if k not in ("think_seconds", "seconds")} for r in results]
 
 
 CONFIG = SimConfig(bots=("planner", "greedy"), games=6, belt="small", seed=21, difficulty="hard")

@@ -16,10 +16,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from asteroid_mining.ai.benchmark import PROTOCOLS, results, row
-from asteroid_mining.ai.record import FORMAT, file_name
 from asteroid_mining.ai.simulate import GameResult, SimConfig, SimulationError, iter_results, run
 from asteroid_mining.maps.resolve import belt_source
 from asteroid_mining.rl import feature_names, observation_size
+from asteroid_mining.rl.record import FORMAT, file_name
 from asteroid_mining.rules import Game, action_from_json
 
 

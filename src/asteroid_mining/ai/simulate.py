@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import importlib
 import json
 import math
 import multiprocessing
@@ -66,7 +67,7 @@ class SimConfig:
     difficulty: str | None = None
     """A difficulty level (`maps.difficulty`), or None for the belt as it is made."""
     record: str | None = None
-    """A folder to write every game's steps to, as Parquet files (`ai.record`), or None."""
+    """A folder to write every game's steps to, as Parquet files (`rl.record`), or None."""
 
     def problems(self) -> list[str]:
         """What is wrong with this configuration, as sentences (the belt is checked by `maps.resolve`)."""
@@ -96,9 +97,9 @@ class SimConfig:
                 out.append(f"--record {self.record}: no such folder")
             else:
                 try:
-                    import pyarrow  # noqa: F401  (only checked here: the workers import it)
-                except ImportError:
-                    out.append("--record needs pyarrow: pip install 'asteroid-mining[rl]'")
+                    _recorder()  # checked here, before any game: the workers import it too
+                except ImportError as missing:
+                    out.append(f"--record needs the rl extra ({missing}): pip install 'asteroid-mining[rl]'")
         return out
 
 
@@ -171,6 +172,12 @@ def result_of(game: Game, bot_name: str, name: str, game_index: int, seed: int, 
                       tally.decisions, tally.thinking, None, name, actions, gathered, cause, seconds)
 
 
+def _recorder() -> Any:
+    """`rl.record.record_game`, which plays a game as `play_game` does and writes its steps. Imported by name:
+    `rl/` sits above `ai/` (it needs the `rl` extra), as `ai/` above the server (docs/architecture.md)."""
+    return importlib.import_module("asteroid_mining.rl.record").record_game
+
+
 def _options(resolved: Resolved, rules: str) -> Options:
     """`resolved.options_for(rules)`, worked out once for each set of recommended options: the games of a
     simulation on generated belts share them (options are immutable values)."""
@@ -202,9 +209,7 @@ class Work:
         try:
             resolved = self.source(seed)
             if self.config.record is not None:
-                from .record import record_game
-
-                return record_game(self, bot, game, resolved)
+                return _recorder()(self, bot, game, resolved)
             return play_game(bot, resolved, self.config.rules, seed, self.config.settlers, self.config.max_rounds,
                              game)
         except Exception as failed:  # a bot's or the engine's bug: reported with its seed, the run goes on

@@ -1,5 +1,8 @@
 """`simulate --record DIR`: every game written as a dataset for offline learning, one Parquet file a game.
 
+`ai.simulate` reaches this module by name when a simulation records (this layer sits above `ai/`, and needs the
+`rl` extra: the environments' encoding and pyarrow).
+
 Each row is one step of a settler (one decision of the bot), in the game's order, with what a learning agent
 sees through `asteroid_mining.rl` (the same encoding and reward as `TeamEnv`). Load every game of a folder:
 
@@ -24,16 +27,18 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..ai.playout import Tally
+from ..ai.registry import make_bot
+from ..ai.simulate import GameResult, result_of
 from ..maps.resolve import Resolved
 from ..rules.events import Died, Exploded, Sublimated
-from .playout import Tally
-from .registry import make_bot
-from .simulate import GameResult, result_of
+from .encoding import feature_names
+from .episode import Episode
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from .simulate import Work
+    from ..ai.simulate import Work
 
 FORMAT = "asteroid-mining-steps/1"
 """The dataset's format and version (in every file's metadata): a change of the columns changes it."""
@@ -63,9 +68,6 @@ def record_game(work: Work, bot_name: str, game_index: int, resolved: Resolved) 
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from ..rl.encoding import feature_names
-    from ..rl.episode import Episode
 
     config = work.config
     assert config.record is not None
