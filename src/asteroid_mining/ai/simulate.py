@@ -25,7 +25,7 @@ import multiprocessing
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -172,10 +172,15 @@ def result_of(game: Game, bot_name: str, name: str, game_index: int, seed: int, 
                       tally.decisions, tally.thinking, None, name, actions, gathered, cause, seconds)
 
 
-def _recorder() -> Any:
+Recorder = Callable[["Work", str, int, Resolved], "GameResult"]
+"""Plays one game of a simulation as `play_game` does and records its steps (`rl.record.record_game`)."""
+
+
+def _recorder() -> Recorder:
     """`rl.record.record_game`, which plays a game as `play_game` does and writes its steps. Imported by name:
     `rl/` sits above `ai/` (it needs the `rl` extra), as `ai/` above the server (docs/architecture.md)."""
-    return importlib.import_module("asteroid_mining.rl.record").record_game
+    record_game: Recorder = importlib.import_module("asteroid_mining.rl.record").record_game
+    return record_game
 
 
 def _options(resolved: Resolved, rules: str) -> Options:
