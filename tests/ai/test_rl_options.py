@@ -194,3 +194,17 @@ def test_batch_env_refuses_bad_actions() -> None:
         batch.step(np.array([0, 0, 0]))
     with pytest.raises(ValueError, match=r"actions must be in 0…26"):
         batch.step(np.array([0, 99]))
+
+
+def test_checkers_pass_with_bots_in_seats_and_a_difficulty() -> None:
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test  # type: ignore[import-untyped]
+
+    from asteroid_mining.rl import SettlersEnv
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(TeamEnv("tutorial", difficulty="hard", bots={"s1": "greedy"}))
+        aec = SettlersEnv("small", rules="extended", max_rounds=60, difficulty="brutal", bots={"s2": "random"})
+        assert aec.possible_agents == ["s1", "s3"]
+        api_test(aec, num_cycles=300)
