@@ -13,7 +13,9 @@ from asteroid_mining.rules import Game, action_from_json
 from asteroid_mining.server.belts import checked_belt
 from asteroid_mining.server.config import Settings
 from asteroid_mining.server.lessons import LESSONS, Lesson, LessonError, _expects, holds, lessons, read_lesson
+from asteroid_mining.server.meta import GameMeta, MetaError
 from asteroid_mining.server.options import game_options
+from asteroid_mining.server.seats import Seat
 
 
 def _game(lesson: Lesson) -> Game:
@@ -115,3 +117,22 @@ def test_the_event_history_over_rest(client: Any, two_seats: dict[str, Any]) -> 
     assert answer.status_code == 200
     assert answer.json()["steps"] == [] and answer.json()["seq"] == 0
     assert client.get("/api/games/nope/events").status_code == 404
+
+
+def test_a_lessons_game_is_not_listed_in_the_lobby(client: Any) -> None:
+    """A lesson is one person's practice: its game is played as any other but never listed among the games."""
+    lesson = client.post("/api/lessons/fly/games").json()
+    ordinary = client.post("/api/games", json={"seats": 1}).json()
+    listed = [g["id"] for g in client.get("/api/games").json()["games"]]
+    assert ordinary["id"] in listed and lesson["id"] not in listed
+    assert client.get(f"/api/games/{lesson['id']}").status_code == 200
+
+
+def test_the_lesson_mark_is_kept_in_the_games_meta() -> None:
+    seat = Seat(1, "human", ("s1",), "digest", None)
+    meta = GameMeta("classic", "Lesson: Fly", None, "addr", (seat,), "fly")
+    assert meta.to_json()["lesson"] == "fly" and GameMeta.from_json(meta.to_json()) == meta
+    plain = GameMeta("classic", "tutorial", None, "addr", (seat,))
+    assert "lesson" not in plain.to_json() and GameMeta.from_json(plain.to_json()).lesson is None
+    with pytest.raises(MetaError, match=r"meta\.lesson: expected a lesson's id or null, not 3"):
+        GameMeta.from_json({**meta.to_json(), "lesson": 3})

@@ -195,7 +195,7 @@ class GameHub:
         """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not
         listed."""
         self.expire()
-        games = sorted((g for g in self.games.values() if g.running), key=lambda g: -g.created)
+        games = sorted((g for g in self.games.values() if g.running and not g.meta.lesson), key=lambda g: -g.created)
         damaged = sorted(self.damaged.values(), key=lambda d: -d["created"])
         return [g.summary() for g in games] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
 
@@ -213,8 +213,10 @@ class GameHub:
         return len(gone)
 
     # ----- creating games -----
-    async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
-        """Create, store and start a game; its seats with their tokens (shown this once only)."""
+    async def create(self, request: CreateGame, client: str, lesson: str | None = None,
+                     ) -> tuple[LiveGame, list[CreatedSeat]]:
+        """Create, store and start a game; its seats with their tokens (shown this once only). A `lesson`'s game
+        is not listed in the lobby."""
         self.expire()
         running = [g for g in self.games.values() if g.running and not self.expired(g)]
         if len(running) + sum(self._pending.values()) >= self.settings.max_live_games:
@@ -225,13 +227,14 @@ class GameHub:
                               f"(at most {self.settings.max_games_per_client})")
         self._pending[client] += 1
         try:
-            return await self._create(request, client)
+            return await self._create(request, client, lesson)
         finally:
             self._pending[client] -= 1
             if not self._pending[client]:
                 del self._pending[client]
 
-    async def _create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+    async def _create(self, request: CreateGame, client: str, lesson: str | None = None,
+                      ) -> tuple[LiveGame, list[CreatedSeat]]:
         if request.turn_seconds is not None and request.turn_seconds < self.settings.min_turn_seconds:
             raise ServerError(422, "invalid", f"turn_seconds: at least {self.settings.min_turn_seconds:g} on this "
                               "server", "turn_seconds")
@@ -255,7 +258,7 @@ class GameHub:
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
         name = resolved.name
-        meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats))
+        meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats), lesson)
         record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta.to_json())
         try:
             await self.store.create(record, progress_of(game, 0, record.created))

@@ -156,10 +156,11 @@ async def list_lessons() -> dict[str, Any]:
 
 @router.post("/lessons/{lesson_id}/games", status_code=201, response_model=CreatedGame)
 async def new_lesson_game(lesson_id: str, request: Request) -> CreatedGame:
-    """A new game of a lesson; the answer holds the seats' tokens, as for any new game."""
+    """A new game of a lesson; the answer holds the seats' tokens, as for any new game. It is not listed in the
+    lobby (its meta names the lesson)."""
     lesson = _lesson(lesson_id)
     client = request.client.host if request.client else "unknown"
-    live, seats = await request.app.state.hub.create(CreateGame(**lesson.game), client)
+    live, seats = await request.app.state.hub.create(CreateGame(**lesson.game), client, lesson=lesson.id)
     return CreatedGame(id=live.id, seats=seats)
 
 

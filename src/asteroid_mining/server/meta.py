@@ -35,11 +35,15 @@ class GameMeta:
     """The address that created the game (games per address are limited)."""
     seats: tuple[Seat, ...]
     """Who plays which settlers, in seat order."""
+    lesson: str | None = None
+    """The lesson or puzzle this game was started for (`POST /api/lessons/{id}/games`); such games are one
+    person's practice, not listed in the lobby. None: an ordinary game."""
 
     def to_json(self) -> dict[str, Any]:
         """The metadata as stored (`GameRecord.meta`)."""
         return {"rules": self.rules, "belt_name": self.belt_name, "turn_seconds": self.turn_seconds,
-                "client": self.client, "seats": [seat.to_meta() for seat in self.seats]}
+                "client": self.client, "seats": [seat.to_meta() for seat in self.seats],
+                **({"lesson": self.lesson} if self.lesson else {})}
 
     def seats_public(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no token hashes)."""
@@ -60,6 +64,9 @@ class GameMeta:
         if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int | float)
                                          or not turn_seconds > 0):
             raise MetaError(f"meta.turn_seconds: expected a positive number or null, not {turn_seconds!r}")
+        lesson = data.get("lesson")
+        if lesson is not None and (not isinstance(lesson, str) or not lesson):
+            raise MetaError(f"meta.lesson: expected a lesson's id or null, not {lesson!r}")
         seats = data.get("seats")
         if not isinstance(seats, list):
             raise MetaError("meta.seats: expected a list")
@@ -69,6 +76,7 @@ class GameMeta:
             turn_seconds=None if turn_seconds is None else float(turn_seconds),
             client=_text(data, "client"),
             seats=tuple(_seat(seat, i) for i, seat in enumerate(seats)),
+            lesson=lesson,
         )
 
 

@@ -118,7 +118,8 @@ class ClusterHub(GameHub):
                 await self.take(live)
         return live
 
-    async def create(self, request: CreateGame, client: str) -> tuple[LiveGame, list[CreatedSeat]]:
+    async def create(self, request: CreateGame, client: str, lesson: str | None = None,
+                     ) -> tuple[LiveGame, list[CreatedSeat]]:
         """Create the game in the store, and leave it there: the node its first client connects to will own it
         (so that with a balancer that sends one game's clients to one node, that node owns the game and no other
         node needs a copy of it)."""
@@ -128,7 +129,7 @@ class ClusterHub(GameHub):
             if mine >= self.settings.max_games_per_client:
                 raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
                                   f"(at most {self.settings.max_games_per_client})")
-        live, seats = await super().create(request, client)
+        live, seats = await super().create(request, client, lesson)
         self.release(live)
         return live, seats
 
@@ -215,12 +216,15 @@ class ClusterHub(GameHub):
         for record, progress in await summaries():
             live = self.games.get(record.id)
             if live is not None:
-                out.append(live.summary())
+                if not live.meta.lesson:  # a lesson's game is one person's practice, not listed
+                    out.append(live.summary())
                 continue
             try:
                 meta = GameMeta.from_json(record.meta)
             except MetaError as damaged:  # listed by no node rather than breaking the lobby of all
                 log.error("game %s: %s", record.id, damaged)
+                continue
+            if meta.lesson:
                 continue
             seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
             out.append({"id": record.id, "status": "open" if progress.seq == 0 else progress.status,
