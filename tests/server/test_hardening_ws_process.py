@@ -4,19 +4,26 @@ reads, a text message that is not UTF-8. Each failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
 import os
 import socket
 import struct
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+import uvicorn
 
-from .helpers import ServerProcess, running_server
+from asteroid_mining.server import Settings
+from asteroid_mining.server.main import uvicorn_config
+
+from .helpers import ServerProcess, free_port, running_server
 
 DEADLINE = 30.0
 """The most any condition below is waited for."""
@@ -141,3 +148,64 @@ def test_text_that_is_not_utf8_is_closed_with_1007_and_no_traceback(tmp_path: Pa
         log = server.log.read_text()
         assert "not UTF-8" in log and "Traceback" not in log
         assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
+
+
+def test_a_closing_connection_whose_client_takes_nothing_is_aborted(tmp_path: Path) -> None:
+    """A spectator with megabytes of states it has not read does not answer a ping: uvicorn closes its connection
+    the polite way, which waits until the socket's buffer is written — for ever, as the client reads nothing — and
+    the connection stayed in its game for good. (On a real server in a thread; the ping's deadline is made to pass
+    once the socket's buffer holds what the client has not taken.)"""
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port(),
+                        send_buffer_bytes=256 * 1024 * 1024, send_buffer_total_bytes=512 * 1024 * 1024,
+                        sync_per_second=100_000.0)
+    server = uvicorn.Server(uvicorn_config(settings, ws_ping_interval=None))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+        url = f"http://127.0.0.1:{settings.port}"
+        game = httpx.post(f"{url}/api/games", json={"seats": 1, "belt": "large"}, timeout=DEADLINE).json()
+        app: Any = server.config.loaded_app
+        live = app.state.hub.games[game["id"]]
+
+        def on_loop(work: Any) -> Any:
+            async def run() -> Any:
+                return work()
+
+            assert live._task is not None
+            return asyncio.run_coroutine_threadsafe(run(), live._task.get_loop()).result(DEADLINE)
+
+        def connections() -> int:
+            return len(live.connections)
+
+        def buffered() -> int:
+            return sum(conn.outbox._buffered() for conn in live.connections if conn.outbox._buffered)
+
+        def ping_unanswered() -> None:
+            for conn in live.connections:
+                conn.outbox._send.__self__.keepalive_timeout()  # as uvicorn does when a pong is late
+
+        sock = socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        with sock:
+            key = base64.b64encode(os.urandom(16)).decode()
+            sock.sendall((f"GET /api/games/{game['id']}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                         .encode())
+            sync = client_frame(0x1, json.dumps({"type": "sync", "after": 10**9}).encode())
+            for _ in range(30):  # 17 MB of states: more than the sockets' buffers take
+                sock.sendall(sync)
+            while on_loop(buffered) == 0:  # the client has not taken everything written to it
+                assert time.monotonic() < deadline, "the socket's buffer never filled"
+                time.sleep(0.05)
+            on_loop(ping_unanswered)
+            deadline = time.monotonic() + DEADLINE
+            while on_loop(connections) != 0:  # it answers no ping: closed, and its socket aborted as it takes nothing
+                assert time.monotonic() < deadline, "a connection whose client takes nothing is held for ever"
+                time.sleep(0.1)
+    finally:
+        server.should_exit = True
+        thread.join(DEADLINE)

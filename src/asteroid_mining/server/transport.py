@@ -32,11 +32,41 @@ log = logging.getLogger(__name__)
 
 CLOSE_INVALID_TEXT = 1007
 """RFC 6455's close code for a text message that is not UTF-8."""
+CLOSING_GRACE = 5.0
+"""Seconds a closing connection's client may take nothing of what it has not read before its socket is aborted."""
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's `websockets` sans-I/O protocol that buffers no pong for a client that does not read, and closes a
-    connection sending text that is not UTF-8 with 1007 and one line in the log, no traceback."""
+    """uvicorn's `websockets` sans-I/O protocol that buffers no pong for a client that does not read, closes a
+    connection sending text that is not UTF-8 with 1007 and one line in the log, no traceback, and aborts the
+    socket of a closing connection whose client takes nothing (uvicorn closes it the polite way, which waits until
+    the socket's buffer has been written: for ever, when the client reads nothing)."""
+
+    def keepalive_timeout(self) -> None:
+        """The client did not answer a ping in time: uvicorn closes the connection; abort it if it is stuck."""
+        super().keepalive_timeout()
+        self.abort_when_stuck(CLOSING_GRACE)
+
+    async def run_asgi(self) -> None:
+        """The application, then: abort the socket if the client takes nothing of what is left to write."""
+        await super().run_asgi()
+        self.abort_when_stuck(CLOSING_GRACE)
+
+    def abort_when_stuck(self, grace: float) -> None:
+        """Abort the socket once it has had bytes to write and the client has taken none for `grace` seconds,
+        unless it has closed by then."""
+        def watch(before: int) -> None:
+            if self.disconnected or self.transport is None:
+                return
+            now = self.transport.get_write_buffer_size()
+            if now and now >= before:
+                self.logger.info("%s - a WebSocket client took nothing for %gs: its socket is aborted",
+                                 _peer(self.client), grace)
+                self.transport.abort()
+            else:
+                self.loop.call_later(grace, watch, now or 1 << 62)
+
+        self.loop.call_later(grace, watch, 1 << 62)
 
     def handle_ping(self) -> None:
         """Answer a ping, unless the socket's write buffer is over its high-water mark (uvicorn then waits before
