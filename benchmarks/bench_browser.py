@@ -304,7 +304,7 @@ def main() -> int:
     parser.add_argument("--static", type=Path, help="serve this build of the client instead of the package's")
     args = parser.parse_args()
     static = args.static or ROOT / "src/asteroid_mining/server/static"
-    if not (static / "app.js").is_file():
+    if not (static / "index.html").is_file():
         print(f"no built client in {static}: run `make web` first", file=sys.stderr)
         return 2
     results: dict[str, Any] = {"load_before": os.getloadavg()[0]}

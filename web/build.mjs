@@ -133,13 +133,14 @@ function staticClosure(metafile, entry) {
   return seen;
 }
 
-/** Brotli (best) and gzip (best) beside every text file; files that compression does not shrink are left as
- * they are. */
+/** Brotli (best) and gzip (best) beside every text file but source maps; files that compression does not shrink
+ * are left as they are. */
 function compressAll(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) { compressAll(path); continue; }
-    if (!/\.(js|css|html|svg|json|webmanifest|map|txt)$/.test(name)) continue; // woff2 and png are compressed
+    // woff2 and png are compressed already; source maps are read by developer tools alone
+    if (!/\.(js|css|html|svg|json|webmanifest|txt)$/.test(name)) continue;
     const data = readFileSync(path);
     const br = brotliCompressSync(data, { params: {
       [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
@@ -159,8 +160,9 @@ mkdirSync(assets, { recursive: true });
 const names = await copyAssets();
 writeManifests(names);
 
-/** index.html, naming this build's files. */
-function writePage(entry, preloads) {
+/** index.html, naming this build's files; `lazy`: the files of each screen loaded later (by its module's name),
+ * which the entry asks for at once when the screen is opened (rather than one import after another). */
+function writePage(entry, preloads, lazy = {}) {
   let page = readFileSync(join(here, "static", "index.html"), "utf8");
   const replace = (from, to) => {
     if (!page.includes(from)) throw new Error(`index.html lacks ${from}`);
@@ -172,7 +174,8 @@ function writePage(entry, preloads) {
   replace('href="icons/icon-192.png"', `href="${names["icons/icon-192.png"]}"`);
   // the entry's own chunks are asked for at once, not after the entry has been read
   const modulepreload = preloads.map((p) => `<link rel="modulepreload" href="${p}">\n`).join("");
-  replace('<script type="module" src="app.js"></script>', `${modulepreload}<script type="module" src="${entry}"></script>`);
+  const data = Object.entries(lazy).map(([name, files]) => ` data-${name}="${files.join(" ")}"`).join("");
+  replace('<script type="module" src="app.js"></script>', `${modulepreload}<script type="module" src="${entry}"${data}></script>`);
   writeFileSync(join(out, "index.html"), page);
 }
 
@@ -187,16 +190,22 @@ if (watch) {
   const rel = (p) => relative(out, join(here, p)).split("\\").join("/");
   const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith("src/main.ts"));
   const closure = staticClosure(result.metafile, entryKey);
-  writePage(rel(entryKey), [...closure].filter((k) => k !== entryKey).map(rel));
+  const lazy = {};
+  for (const screen of ["game", "replay"]) {
+    const key = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith(`src/ui/${screen}.ts`));
+    if (!key) throw new Error(`no chunk of src/ui/${screen}.ts: is it still imported by main.ts?`);
+    lazy[screen] = [...staticClosure(result.metafile, key)].filter((k) => !closure.has(k)).map(rel);
+  }
+  writePage(rel(entryKey), [...closure].filter((k) => k !== entryKey).map(rel), lazy);
 
   // The version: a hash of every hashed file's name (their names are hashes of their contents) and of the page.
   const files = readdirSync(assets).filter((n) => !n.endsWith(".map") && !n.endsWith(".LEGAL.txt")).map((n) => `assets/${n}`).sort();
   const version = hashOf(files.join("\n") + readFileSync(join(out, "index.html")));
-  // The app shell, kept by the service worker when it installs: what the lobby needs (the page, the entry and
-  // its chunks, the stylesheet, the fonts and the icons); the other chunks (the game screen and the renderer)
-  // are kept when first loaded.
-  const shell = ["./", ...[...closure].map(rel), names["style.css"], names["favicon.svg"],
-    ...Object.entries(names).filter(([k]) => k.startsWith("fonts/") || k.startsWith("icons/")).map(([, v]) => v)];
+  // The app shell, kept by the service worker when it installs: what the lobby needs to open (the page, the
+  // entry and its chunks, the stylesheet), all in the HTTP cache already but the page, so that installing costs
+  // one revalidation, not a download. The rest (the fonts the page uses, the game screen's and the renderer's
+  // chunks) is kept as it is asked for through the worker (from the HTTP cache when a first visit loaded it).
+  const shell = ["./", ...[...closure].map(rel), names["style.css"]];
   await build({
     entryPoints: [join(here, "src", "sw.ts")],
     bundle: true,

@@ -75,8 +75,9 @@ worker.addEventListener("fetch", (event) => {
 /** The page from the network; the kept one when the network fails or hangs. */
 async function openPage(request: Request): Promise<Response> {
   const network = fetch(request);
-  const kept = async (): Promise<Response> => (await caches.open(CACHE)).match(page, { ignoreVary: true })
-    .then((r) => r ?? network);
+  // caches.match with a cacheName (not caches.open) never makes a deleted cache anew
+  const kept = async (): Promise<Response> => (await caches.match(page, { cacheName: CACHE, ignoreVary: true }))
+    ?? network;
   let timer = 0;
   const slow = new Promise<"slow">((resolve) => { timer = setTimeout(() => resolve("slow"), NAVIGATION_WAIT); });
   try {
@@ -92,10 +93,13 @@ async function openPage(request: Request): Promise<Response> {
 
 /** A hashed file: from this build's cache, or from the network and then kept (its name never changes content). */
 async function hashedFile(request: Request): Promise<Response> {
-  const cache = await caches.open(CACHE);
-  const hit = await cache.match(request, { ignoreVary: true });
+  const hit = await caches.match(request, { cacheName: CACHE, ignoreVary: true });
   if (hit) return hit;
   const answer = await fetch(request);
-  if (answer.status === 200 && !request.url.endsWith(".map")) await cache.put(request, answer.clone());
+  // Not kept when a newer build's worker has taken over meanwhile (and deleted this build's cache): putting it
+  // would make the deleted cache anew, left behind for good.
+  if (answer.status === 200 && !request.url.endsWith(".map") && (await caches.has(CACHE))) {
+    await (await caches.open(CACHE)).put(request, answer.clone());
+  }
   return answer;
 }
