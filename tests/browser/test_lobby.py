@@ -53,7 +53,7 @@ def test_create_a_game_in_the_lobby_and_play_it_hot_seat(server: Server, new_pag
     page.click("#play-here")
     page.wait_for_function("document.body.dataset.ready === '1'")
     page.wait_for_selector(".overlay .handover")
-    assert "Hand over to Player 1" in page.inner_text(".overlay")
+    assert "Pass the device to Player 1 — orange" in page.inner_text(".overlay")
     shot(page, "handover")
     page.keyboard.press("Enter")
     assert page.locator(".overlay").is_hidden()
@@ -62,7 +62,7 @@ def test_create_a_game_in_the_lobby_and_play_it_hot_seat(server: Server, new_pag
     page.keyboard.press("w")
     page.wait_for_function(f"window.__am.seq > {before}")
     page.wait_for_selector(".overlay .handover")  # settler 2 belongs to player 2: pass the screen
-    assert "Hand over to Player 2" in page.inner_text(".overlay")
+    assert "Pass the device to Player 2 — sky blue" in page.inner_text(".overlay")
     page.click(".overlay button.primary")
     assert page.locator(".order li.now").inner_text() == "2"
     shot(page, "game-tutorial")

@@ -11,6 +11,7 @@ import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reac
 import { wantsHandover } from "../session";
 import { type GameEvent, type GameView, KINDS, type Kind, type Status, WIN_TARGET } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
+import { threats } from "../danger";
 import { outcomeOf, warningHere } from "../outcome";
 import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
@@ -132,6 +133,8 @@ export class GameScreen implements Controller {
   private tab = "map";
   /** Shown above the game by a lesson or puzzle (its goal, hint and progress). */
   readonly banner = h("div", { class: "lesson-banner", hidden: true, "aria-live": "polite" });
+  /** The danger to this player's settlers (a storm, an explosion): over the map, in a place of its own. */
+  private readonly danger = h("div", { class: "danger-banner", role: "alert", hidden: true });
   /** A lesson's guide shows its own success card instead of the end screen. */
   customEnd = false;
   /** What a lesson's step asks to press (`move:ID`, `drill`, `deposit:ice`, …), highlighted on screen. */
@@ -179,7 +182,7 @@ export class GameScreen implements Controller {
         else this.showToast(detail === "4401" || /token/.test(detail ?? "") ? t("error.bad_token") : t("error.connection"));
       },
     });
-    this.top = new TopBar(() => this.overlay.help());
+    this.top = new TopBar(() => this.overlay.help(this.session.seats.map((x) => x.seat)));
     this.bar = new ActionBar(this);
     this.destPanel = new DestinationsPanel(this);
     this.sidePanel = new SidePanel(this);
@@ -196,7 +199,7 @@ export class GameScreen implements Controller {
           this.scene?.setDangerOverlay(on);
         } }, icon(ICONS.sun)));
     const map = h("main", { class: "map", id: "map", tabindex: "0", "aria-describedby": "map-desc" },
-      this.mapHost, zoom, this.inspector, this.toast, h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
+      this.mapHost, zoom, this.inspector, this.toast, this.danger, h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
     this.tabs = h("nav", { class: "tabs", "aria-label": "panels" });
     this.el = h("div", { class: "game-screen", dataset: { tab: "map" } },
       this.top.el,
@@ -389,6 +392,21 @@ export class GameScreen implements Controller {
     return seat ? seat - 1 : 0;
   }
 
+  /** The soonest danger to this player's settlers, with its countdown and where to go. */
+  private showDanger(ctx: Ctx): void {
+    const threat = ctx.model.view.status === "running" && !ctx.spectator ? threats(ctx.model, ctx.mySettlers)[0] : undefined;
+    this.danger.hidden = !threat;
+    this.danger.parentElement?.classList.toggle("has-danger", Boolean(threat));
+    if (!threat) return;
+    const when = threat.rounds === 0 ? t("danger.now") : t("danger.in", { n: threat.rounds });
+    const what = threat.kind === "explosion" ? t("danger.explosion", { at: threat.at, when })
+      : threat.shelter ? t("danger.storm", { at: threat.at, when, shelter: threat.shelter })
+        : t("danger.storm_nowhere", { at: threat.at, when });
+    const who = ctx.mySettlers.size > 1 ? `${settlerName(threat.settler)} · ` : "";
+    fill(this.danger, icon(threat.kind === "storm" ? ICONS.storm : ICONS.sun), h("span", {}, who + what));
+    this.danger.dataset.kind = threat.kind;
+  }
+
   private maybeHandover(): void {
     const cur = this.model?.current();
     if (!cur) return;
@@ -401,7 +419,7 @@ export class GameScreen implements Controller {
     }
     if (seat === this.ackSeat) return;
     if (this.overlay.kind === "end") return;
-    this.overlay.handover(seat, cur.id, cur.at, () => {
+    this.overlay.handover(seat, cur.id, cur.at, this.session.seats.map((x) => x.seat), () => {
       this.ackSeat = seat;
       this.refresh();
       this.mapHost.parentElement?.focus();
@@ -477,6 +495,7 @@ export class GameScreen implements Controller {
     const mine = ctx.choices.find((c) => c.action === "mine");
     this.bar.setWarning(ctx.canAct && cur ? warningHere(model, cur.id, Boolean(mine && !mine.refusal)) : null);
     this.bar.update(ctx);
+    this.showDanger(ctx);
     this.updateHighlights(ctx);
     this.updateInspector();
     this.describeMap(ctx);
@@ -755,7 +774,7 @@ export class GameScreen implements Controller {
         setLang(getLang() === "en" ? "hu" : "en");
         return;
       case "help":
-        this.overlay.help();
+        this.overlay.help(this.session.seats.map((x) => x.seat));
         return;
       case "close":
         this.focus = -1;

@@ -2,7 +2,7 @@
 // the help (keyboard shortcuts and the legend of the map). Each traps nothing: Escape or its button closes it.
 
 import { t } from "../i18n";
-import { CORE_COLOUR, css } from "../render/palette";
+import { CORE_COLOUR, SEAT_COLOUR, css } from "../render/palette";
 import type { GameEvent, Status } from "../types";
 import { KINDS } from "../types";
 import { kindName, seatName, settlerName } from "../words";
@@ -85,17 +85,19 @@ export class Overlay {
     this.show("end", card, null);
   }
 
-  handover(seat: number, settler: string, at: string | null, onReady: () => void, onSkip: () => void): void {
-    const card = h("div", { class: "card handover" },
+  handover(seat: number, settler: string, at: string | null, seats: number[], onReady: () => void, onSkip: () => void): void {
+    const card = h("div", { class: "card handover", style: { borderColor: seatCss(seat) } },
       h("div", { class: "eyebrow" }, t("handover.eyebrow")),
-      h("h2", { id: "overlay-title" }, t("handover.title", { seat: seatName(seat) })),
+      h("div", { class: "handover-swatch", "aria-hidden": "true", style: { background: seatCss(seat) } }),
+      h("h2", { id: "overlay-title" }, t("handover.pass", { seat: seatName(seat), colour: colourName(seat) })),
       h("p", {}, t("handover.text", { settler: settlerName(settler), at: at ?? "?" })),
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary big", autofocus: true, onclick: () => this.close() },
           icon(ICONS.play), t("handover.ready"), h("kbd", {}, "Enter"))),
       h("label", { class: "check" },
         h("input", { type: "checkbox", onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) onSkip(); } }),
-        t("handover.skip")));
+        t("handover.skip")),
+      seatLegend(seats));
     this.show("handover", card, onReady);
   }
 
@@ -130,8 +132,15 @@ export class Overlay {
     this.show("end", card, null);
   }
 
-  help(): void {
+  /** The help: touch gestures first on a touch screen (keys on a keyboard's), the map's legend, the players' colours. */
+  help(seats: number[] = []): void {
+    const touch = matchMedia("(pointer: coarse)").matches;
     const keys = helpRows();
+    const gestures = h("div", {}, h("h3", {}, t("help.touch")),
+      h("ul", { class: "legend gestures" }, ...["help.tap_asteroid", "help.tap_button", "help.drag", "help.pinch", "help.tabs"]
+        .map((k) => h("li", {}, h("span", {}, t(k))))));
+    const keyTable = h("div", {}, h("h3", {}, t("help.keys")),
+      h("table", { class: "keys" }, ...keys.map(([k, label]) => h("tr", {}, h("td", {}, h("kbd", {}, k)), h("td", {}, t(label))))));
     const legend: [Node, string][] = [
       [coreIcon("ice"), "kind.ice"], [coreIcon("iron"), "kind.iron"], [coreIcon("carbon"), "kind.carbon"],
       [coreIcon("uranium"), "kind.uranium"], [coreIcon("hollow"), "core.hollow"], [coreIcon("unknown"), "core.unknown"],
@@ -142,12 +151,31 @@ export class Overlay {
     const card = h("div", { class: "card help" },
       h("h2", { id: "overlay-title" }, t("help.title")),
       h("div", { class: "help-cols" },
-        h("div", {}, h("h3", {}, t("help.keys")),
-          h("table", { class: "keys" }, ...keys.map(([k, label]) => h("tr", {}, h("td", {}, h("kbd", {}, k)), h("td", {}, t(label)))))),
+        touch ? gestures : keyTable,
         h("div", {}, h("h3", {}, t("help.legend")),
           h("ul", { class: "legend" }, ...legend.map(([ic, label]) => h("li", {}, ic, h("span", {}, t(label))))),
+          h("p", { class: "small muted" }, t("help.glyphs")),
+          seatLegend(seats),
           h("p", { class: "small muted" }, t("help.goal")))),
       h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", onclick: () => this.close() }, t("help.close"))));
     this.show("help", card, null);
   }
+}
+
+function seatCss(seat: number): string {
+  return css(SEAT_COLOUR[(seat - 1) % SEAT_COLOUR.length]!);
+}
+
+/** The name of a seat's colour ("blue"), said beside the colour itself. */
+export function colourName(seat: number): string {
+  return t(`colour.${(seat - 1) % SEAT_COLOUR.length}`);
+}
+
+/** Which colour is which player: a swatch, the player's name and the colour's name. */
+function seatLegend(seats: number[]): HTMLElement | null {
+  if (seats.length < 2) return null;
+  return h("div", { class: "seat-legend" }, h("h3", {}, t("help.players")),
+    h("ul", { class: "legend" }, ...seats.map((seat) => h("li", { dataset: { seat: String(seat) } },
+      h("span", { class: "seat-swatch", style: { background: seatCss(seat) } }),
+      h("span", {}, `${seatName(seat)} — ${colourName(seat)}`)))));
 }

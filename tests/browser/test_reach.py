@@ -1,0 +1,170 @@
+"""The game readable and reachable on a phone, a tablet and a desktop, in English and in Hungarian.
+
+- No text under 12 CSS px on the lobby, the Learn page and a game screen (every visible element's computed size).
+- On a touch screen every control (button, select, input, link, role=button) is at least 44×44 CSS px.
+- The top bar stays one line at round 10 and beyond (its round box filled with 99 and 999 too).
+- A storm forecast over the player's settler is a banner over the map with its countdown and the shelter to reach,
+  and it moves no control.
+- In hot-seat the hand-over names the next player and their colour, and the help explains the colours.
+- The lesson belts' names are translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .belts import shelter_belt, shelter_seed
+from .conftest import Page, Server, open_game, seq, shot
+
+VIEWPORTS = [(390, 844, True), (820, 1180, False), (1280, 800, False)]
+
+SMALL_TEXT = """() => [...document.querySelectorAll('body *')].filter((el) => {
+  if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < 2 || r.height < 2) return false;  // screen-reader-only text
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  return own && parseFloat(getComputedStyle(el).fontSize) < 12;
+}).map((el) => `${el.tagName}.${el.className}: ${getComputedStyle(el).fontSize} "${el.textContent.trim().slice(0, 30)}"`)"""
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, select, input, a[href], [role=button], summary')]
+  .filter((el) => {
+    if (!el.offsetParent) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) return false;
+    if (el.type === 'file' || el.type === 'hidden') return false;
+    return r.width < 43.5 || r.height < 43.5;
+  }).map((el) => { const r = el.getBoundingClientRect();
+    return `${el.tagName}.${el.className}[${el.textContent.trim().slice(0, 20)}] ${r.width.toFixed(0)}×${r.height.toFixed(0)}`; })"""
+
+ONE_LINE = """() => { const bar = document.querySelector('.topbar'); const r = bar.getBoundingClientRect();
+  const kids = [...bar.children].filter((c) => c.offsetParent && getComputedStyle(c).position !== 'absolute')
+    .map((c) => c.getBoundingClientRect()).filter((k) => k.width > 0);
+  const mids = kids.map((k) => (k.top + k.bottom) / 2);
+  return { height: r.height, right: Math.max(...kids.map((k) => k.right)), width: r.width + r.left,
+           spread: Math.max(...mids) - Math.min(...mids) }; }"""
+
+
+def check(page: Page, touch: bool, where: str) -> None:
+    small = page.evaluate(SMALL_TEXT)
+    assert not small, f"{where}: text under 12 px: {small}"
+    if touch:
+        tiny = page.evaluate(SMALL_TARGETS)
+        assert not tiny, f"{where}: targets under 44 px: {tiny}"
+
+
+def wait_a_round(page: Page, touch: bool) -> None:
+    before = seq(page)
+    if touch:
+        page.locator(".action-wait").tap()
+    else:
+        page.click(".action-wait")
+    page.wait_for_function(f"window.__am.seq > {before}")
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+@pytest.mark.parametrize(("width", "height", "touch"), VIEWPORTS)
+def test_lobby_and_learn_are_readable_and_reachable(server: Server, new_page: Any, width: int, height: int,
+                                                    touch: bool, lang: str) -> None:
+    page = new_page(width=width, height=height, lang=lang, phone=touch)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("select[name=belt] option[value=standard]", state="attached")
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    check(page, touch, "lobby")
+    shot(page, f"reach-lobby-{width}-{lang}")
+    page.goto(f"{server.url}/#/learn")
+    page.wait_for_selector(".lesson-card")
+    check(page, touch, "learn")
+    shot(page, f"reach-learn-{width}-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+@pytest.mark.parametrize(("width", "height", "touch"), VIEWPORTS)
+def test_game_screen_readable_reachable_one_line_top_bar_and_a_storm_banner(
+        server: Server, new_page: Any, width: int, height: int, touch: bool, lang: str) -> None:
+    seed, waits = shelter_seed()
+    game = server.create(seats=1, settlers_per_seat=1, belt=shelter_belt(), seed=seed)
+    page = new_page(width=width, height=height, lang=lang, phone=touch)
+    open_game(page, server, game)
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    check(page, touch, "game")
+    assert page.locator(".danger-banner").is_hidden()
+    for _ in range(waits):
+        wait_a_round(page, touch)
+    # the storm's forecast: Camp is no shelter, Bunker (one hop away) is
+    page.wait_for_selector(".danger-banner:not([hidden])")
+    text = page.inner_text(".danger-banner")
+    assert "Bunker" in text and "Camp" in text, text
+    assert ("take shelter on Bunker" in text) if lang == "en" else ("menedékbe: Bunker" in text), text
+    check(page, touch, "game with a storm banner")
+    banner = page.locator(".danger-banner").bounding_box()
+    tools = page.locator(".map-tools").bounding_box()
+    assert banner["x"] + banner["width"] <= tools["x"], "the banner lies under the map's buttons"
+    shot(page, f"reach-game-storm-{width}-{lang}")
+    if touch:  # every panel's sheet
+        for tab in ("settler", "here", "go", "storms", "log"):
+            page.locator(f".tabs button[data-tab='{tab}']").tap()
+            check(page, touch, f"the {tab} sheet")
+        page.locator(".tabs button[data-tab='map']").tap()
+    page.locator(".topbar .icon-btn").click()
+    page.wait_for_selector(".overlay .help")
+    check(page, touch, "help")
+    help_text = page.inner_text(".overlay .help")
+    if touch:  # a phone's help speaks of taps, not keys
+        assert page.locator(".overlay .help .keys").count() == 0
+        assert page.locator(".overlay .help .gestures li").count() >= 4
+    assert "☀" in help_text  # the glyphs beside an asteroid's name are explained
+    shot(page, f"reach-help-{width}-{lang}")
+    page.keyboard.press("Escape")
+    while page.evaluate("window.__am.seq >= 0 && Number(document.querySelector('.round-box strong').textContent)") < 10:
+        if page.evaluate("document.querySelector('.overlay:not([hidden]) .end')"):
+            break
+        wait_a_round(page, touch)
+    line_height = None
+    for shown in (None, "99", "999"):
+        if shown:
+            page.evaluate(f"document.querySelector('.round-box strong').textContent = '{shown}'")
+        bar = page.evaluate(ONE_LINE)
+        assert bar["spread"] <= 4, f"the top bar wraps at round {shown}: {bar}"
+        assert bar["right"] <= bar["width"] + 1, f"the top bar overflows at round {shown}: {bar}"
+        line_height = line_height or bar["height"]
+        assert bar["height"] == line_height, f"the top bar grows at round {shown}: {bar}"
+    shot(page, f"reach-game-late-{width}-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_hot_seat_hand_over_names_the_player_and_colour(server: Server, new_page: Any, lang: str) -> None:
+    game = server.create(seats=2, settlers_per_seat=1, belt=shelter_belt(), seed=1, options={"storm_interval": 0})
+    page = new_page(width=390, height=844, lang=lang, phone=True)
+    page.goto(f"{server.url}/")
+    page.evaluate("(id) => localStorage.setItem('am.handover', JSON.stringify([id]))", game["id"])
+    open_game(page, server, game)
+    page.wait_for_selector(".overlay .handover")
+    title = page.inner_text(".overlay .handover h2")
+    want = {"en": "Pass the device to Player 1 — orange", "hu": "Add tovább a készüléket: 1. játékos — narancs"}
+    assert title == want[lang], title
+    legend = page.locator(".overlay .handover .seat-legend li")
+    assert legend.count() == 2
+    check(page, True, "hand-over")
+    shot(page, f"reach-handover-{lang}")
+    page.locator(".overlay .handover button.primary").tap()
+    wait_a_round(page, True)
+    page.wait_for_selector(".overlay .handover")
+    assert ("— sky blue" if lang == "en" else "— égkék") in page.inner_text(".overlay .handover h2")
+
+
+def test_lesson_names_are_translated(server: Server, new_page: Any) -> None:
+    import json
+
+    from .conftest import ROOT
+
+    en = json.loads((ROOT / "web/static/i18n/en.json").read_text())
+    hu = json.loads((ROOT / "web/static/i18n/hu.json").read_text())
+    for path in sorted((ROOT / "src/asteroid_mining/server/lessons").glob("*.json")):
+        belt = json.loads(path.read_text()).get("belt")
+        name = belt.get("name") if isinstance(belt, dict) else None
+        if name and name.startswith("Lesson: "):
+            assert f"belt.{name}" in en and f"belt.{name}" in hu, f"{path.name}: {name!r} is not translated"
+            assert not hu[f"belt.{name}"].startswith("Lesson"), hu[f"belt.{name}"]
