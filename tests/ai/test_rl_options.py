@@ -198,7 +198,7 @@ def test_batch_env_refuses_bad_actions() -> None:
 
 def test_checkers_pass_with_bots_in_seats_and_a_difficulty() -> None:
     from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test  # type: ignore[import-untyped]
+    from pettingzoo.test import api_test
 
     from asteroid_mining.rl import SettlersEnv
 
