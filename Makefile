@@ -44,6 +44,8 @@ WEB         := web
 STATIC      := src/asteroid_mining/server/static
 NPM_STAMP   := $(WEB)/node_modules/.installed
 WEB_STAMP   := $(STATIC)/.built
+# `make web` type-checks the client before bundling it (tsc); `make play` does not wait for that (WEB_TYPECHECK=no)
+WEB_TYPECHECK ?= yes
 WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/static -type f 2>/dev/null) $(WEB)/build.mjs $(WEB)/tsconfig.json
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -113,9 +115,10 @@ define MAKE_VENV
 	fi
 endef
 
-# $(call INSTALL,extras,what is installed,about how long,the stamps written,a program the set installs): installs
-# the project editable with `extras` unless the stamp records pyproject.toml's current checksum (and the program
-# is there), saying what it does, about how long it takes (measured on a fresh clone: README) and how long it took.
+# $(call INSTALL,extras,what is installed,about how long,the stamps written,a program the set installs,pip's
+# options): installs the project editable with `extras` unless the stamp records pyproject.toml's current checksum
+# (and the program is there), saying what it does, about how long it takes (measured on a fresh clone: README) and
+# how long it took.
 define INSTALL
 	@sum=$$(sha256sum pyproject.toml | cut -d' ' -f1); \
 	if [ -f $@ ] && [ "$$(cat $@)" = "$$sum" ] && [ -x $(VENV)/bin/$(5) ]; then \
@@ -123,7 +126,7 @@ define INSTALL
 	else \
 		start=$$SECONDS; \
 		echo "installing $(2) into $(VENV) (about $(3))..."; \
-		$(PY) -m pip install --quiet -e '.[$(1)]' </dev/null; \
+		$(PY) -m pip install --quiet $(6) -e '.[$(1)]' </dev/null; \
 		for stamp in $(4); do echo "$$sum" > $$stamp; done; \
 		echo "  installed in $$((SECONDS - start)) s"; \
 	fi
@@ -131,10 +134,12 @@ endef
 
 # A stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that a
 # touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall. The dev set holds
-# the play set, so installing it stamps both.
+# the play set, so installing it stamps both. The play set is installed without compiling every module to
+# bytecode first (--no-compile): Python compiles those the game imports when it first imports them, a fraction of
+# the packages' modules (scipy's, matplotlib's and mypy's are mostly not on the server's way).
 $(PLAY_STAMP): pyproject.toml
 	$(MAKE_VENV)
-	$(call INSTALL,$(PLAY_EXTRAS),the game's packages,40 s,$(PLAY_STAMP),asteroid-mining)
+	$(call INSTALL,$(PLAY_EXTRAS),the game's packages,40 s,$(PLAY_STAMP),asteroid-mining,--no-compile)
 
 $(DEV_STAMP): pyproject.toml
 	$(MAKE_VENV)
@@ -153,7 +158,7 @@ $(NPM_STAMP): $(WEB)/package-lock.json $(WEB)/package.json
 
 $(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
 	@start=$$SECONDS; echo "building the browser client into $(STATIC) (about 15 s)..."; \
-	(cd $(WEB) && npm run --silent typecheck && npm run --silent build); \
+	(cd $(WEB) && if [ "$(WEB_TYPECHECK)" != no ]; then npm run --silent typecheck; fi && npm run --silent build); \
 	echo "  built in $$((SECONDS - start)) s"
 	@touch $@
 
@@ -194,11 +199,14 @@ fuzz: setup
 soak: setup
 	$(PY) -m tests.soak --minutes $(SOAK_MINUTES)
 
-# The game starts as soon as its packages and the browser client are there: when the compiled engine is missing
-# or stale, it is compiled in the background (about a minute and a half, at a lower priority) while the game runs
-# on the pure engine, and the next start runs the compiled one (README: Play and test).
-play: setup-play web
+# The game starts as soon as its packages and the browser client are there: the Python packages and the npm ones
+# are installed at the same time; when the compiled engine is missing or stale, it is compiled in the background
+# (at a lower priority) while the game runs on the pure engine, and the next start runs the compiled one; the
+# client is bundled without its type check (make lint and make test run it). README: Play and test.
+play:
+	@$(MAKE) --no-print-directory -s -j2 setup-play $(NPM_STAMP)
 	@$(PY) tools/compile_engine.py --background
+	@$(MAKE) --no-print-directory -s web WEB_TYPECHECK=no
 	@echo "starting the game server on port $(PORT)..."
 	@$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
 

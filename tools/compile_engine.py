@@ -2,15 +2,19 @@
 engine (src/asteroid_mining/rules), the bots' search (the planner's modules of src/asteroid_mining/ai) and the
 belt generator's walks (src/asteroid_mining/maps/walks.py).
 
-    python tools/compile_engine.py          # build, or say why not and leave the pure modules in place
-    python tools/compile_engine.py --clean  # remove the compiled modules (the pure ones are used)
+    python tools/compile_engine.py               # build, or say why not and leave the pure modules in place
+    python tools/compile_engine.py --background  # the same in a process of its own, at a lower priority
+    python tools/compile_engine.py --clean       # remove the compiled modules (the pure ones are used)
 
 Each build is a library of its own (`<package>._compiled__mypyc`) and is remade only when its sources
-changed. The extension modules are written beside the `.py` files they are built from, with `_compiled.json` in
-the package recording the interpreter and a hash of every source; `asteroid_mining.rules._engine` uses a build
-only while that record matches the sources, and a package compiled in part runs compiled the modules its record
-names. Without a C compiler or Python's headers nothing is built, and the pure modules run: the exit status is 0
-either way, since compiling is an optimisation, never a requirement.
+changed; the builds to remake are compiled at the same time (mypyc's C compiler runs in a process of its own for
+each, so two cores make two builds at once), and one compile runs at a time in a checkout (a lock: `make test`
+waits for the compile `make play` left running in the background, then finds its builds made). The extension
+modules are written beside the `.py` files they are built from, with `_compiled.json` in the package recording
+the interpreter and a hash of every source; `asteroid_mining.rules._engine` uses a build only while that record
+matches the sources, and a package compiled in part runs compiled the modules its record names. Without a C
+compiler or Python's headers nothing is built, and the pure modules run: the exit status is 0 either way, since
+compiling is an optimisation, never a requirement.
 """
 
 from __future__ import annotations
@@ -18,13 +22,17 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -130,7 +138,7 @@ def compiler_problem() -> str | None:
     try:
         import mypyc  # noqa: F401
     except ImportError:
-        return "mypyc is not installed (it comes with mypy, in the dev extras)"
+        return "mypyc is not installed (it comes with mypy: the compile extra, pip install -e '.[compile]')"
     return None
 
 
@@ -170,30 +178,137 @@ def build(target: Build) -> None:
                                encoding="utf-8")
 
 
+LOCK = ROOT / "build" / "compile.lock"
+"""Held while compiling: one compile at a time in this checkout."""
+
+SECONDS_PER_BUILD = 20.0
+SOURCE_LINES_PER_SECOND = 120.0
+"""About how long one build takes on one idle core: mypy's analysis of everything it imports, then a line of
+source a share of a second through mypyc and the C compiler (fitted to the fresh-clone runs of the README, scaled
+by their load), for the estimate said before compiling."""
+
+
+@contextmanager
+def one_at_a_time() -> Iterator[None]:
+    """Hold the lock of the builds, waiting (and saying so) while another compile holds it."""
+    LOCK.parent.mkdir(exist_ok=True)
+    with LOCK.open("a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no lock, as before there was one
+            yield
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("waiting for the compile already running (make play starts one in the background)", flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def estimate(targets: Sequence[Build]) -> str:
+    """About how long compiling `targets` at once takes here, for people: "about 60 s", scaled by how busy the
+    machine is (its load average against its cores)."""
+    cores = os.cpu_count() or 1
+    alone = sum(SECONDS_PER_BUILD + sum(len(p.read_bytes().splitlines()) for p in t.sources()) /
+                SOURCE_LINES_PER_SECOND for t in targets)
+    busy = max(1.0, os.getloadavg()[0] / cores) if hasattr(os, "getloadavg") else 1.0
+    seconds = alone / min(cores, len(targets)) * busy
+    said = f"about {seconds:.0f} s" if seconds < 120 else f"about {seconds / 60:.0f} minutes"
+    return said if busy < 1.5 else f"{said}: the machine is busy, load {os.getloadavg()[0]:.0f} on {cores} cores"
+
+
+def stale() -> list[Build]:
+    """The builds to remake; the others' records are touched (newer than their sources again, for make)."""
+    remake = []
+    for target in BUILDS:
+        if target.problem() is None:
+            target.manifest.touch()
+        else:
+            remake.append(target)
+    return remake
+
+
+def build_all(targets: Sequence[Build]) -> None:
+    """Compile `targets` at the same time, saying when each is made; SystemExit naming those that failed."""
+    started = time.monotonic()
+    failed = []
+    with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+        running = {pool.submit(build, target): target for target in targets}
+        for done in as_completed(running):
+            target = running[done]
+            try:
+                done.result()
+            except SystemExit as failure:
+                failed.append(str(failure.code))
+                continue
+            print(f"  {target.what}: compiled build made ({time.monotonic() - started:.0f} s)", flush=True)
+    if failed:
+        raise SystemExit("\n".join(failed))
+
+
 def main() -> None:
     """Build, clean, or explain why not."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("--background", action="store_true",
+                        help="compile what is stale in a process of its own at a lower priority, and return at once")
+    parser.add_argument("--nice", action="store_true", help="compile at a lower priority (the background's process)")
     args = parser.parse_args()
     if args.clean:
-        for target in BUILDS:
-            clean(target)
+        with one_at_a_time():
+            for target in BUILDS:
+                clean(target)
         print("compiled modules removed: the pure ones are used")
         return
     problem = compiler_problem()
     if problem is not None:
-        for target in BUILDS:
-            clean(target)
+        if args.background:  # a compile may be running; the foreground's run cleans up
+            print(f"nothing compiled: {problem}; the pure engine runs")
+            return
+        with one_at_a_time():
+            for target in BUILDS:
+                clean(target)
         print(f"nothing compiled: {problem}; the pure modules are used")
         return
-    for target in BUILDS:
-        if target.problem() is None:
-            target.manifest.touch()  # newer than the sources again, for make
-            print(f"{target.what}: compiled build up to date")
-            continue
-        print(f"compiling {target.what} with mypyc ({len(target.sources())} modules)")
-        build(target)
-        print(f"{target.what}: compiled build made")
+    if args.background:
+        remake = [target for target in BUILDS if target.problem() is not None]
+        if not remake:
+            print("the compiled engine is up to date")
+            return
+        print(f"compiling {', '.join(t.what for t in remake)} with mypyc in the background ({estimate(remake)}, "
+              "at a lower priority): the game starts on the pure engine meanwhile, and runs compiled from its "
+              "next start", flush=True)
+        # the same process group as make's: stopping the game (Ctrl-C) stops the compile too, which leaves the
+        # pure modules in use, and the next start compiles again
+        subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--nice"], stdin=subprocess.DEVNULL)
+        return
+    if args.nice and hasattr(os, "nice"):
+        os.nice(10)
+    with one_at_a_time():
+        remake = stale()
+        for target in BUILDS:
+            if target not in remake and not args.nice:
+                print(f"{target.what}: compiled build up to date")
+        if not remake:
+            return
+        if not args.nice:
+            print(f"compiling {', '.join(t.what for t in remake)} with mypyc "
+                  f"({sum(len(t.sources()) for t in remake)} modules, {estimate(remake)})...", flush=True)
+        started = time.monotonic()
+        try:
+            build_all(remake)
+        except SystemExit as failure:
+            if args.nice:  # make play's game goes on, on the pure modules of what failed
+                print(f"{failure.code}", file=sys.stderr, flush=True)
+                return
+            raise
+        if args.nice:
+            print(f"\nthe compiled engine is ready (compiled in {time.monotonic() - started:.0f} s): the game runs it "
+                  "from its next start\n", flush=True)
 
 
 if __name__ == "__main__":
