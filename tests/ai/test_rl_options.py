@@ -208,3 +208,12 @@ def test_checkers_pass_with_bots_in_seats_and_a_difficulty() -> None:
         aec = SettlersEnv("small", rules="extended", max_rounds=60, difficulty="brutal", bots={"s2": "random"})
         assert aec.possible_agents == ["s1", "s3"]
         api_test(aec, num_cycles=300)
+
+
+def test_batch_env_rows_share_the_difficulty_and_the_bots() -> None:
+    batch = BatchEnv(3, "small", difficulty="brutal", bots={"s3": "greedy"})
+    batch.reset(seed=2)
+    for e in batch.episodes:
+        assert e.game is not None and e.game.options.storm_warning == 0
+        assert e.learners == ["s1", "s2"]
+    assert set(batch.settler) <= {"s1", "s2"}

@@ -3,6 +3,7 @@
 - `TeamEnv` — Gymnasium: one agent plays the whole team, acting for the settler whose turn it is.
 - `SettlersEnv` — PettingZoo AEC: one agent per settler; `ParallelSettlersEnv` — the same, Parallel API.
 - `BatchEnv` — N games stepped in one call, numpy arrays in and out.
+- `record` — `simulate --record`: games written as Parquet datasets for offline learning (pyarrow).
 
 Both have fixed-size observations, a discrete action set with masks (`encoding`) and a shared team reward
 (`episode`, docs/ai.md). gymnasium and pettingzoo are imported only here, never by the rest of the package.

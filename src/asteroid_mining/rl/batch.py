@@ -31,8 +31,10 @@ class BatchEnv:
         """The options of `TeamEnv`, for each of `n` games; bad values raise ValueError."""
         if n < 1:
             raise ValueError(f"n must be at least 1, not {n}")
-        self.episodes = [Episode(belt, rules, settlers, max_rounds, neighbour_slots, difficulty, bots)
-                         for _ in range(n)]
+        first = Episode(belt, rules, settlers, max_rounds, neighbour_slots, difficulty, bots)
+        # the others share the first one's checked belt source (a belt file is read once, not n times)
+        self.episodes = [first, *(Episode(first.belts, rules, settlers, max_rounds, neighbour_slots, None, bots)
+                                  for _ in range(n - 1))]
         encoder = self.episodes[0].encoder
         self.n = n
         self.observation_size = encoder.size
