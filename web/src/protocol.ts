@@ -1039,6 +1039,12 @@ export interface LessonInfo {
   intro: {
     [k: string]: string;
   };
+  /**
+   * what the lesson taught, shown at its end
+   */
+  learned: {
+    [k: string]: string;
+  };
   steps: LessonStep[];
   /**
    * the shipped belt it is played on; null: a belt of its own

@@ -193,6 +193,7 @@ class LessonInfo(BaseModel):
     title: dict[str, str]
     goal: dict[str, str]
     intro: dict[str, str]
+    learned: dict[str, str] = Field(description="what the lesson taught, shown at its end")
     steps: list[LessonStep]
     belt: str | None = Field(description="the shipped belt it is played on; null: a belt of its own")
 

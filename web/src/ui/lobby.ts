@@ -7,6 +7,7 @@ import { ApiError, type BeltCatalog, type CreateBody, type CreatedSeat, type Gam
 import { forgetGame, inviteLink, myGames, saveToken, setHandover, tokensFor } from "../session";
 import { botName, seatName, settlerName } from "../words";
 import { ICONS, fill, h, icon } from "./dom";
+import { lessonGames, markLessonGame } from "./lesson_store";
 import { langSwitch } from "./topbar";
 
 const TIMERS = [0, 30, 60, 120, 300];
@@ -17,6 +18,7 @@ export const QUICK_GAME: CreateBody = { seats: 2, settlers_per_seat: 2, belt: "s
 /** A new game of a lesson, its seats' tokens kept in this browser. */
 export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
   const made = await api.lessonGame(lesson);
+  markLessonGame(made.id);  // practice: kept out of "your games"
   for (const s of made.seats) if (s.token) saveToken(made.id, s.seat, s.token);
   return made;
 }
@@ -262,7 +264,8 @@ export class Lobby {
 
   /** This browser's games: running ones to resume or leave, finished ones with their replay. */
   private async refreshMine(): Promise<void> {
-    const ids = myGames().slice(-20).reverse();
+    const practice = lessonGames();
+    const ids = myGames().filter((id) => !practice.has(id)).slice(-20).reverse();
     const found = await Promise.all(ids.map(async (id) => {
       try {
         return await api.summary(id);
