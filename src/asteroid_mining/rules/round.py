@@ -68,9 +68,7 @@ def _reactions(state: GameState, events: list[Event]) -> None:
     ordered = list(candidates.values())
     if len(ordered) > 1:
         ordered.sort(key=_creation_index)
-    for asteroid in ordered:
-        if not state.running:
-            return
+    for i, asteroid in enumerate(ordered):
         if not reactive_exposed(asteroid):
             state.hot.pop(asteroid.id, None)
         elif not state.is_near(asteroid):
@@ -81,6 +79,20 @@ def _reactions(state: GameState, events: list[Event]) -> None:
             events.append(Sublimated(asteroid.id))
         else:
             count_exposure(state, asteroid, events)
+            if not state.running:  # only an explosion ends the game here
+                _left_unreacted(state, ordered[i + 1:])
+                return
+
+
+def _left_unreacted(state: GameState, rest: list[Asteroid]) -> None:
+    """The game ended part-way through the reactions: these candidates do not react (R16a), but what is derived
+    from them must still hold. The round has gone up, so the round each one reacts at (its view's `reacts_at`)
+    may have moved: each is touched. A core that would have reacted stays watched (keyed by this round, which
+    never starts again), so that `choices` still reports the reaction the view shows; a hot one stays hot."""
+    for asteroid in rest:
+        state.touched.add(asteroid.id)
+        if asteroid.id not in state.hot and reactive_exposed(asteroid):
+            state.watch.setdefault(state.round, []).append(asteroid.id)
 
 
 def _creation_index(asteroid: Asteroid) -> int:
