@@ -180,7 +180,8 @@ function offlineCard(): HTMLElement {
     h("button", { type: "button", class: "button primary", onclick: () => void navigate(true) }, t("offline.retry"))));
 }
 
-/** The game's files of this page's build are gone from the server: a newer build is there, used after a reload. */
+/** The game's files did not arrive: the network failed, or a newer build has replaced this page's files on the
+ * server (the newer build is used after a reload). */
 function reloadCard(): HTMLElement {
   return h("div", { class: "problem" }, h("div", { class: "card", role: "alert" },
     h("h2", {}, t("update.title")), h("p", {}, t("update.text")),
