@@ -21,7 +21,6 @@ import base64
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import time
 from pathlib import Path
 
 import httpx
+from websockets.frames import Frame, Opcode
 
 
 def free_port() -> int:
@@ -47,15 +47,8 @@ def rss_mib(pid: int) -> float:
 
 
 def client_frame(opcode: int, payload: bytes) -> bytes:
-    """A masked client frame (RFC 6455 5.2), FIN set; the mask is zero, which leaves the payload as it is."""
-    size = len(payload)
-    if size < 126:
-        head = bytes((0x80 | opcode, 0x80 | size))
-    elif size < 65536:
-        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
-    else:
-        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
-    return head + b"\0\0\0\0" + payload
+    """A client's frame (masked, FIN set) as it goes on the wire; text frames are not checked for UTF-8."""
+    return Frame(Opcode(opcode), payload).serialize(mask=True)
 
 
 def open_socket(port: int, path: str) -> socket.socket:

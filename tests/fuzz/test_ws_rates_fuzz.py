@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import socket
-import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ import pytest
 import uvicorn
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from asteroid_mining.server import live as live_module
@@ -129,15 +129,8 @@ def test_sync_answers(history: History, log_watch: LogWatch, more: int, afters: 
 
 # ----- clients that never read, and floods -----
 def client_frame(opcode: int, payload: bytes) -> bytes:
-    """A masked client frame, FIN set (a zero mask: the payload as it is)."""
-    size = len(payload)
-    if size < 126:
-        head = bytes((0x80 | opcode, 0x80 | size))
-    elif size < 65536:
-        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
-    else:
-        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
-    return head + b"\0\0\0\0" + payload
+    """A client's frame (masked, FIN set) as it goes on the wire; text frames are not checked for UTF-8."""
+    return Frame(Opcode(opcode), payload).serialize(mask=True)
 
 
 class Served:

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from websockets.frames import Frame, Opcode
 
 from asteroid_mining.server import Settings
 from asteroid_mining.server.main import uvicorn_config
@@ -30,15 +31,8 @@ DEADLINE = 30.0
 
 
 def client_frame(opcode: int, payload: bytes) -> bytes:
-    """A masked client frame, FIN set (the mask is zero: the payload stays as it is)."""
-    size = len(payload)
-    if size < 126:
-        head = bytes((0x80 | opcode, 0x80 | size))
-    elif size < 65536:
-        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
-    else:
-        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
-    return head + b"\0\0\0\0" + payload
+    """A client's frame (masked, FIN set) as it goes on the wire; text frames are not checked for UTF-8."""
+    return Frame(Opcode(opcode), payload).serialize(mask=True)
 
 
 @contextlib.contextmanager
