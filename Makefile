@@ -115,18 +115,17 @@ define MAKE_VENV
 	fi
 endef
 
-# $(call INSTALL,extras,what is installed,about how long,the stamps written,a program the set installs,pip's
-# options): installs the project editable with `extras` unless the stamp records pyproject.toml's current checksum
-# (and the program is there), saying what it does, about how long it takes (measured on a fresh clone: README) and
-# how long it took.
+# $(call INSTALL,extras,what is installed,about how long,the stamps written,a program the set installs): installs
+# the project editable with `extras` unless the stamp records pyproject.toml's current checksum (and the program
+# is there), saying what it does, about how long it takes on an idle machine (README) and how long it took.
 define INSTALL
 	@sum=$$(sha256sum pyproject.toml | cut -d' ' -f1); \
 	if [ -f $@ ] && [ "$$(cat $@)" = "$$sum" ] && [ -x $(VENV)/bin/$(5) ]; then \
 		touch $@; \
 	else \
 		start=$$SECONDS; \
-		echo "installing $(2) into $(VENV) (about $(3))..."; \
-		$(PY) -m pip install --quiet $(6) -e '.[$(1)]' </dev/null; \
+		echo "installing $(2) into $(VENV) (about $(3) on an idle machine)..."; \
+		$(PY) -m pip install --quiet -e '.[$(1)]' </dev/null; \
 		for stamp in $(4); do echo "$$sum" > $$stamp; done; \
 		echo "  installed in $$((SECONDS - start)) s"; \
 	fi
@@ -134,12 +133,10 @@ endef
 
 # A stamp is remade when pyproject.toml is newer than it; the recipe then compares checksums so that a
 # touched-but-unchanged pyproject.toml (a fresh checkout, a branch switch) does not reinstall. The dev set holds
-# the play set, so installing it stamps both. The play set is installed without compiling every module to
-# bytecode first (--no-compile): Python compiles those the game imports when it first imports them, a fraction of
-# the packages' modules (scipy's, matplotlib's and mypy's are mostly not on the server's way).
+# the play set, so installing it stamps both.
 $(PLAY_STAMP): pyproject.toml
 	$(MAKE_VENV)
-	$(call INSTALL,$(PLAY_EXTRAS),the game's packages,40 s,$(PLAY_STAMP),asteroid-mining,--no-compile)
+	$(call INSTALL,$(PLAY_EXTRAS),the game's packages,30 s,$(PLAY_STAMP),asteroid-mining)
 
 $(DEV_STAMP): pyproject.toml
 	$(MAKE_VENV)
@@ -151,13 +148,13 @@ web: $(WEB_STAMP)
 
 $(NPM_STAMP): $(WEB)/package-lock.json $(WEB)/package.json
 	@command -v npm >/dev/null 2>&1 || { echo "error: Node.js (20 or newer) and npm are needed to build the browser client" >&2; exit 1; }
-	@start=$$SECONDS; echo "installing the browser client's npm packages (npm ci, about 15 s)..."; \
+	@start=$$SECONDS; echo "installing the browser client's npm packages (npm ci, about 10 s on an idle machine)..."; \
 	(cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error); \
 	echo "  installed in $$((SECONDS - start)) s"
 	@touch $@
 
 $(WEB_STAMP): $(NPM_STAMP) $(WEB_SOURCES)
-	@start=$$SECONDS; echo "building the browser client into $(STATIC) (about 15 s)..."; \
+	@start=$$SECONDS; echo "building the browser client into $(STATIC) (about 5 s on an idle machine)..."; \
 	(cd $(WEB) && if [ "$(WEB_TYPECHECK)" != no ]; then npm run --silent typecheck; fi && npm run --silent build); \
 	echo "  built in $$((SECONDS - start)) s"
 	@touch $@
