@@ -53,7 +53,7 @@ export class LearnScreen {
         h("div", { class: "lesson-num", "aria-hidden": "true" },
           state === "done" ? icon(TICK) : n === null ? icon(ICONS.target) : String(n)),
         h("div", { class: "lesson-text" },
-          h("h3", {}, text(l.title),
+          h("div", { class: "lesson-name" }, h("h3", {}, text(l.title)),
             state === "todo" ? null : h("span", { class: `badge lesson-state ${state}` }, t(`learn.state_${state}`))),
           h("p", { class: "muted" }, text(l.goal)),
           l.kind === "puzzle" ? h("p", { class: "small" }, t("learn.par", { n: l.par })) : null),
