@@ -69,14 +69,14 @@ class Relay:
         ready = threading.Event()
         self.port = 0
 
-        async def start() -> None:
-            server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        def run() -> None:
+            server = self.loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
             self.port = server.sockets[0].getsockname()[1]
             ready.set()
-            async with server:
-                await server.serve_forever()
+            self.loop.run_forever()  # until stop()
+            server.close()
 
-        self.thread = threading.Thread(target=lambda: self.loop.run_until_complete(start()), daemon=True)
+        self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
         ready.wait(10)
 
