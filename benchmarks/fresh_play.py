@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import signal
 import socket
@@ -32,11 +33,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
-    """A port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A port nothing listens on now, below Linux's ephemeral range (32768-60999): the servers other work starts
+    on port 0 never get it meanwhile, and answer in our server's stead."""
+    while True:
+        port = random.randint(20000, 30000)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def answers(url: str) -> bool:
@@ -77,7 +83,8 @@ def one_run(repo: Path, deadline: float, keep_log: bool, wait_compile: bool) -> 
     base = f"http://127.0.0.1:{port}"
     try:
         while time.monotonic() - start < deadline and process.poll() is None:
-            if playable is None and answers(f"{base}/api/health") and answers(f"{base}/"):
+            started = any("asteroid-mining serve" in text or "starting the game server" in text for _, text in lines)
+            if playable is None and started and answers(f"{base}/api/health") and answers(f"{base}/"):
                 playable = time.monotonic() - start
             if compiled is None and (any("nothing compiled" in text for _, text in lines) or all(
                     (clone / "src" / "asteroid_mining" / package / "_compiled.json").exists()
