@@ -6,6 +6,7 @@ import { getLang, onLangChange, setLang, t } from "../i18n";
 import { Model } from "../model";
 import { api } from "../net";
 import { PlaySession } from "../play";
+import { SEAT_COLOUR, css } from "../render/palette";
 import { BeltScene, type Highlights } from "../render/scene";
 import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
@@ -18,7 +19,7 @@ import type { Controller, Ctx } from "./context";
 import { ICONS, fill, h, icon } from "./dom";
 import { commandFor } from "./keymap";
 import { EventLog } from "./log";
-import { Overlay, summarise } from "./overlays";
+import { Overlay, colourName, summarise } from "./overlays";
 import { DestinationsPanel, HerePanel, SettlerPanel, SidePanel, inspectorCard } from "./panels";
 import { TopBar } from "./topbar";
 
@@ -135,6 +136,8 @@ export class GameScreen implements Controller {
   readonly banner = h("div", { class: "lesson-banner", hidden: true, "aria-live": "polite" });
   /** The danger to this player's settlers (a storm, an explosion): over the map, in a place of its own. */
   private readonly danger = h("div", { class: "danger-banner", role: "alert", hidden: true });
+  /** In hot-seat: whose turn it is, in the player's colour and name, over the map's top right corner. */
+  private readonly turnCue = h("div", { class: "turn-cue", role: "status", hidden: true });
   /** A lesson's guide shows its own success card instead of the end screen. */
   customEnd = false;
   /** What a lesson's step asks to press (`move:ID`, `drill`, `deposit:ice`, …), highlighted on screen. */
@@ -199,7 +202,7 @@ export class GameScreen implements Controller {
           this.scene?.setDangerOverlay(on);
         } }, icon(ICONS.sun)));
     const map = h("main", { class: "map", id: "map", tabindex: "0", "aria-describedby": "map-desc" },
-      this.mapHost, zoom, this.inspector, this.toast, this.danger, h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
+      this.mapHost, zoom, this.inspector, this.toast, h("div", { class: "map-foot" }, this.danger, this.turnCue), h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
     this.tabs = h("nav", { class: "tabs", "aria-label": "panels" });
     this.el = h("div", { class: "game-screen", dataset: { tab: "map" } },
       this.top.el,
@@ -396,7 +399,7 @@ export class GameScreen implements Controller {
   private showDanger(ctx: Ctx): void {
     const threat = ctx.model.view.status === "running" && !ctx.spectator ? threats(ctx.model, ctx.mySettlers)[0] : undefined;
     this.danger.hidden = !threat;
-    this.danger.parentElement?.classList.toggle("has-danger", Boolean(threat));
+    this.danger.closest(".map")?.classList.toggle("has-danger", Boolean(threat));
     if (!threat) return;
     const when = threat.rounds === 0 ? t("danger.now") : t("danger.in", { n: threat.rounds });
     const what = threat.kind === "explosion" ? t("danger.explosion", { at: threat.at, when })
@@ -405,6 +408,21 @@ export class GameScreen implements Controller {
     const who = ctx.mySettlers.size > 1 ? `${settlerName(threat.settler)} · ` : "";
     fill(this.danger, icon(threat.kind === "storm" ? ICONS.storm : ICONS.sun), h("span", {}, who + what));
     this.danger.dataset.kind = threat.kind;
+  }
+
+  /** Hot-seat (this page plays more than one seat): the player whose step it is, with their colour. */
+  private showTurnCue(ctx: Ctx): void {
+    const cur = ctx.current;
+    const show = this.tokens.size > 1 && cur !== undefined && ctx.mySettlers.has(cur.id);
+    this.turnCue.hidden = !show;
+    if (!show) return;
+    const seat = this.seatOf(cur.id) + 1;
+    if (this.turnCue.dataset.seat !== String(seat)) {
+      this.turnCue.dataset.seat = String(seat);
+      this.turnCue.style.borderColor = css(SEAT_COLOUR[(seat - 1) % SEAT_COLOUR.length]!);
+    }
+    fill(this.turnCue, h("span", { class: "seat-swatch", style: { background: this.turnCue.style.borderColor } }),
+      h("span", {}, t("turn.cue", { seat: seatName(seat), colour: colourName(seat) })));
   }
 
   private maybeHandover(): void {
@@ -496,6 +514,7 @@ export class GameScreen implements Controller {
     this.bar.setWarning(ctx.canAct && cur ? warningHere(model, cur.id, Boolean(mine && !mine.refusal)) : null);
     this.bar.update(ctx);
     this.showDanger(ctx);
+    this.showTurnCue(ctx);
     this.updateHighlights(ctx);
     this.updateInspector();
     this.describeMap(ctx);

@@ -29,7 +29,7 @@ export function langSwitch(): HTMLElement {
 export class TopBar {
   readonly el: HTMLElement;
   private readonly info = h("div", { class: "info" });
-  private readonly round = h("div", { class: "round-box", "aria-live": "polite" });
+  private readonly round = h("div", { class: "round-box", role: "status", "aria-live": "polite" });
   private readonly order = h("ol", { class: "order", "aria-label": "turn order" });
   private readonly timer = h("div", { class: "timer", role: "timer", hidden: true });
   private readonly conn = h("span", { class: "conn", role: "status" });
@@ -73,6 +73,9 @@ export class TopBar {
       h("span", { class: "muted" }, `\u00a0· ${t(`rules.${this.mode}`)}`),
       ctx.spectator ? h("span", { class: "badge watch" }, icon(ICONS.eye), t("watch.badge")) : null);
     fill(this.round, h("span", { class: "muted" }, t("round.label")), h("strong", {}, String(v.round)));
+    // a phone shows the number alone: the box keeps its words for screen readers and a tooltip
+    this.round.setAttribute("aria-label", `${t("round.label")} ${v.round}`);
+    this.round.title = `${t("round.label")} ${v.round}`;
     const items = v.settlers.map((s) => {
       const seat = ctx.seatOf(s.id);
       const now = v.turn === s.id && v.status === "running";

@@ -72,9 +72,13 @@ export class StormLayer {
   }
 
   /** Each storm label sits at its sector's outer edge, moved along the sector's middle line into the view
-   * when that edge is off screen, so a forecast's label is never cut by the map's border. */
+   * when that edge is off screen, so a forecast's label is never cut by the map's border nor hidden under its
+   * buttons. */
   keepInView(): void {
-    const vis = this.core.camera.visible(-40 / Math.max(0.05, this.core.camera.zoom));
+    const zoom = Math.max(0.05, this.core.camera.zoom);
+    const inner = this.core.camera.visible(-40 / zoom);
+    // the map's buttons stand in a column along its right edge (66 px wide with their margin): no label under them
+    const vis = { ...inner, x1: inner.x1 - 26 / zoom };
     for (const label of this.texts) {
       const want = (label as Text & { want?: { x: number; y: number } }).want;
       if (!want) continue;
