@@ -4,6 +4,7 @@ one ref one effect, bounded answers to `sync`. Each failed before its fix."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,25 @@ def test_a_ref_is_recognised_after_a_restart(settings: Settings) -> None:
         me.act("s1", "wait", ref=41)
         assert me.next() == {"type": "ack", "ref": 41, "seq": 1}
         assert client.get(f"/api/games/{game['id']}").json()["seq"] == 1
+
+
+def test_a_ref_played_before_a_snapshot_is_recognised_after_a_restart(settings: Settings) -> None:
+    settings = dataclasses.replace(settings, snapshot_every=2)
+    with app_client(settings) as client:
+        game = new_game(client)
+        with client.websocket_connect(ws_path(game, 1)) as session:
+            me = in_process(session)
+            me.next_of("state")
+            for seq, ref in enumerate((41, 42, 43), start=1):
+                me.act("s1", "wait", ref=ref)
+                assert me.next_of("update")["seq"] == seq
+    with app_client(settings) as client, client.websocket_connect(ws_path(game, 1)) as session:
+        me = in_process(session)
+        me.next_of("state")
+        for seq, ref in enumerate((41, 42, 43), start=1):  # before the snapshot at seq 2, at it, after it
+            me.act("s1", "wait", ref=ref)
+            assert me.next() == {"type": "ack", "ref": ref, "seq": seq}
+        assert client.get(f"/api/games/{game['id']}").json()["seq"] == 3
 
 
 def test_a_ref_belongs_to_its_seat(client: TestClient) -> None:

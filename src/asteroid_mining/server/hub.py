@@ -19,12 +19,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ..rules import Game, SetupError
-from ..storage import DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
+from ..storage import Command, DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
 from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
-from .live import LiveGame, progress_of
+from .live import REFS_KEPT, LiveGame, progress_of
 from .meta import GameMeta
 from .options import game_options
 from .outbox import SendBudget
@@ -133,12 +133,29 @@ class GameHub:
             raise damaged from failure
         # off the event loop: the first view of a big belt is tens of milliseconds of CPU
         live = await asyncio.to_thread(self.make_live, stored.record, meta, game, seq, players)
-        live.remember(stored.commands)  # a command sent again after a restart is recognised by its ref
+        # a command sent again after a restart is recognised by its ref, those played before the snapshot too
+        live.remember(await self._latest_commands(stored))
         live.abandoned = stored.progress.status == "abandoned"
         self.games[game_id] = live
         live.start()
         _age_young_objects()
         return live
+
+    async def _latest_commands(self, stored: StoredGame) -> list[Command]:
+        """The game's last `REFS_KEPT` commands: those after its snapshot, and as many from before it as its log
+        has room for (a client may send again a command that was played just before a snapshot was taken)."""
+        if stored.snapshot is None or len(stored.commands) >= REFS_KEPT:
+            return stored.commands[-REFS_KEPT:]
+        try:
+            found = await self.store.log(stored.record.id)
+        except (StorageError, DamagedRecord):  # they only guard a resend: the game plays on without them
+            log.warning("game %s: the refs played before its snapshot could not be read", stored.record.id,
+                        exc_info=True)
+            return stored.commands
+        if found is None:
+            return stored.commands
+        before = [command for command in found[2] if command.seq <= stored.snapshot.seq]
+        return (before + stored.commands)[-REFS_KEPT:]
 
     async def _without_snapshot(self, stored: StoredGame) -> StoredGame:
         """The stored game with every command of its log and no snapshot."""
