@@ -284,7 +284,7 @@ export class Lobby {
       const token = [...tokensFor(g.id).entries()].find(([seat]) => g.seats.some((s) => s.seat === seat && s.kind === "human"))?.[1];
       return h("li", { class: "game-row", dataset: { game: g.id, status: g.status } },
         h("div", { class: "g-main" },
-          h("strong", {}, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
+          h("strong", { class: "belt-name" }, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
           h("span", { class: "muted" }, ` · ${t("lobby.round", { n: g.round })} · ${t(`status.${g.status}`)}`)),
         h("div", { class: "g-actions" },
           over ? h("a", { class: "button primary replay-link", href: `#/replay/${encodeURIComponent(g.id)}` }, icon(ICONS.replay), t("lobby.replay"))
@@ -330,7 +330,7 @@ export class Lobby {
       }, String(s.seat)));
       return h("li", { class: "game-row", dataset: { game: g.id } },
         h("div", { class: "g-main" },
-          h("strong", {}, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
+          h("strong", { class: "belt-name" }, has(`belt.${g.belt}`) ? t(`belt.${g.belt}`) : g.belt),
           h("span", { class: "muted" }, ` · ${t(`rules.${g.rules}`)} · ${t("lobby.round", { n: g.round })} · ${t(`status.${g.status}`)}`),
           h("div", { class: "seat-dots" }, ...seats)),
         h("div", { class: "g-actions" },
