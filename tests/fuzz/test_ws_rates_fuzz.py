@@ -16,10 +16,8 @@ never read while they ask for the most, and floods of pings.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import json
-import os
 import socket
 import threading
 import time
@@ -39,7 +37,7 @@ from asteroid_mining.server import live as live_module
 from asteroid_mining.server.main import uvicorn_config
 from asteroid_mining.server.outbox import MESSAGE_OVERHEAD
 
-from ..server.helpers import apply_diff, free_port, in_process, two_loops_belt
+from ..server.helpers import apply_diff, free_port, in_process, two_loops_belt, websocket_handshake
 from .conftest import EXAMPLES, LogWatch, fuzz_settings
 from .support import fuzz_settings as server_settings
 
@@ -223,15 +221,7 @@ def never_reading(port: int, path: str) -> Iterator[socket.socket]:
     sock = socket.create_connection(("127.0.0.1", port), timeout=DEADLINE)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     try:
-        key = base64.b64encode(os.urandom(16)).decode()
-        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = sock.recv(1)
-            assert chunk, "the server closed the handshake"
-            answer += chunk
-        assert answer.startswith(b"HTTP/1.1 101"), answer
+        websocket_handshake(sock, path)
         sock.settimeout(1.0)
         yield sock
     finally:

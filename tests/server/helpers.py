@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -283,3 +284,16 @@ def sent_choices(game: Game, settler: str) -> dict[str, Any] | None:
     if game.actor_refusal(settler) is not None:
         return None
     return game.choices(settler).to_json()
+
+
+def websocket_handshake(sock: socket.socket, path: str) -> None:
+    """Open a WebSocket on `sock` (a plain socket to the server) at `path`, reading the answer's head and no more."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(1)
+        assert chunk, "the server closed the handshake"
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 101"), answer

@@ -24,7 +24,7 @@ from websockets.frames import Frame, Opcode
 from asteroid_mining.server import Settings
 from asteroid_mining.server.main import uvicorn_config
 
-from .helpers import ServerProcess, free_port, running_server
+from .helpers import ServerProcess, free_port, running_server, websocket_handshake
 
 DEADLINE = 30.0
 """The most any condition below is waited for."""
@@ -40,15 +40,7 @@ def raw_websocket(server: ServerProcess, path: str) -> Iterator[socket.socket]:
     """A WebSocket over a plain socket; the caller reads nothing after the handshake until it says so."""
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE)
     try:
-        key = base64.b64encode(os.urandom(16)).decode()
-        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = sock.recv(1)
-            assert chunk, "the server closed the handshake"
-            answer += chunk
-        assert answer.startswith(b"HTTP/1.1 101"), answer
+        websocket_handshake(sock, path)
         yield sock
     finally:
         sock.close()
