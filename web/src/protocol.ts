@@ -1020,6 +1020,63 @@ export interface Health {
   status: "ok";
 }
 /**
+ * What a good player would do now: the planner bot's choice for the settler whose step it is.
+ */
+export interface Hint {
+  /**
+   * the settler whose step it is
+   */
+  settler: string;
+  /**
+   * the number of commands played when the hint was made
+   */
+  seq: number;
+  /**
+   * the action, as updates carry it
+   */
+  action:
+    | MoveAction
+    | DrillAction
+    | MineAction
+    | DepositAction
+    | BuildRobotAction
+    | BuildGatesAction
+    | PlaceAction
+    | WaitAction;
+  /**
+   * why, as a code the client words (`hint.reason.<code>`)
+   */
+  reason:
+    | "hazard"
+    | "storm"
+    | "gather"
+    | "robot"
+    | "gates"
+    | "place"
+    | "collect"
+    | "survey"
+    | "drill"
+    | "mine"
+    | "window"
+    | "join"
+    | "wait";
+  /**
+   * the reason's values (an asteroid, a kind, a count)
+   */
+  params: {
+    [k: string]: string | number;
+  };
+}
+/**
+ * The body of `POST /api/games/{id}/hint` (or send the token as `Authorization: Bearer TOKEN`).
+ */
+export interface HintRequest {
+  /**
+   * The token of the seat that plays the settler whose step it is.
+   */
+  token?: string | null;
+}
+/**
  * A lesson or puzzle as `GET /api/lessons` lists it: its texts in every language and its steps.
  */
 export interface LessonInfo {

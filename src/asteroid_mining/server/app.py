@@ -12,7 +12,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__
 from ..storage import GameStore
-from . import catalog, errors, history, lessons, lobby, play, replay
+from . import catalog, errors, hints, history, lessons, lobby, play, replay
 from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.include_router(replay.router)
     app.include_router(history.router)
     app.include_router(lessons.router)
+    app.include_router(hints.router)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes, deadline=settings.body_timeout)
     # Answers of a kilobyte or more (the lobby, a game's view, log and replay) are gzipped for clients that ask:
     # an HTTP-only middleware (it passes WebSockets by untouched), and it leaves alone what is already encoded

@@ -22,6 +22,7 @@ from ..rules.materials import GATES_COST, ROBOT_COST
 from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson, Choices, Ref
 from .action_schemas import Refusal as Refusal
 from .catalog import Belts, Bots
+from .hints import Hint, HintRequest
 from .schemas import (
     AbandonGame,
     By,
@@ -158,7 +159,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, Err
 MODELS: tuple[type[BaseModel], ...] = (
     *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
     CreateGame, CreatedGame, AbandonGame, Lobby, GameSummary, GameDetail, GameLog, GameEvents, Lessons,
-    LessonInfo, LessonProgress, Health, ErrorBody, Belts, Bots,
+    LessonInfo, LessonProgress, Health, ErrorBody, Belts, Bots, HintRequest, Hint,
 )
 """Every model of the protocol, in the order the generated file lists them."""
 
