@@ -10,7 +10,8 @@
 #   make compiled  compile the rules engine and the bots' search with mypyc (run by setup; without a C compiler
 #                the pure modules run)
 #   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
-#   make protocol  write web/src/protocol.ts (the protocol's TypeScript types) from the server's schemas
+#   make protocol  write web/src/protocol.ts (the protocol's TypeScript types), web/src/generated/actions.ts (the
+#                  client's action slots and keys) and web/src/generated/protocol.schema.json from the server's schemas
 #   make bench   run every benchmarks/bench_*.py
 #   make fuzz    the protocol fuzzer's long profile: random examples for FUZZ_MINUTES (30) minutes, then its counts
 #   make soak    a real server, 200 games, bots and misbehaving clients, kill -9 every minute (SOAK_MINUTES=10)
@@ -81,7 +82,7 @@ help:
 	@echo "make test    - set up and run all tests"
 	@echo "make compiled - compile the rules engine and the bots' search with mypyc (part of setup)"
 	@echo "make lint    - ruff check, mypy (strict) and tsc --noEmit"
-	@echo "make protocol - write web/src/protocol.ts from the server's schemas"
+	@echo "make protocol - write web/src/protocol.ts, web/src/generated/ (actions, JSON Schema) from the server's schemas"
 	@echo "make bench   - run the benchmarks"
 	@echo "make fuzz    - the protocol fuzzer's long profile (FUZZ_MINUTES=30)"
 	@echo "make soak    - the soak test against a real server (SOAK_MINUTES=10)"
@@ -173,8 +174,8 @@ lint: setup $(NPM_STAMP)
 	$(VENV)/bin/mypy
 	cd $(WEB) && npm run --silent typecheck
 
-# The protocol's TypeScript types, generated from the server's pydantic models (tests/server/test_protocol.py
-# fails when the committed file is stale).
+# The protocol's TypeScript types, the client's action table and the JSON Schema, generated from the server's
+# pydantic models and the engine's action specs (tests/server/test_protocol.py fails when a committed one is stale).
 protocol: setup $(NPM_STAMP)
 	$(PY) -m asteroid_mining.server.protocol | (cd $(WEB) && node protocol.mjs)
 

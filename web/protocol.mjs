@@ -1,18 +1,24 @@
-// Writes src/protocol.ts, the TypeScript types of the server's protocol, from its JSON Schema.
+// Writes the client's generated files from the server's protocol, as its JSON Schema document:
+//   src/protocol.ts                    the TypeScript types of every message, event and record, and the rules'
+//                                      constants (`x-constants`)
+//   src/generated/actions.ts           the settler actions as the client offers them: the action bar's slots and
+//                                      keys, the lessons' presses, each action's fields (`x-actions`)
+//   src/generated/protocol.schema.json the JSON Schema itself (draft-07), for any other client or tool
 //
-//   python -m asteroid_mining.server.protocol | node protocol.mjs          write src/protocol.ts
-//   python -m asteroid_mining.server.protocol | node protocol.mjs --check  exit 1 when src/protocol.ts is stale
+//   python -m asteroid_mining.server.protocol | node protocol.mjs          write them
+//   python -m asteroid_mining.server.protocol | node protocol.mjs --check  exit 1 when one of them is stale
 //
 // The schema comes from the server's pydantic models (src/asteroid_mining/server/protocol.py); the types are
-// made by json-schema-to-typescript, and the rules' constants (`x-constants`) are written after them. `make
-// protocol` (or `npm run protocol` with the virtual environment's python on PATH) runs the pipe.
-import { readFileSync, writeFileSync } from "node:fs";
+// made by json-schema-to-typescript. `make protocol` (or `npm run protocol` with the virtual environment's python
+// on PATH) runs the pipe.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile } from "json-schema-to-typescript";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const target = join(here, "src", "protocol.ts");
+const generated = join(here, "src", "generated");
 
 const HEADER = `// The server's protocol: every message, answer and record it sends or takes, as TypeScript types.
 // GENERATED from the server's pydantic models (src/asteroid_mining/server/protocol.py) by \`make protocol\`;
@@ -39,6 +45,11 @@ function constants(values) {
       lines.push(`export const REACTIVE: ReadonlySet<string> = new Set(${text});`);
       continue;
     }
+    if (key === "reactions") {
+      lines.push("/** What each reactive material's exposed core does when the Sun reaches it (R6). */");
+      lines.push(`export const REACTIONS = ${text} as Readonly<Partial<Record<Kind, "explodes" | "sublimates">>>;`);
+      continue;
+    }
     if (typeof value === "object") {
       text = `${text} as Readonly<Partial<Record<Kind, number>>>`;
     }
@@ -55,9 +66,40 @@ function tidy(types) {
     .replace(new RegExp(String.raw`\n\s*\*\n\s*\* ` + origin, "g"), "");
 }
 
+const ACTIONS_HEADER = `// The settler actions as the client offers them: the action bar's slots and their keys, what a lesson may ask
+// to press, and each action's fields. GENERATED from the engine's action specs (rules.ACTION_SPECS) and the key
+// table beside them (server/action_schemas.py ACTION_KEYS) by \`make protocol\`; do not edit. A test fails when
+// this file is stale.
+`;
+
+function actionsModule(actions) {
+  const slots = actions.slots.filter((s) => s.key !== null).map((s) => ({ name: s.name, key: s.key }));
+  const fields = Object.fromEntries(actions.slots.map((s) => [s.name, s.fields]));
+  const names = actions.slots.map((s) => s.name);
+  const lines = [
+    ACTIONS_HEADER,
+    "/** The action bar's buttons, in order: each settler action that has one, and its key (a move is played on the",
+    " * map, or with 1-9). */",
+    `export const ACTION_SLOTS = ${JSON.stringify(slots)} as const;`,
+    "/** An action with a button on the bar. */",
+    "export type SlotName = (typeof ACTION_SLOTS)[number][\"name\"];",
+    "/** Every settler action: what a lesson's step may ask to press (`move:ID`, `drill`, `deposit:ice`, ...). */",
+    `export const PRESSES = ${JSON.stringify(names)} as const;`,
+    "/** Each settler action's own fields (besides `settler`), as its `act` carries them. */",
+    `export const ACTION_FIELDS = ${JSON.stringify(fields)} as const;`,
+    "/** A field any settler action takes. */",
+    "export type ActionField = (typeof ACTION_FIELDS)[keyof typeof ACTION_FIELDS][number];",
+    "/** The fields of a choice that are hints for the player, not the action: the client sends the rest back. */",
+    `export const CHOICE_HINTS = ${JSON.stringify(actions.hints)} as const;`,
+    "",
+  ];
+  return lines.join("\n");
+}
+
 async function generate(schema) {
   const values = schema["x-constants"];
   delete schema["x-constants"];
+  delete schema["x-actions"];
   const types = await compile(schema, "Protocol", {
     bannerComment: "",
     unreachableDefinitions: true,
@@ -68,19 +110,29 @@ async function generate(schema) {
   return HEADER + "\n" + tidy(types) + constants(values);
 }
 
-const schema = JSON.parse(readFileSync(0, "utf8"));
-const text = await generate(schema);
+const input = readFileSync(0, "utf8");
+const schema = JSON.parse(input);
+const files = new Map([
+  [join(generated, "protocol.schema.json"), JSON.stringify(schema, null, 1) + "\n"],
+  [join(generated, "actions.ts"), actionsModule(schema["x-actions"])],
+]);
+files.set(target, await generate(schema));
 if (process.argv.includes("--check")) {
-  let old = "";
-  try {
-    old = readFileSync(target, "utf8");
-  } catch {
-    // a missing file is stale
+  let stale = false;
+  for (const [path, text] of files) {
+    let old = "";
+    try {
+      old = readFileSync(path, "utf8");
+    } catch {
+      // a missing file is stale
+    }
+    if (old !== text) {
+      console.error(`web/${path.slice(here.length + 1)} is stale: run \`make protocol\` and commit it`);
+      stale = true;
+    }
   }
-  if (old !== text) {
-    console.error("web/src/protocol.ts is stale: run `make protocol` and commit it");
-    process.exit(1);
-  }
+  if (stale) process.exit(1);
 } else {
-  writeFileSync(target, text);
+  mkdirSync(generated, { recursive: true });
+  for (const [path, text] of files) writeFileSync(path, text);
 }

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 import orjson
 import pytest
 from pydantic import BaseModel, TypeAdapter
@@ -27,6 +28,7 @@ from asteroid_mining.server.schemas import (
     Lessons,
     Lobby,
 )
+from asteroid_mining.server.view_schemas import GameEvent
 from asteroid_mining.texts import refusal_text
 
 from .helpers import PLANS, Player, sent_choices, stored_log, two_loops_belt
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["connect"]  # the fixture, used by name
 WEB = Path(__file__).resolve().parents[2] / "web"
+EVENT: TypeAdapter[Any] = TypeAdapter(GameEvent)
 SERVER_MESSAGE: TypeAdapter[StateMessage | UpdateMessage | ErrorMessage] = TypeAdapter(
     StateMessage | UpdateMessage | ErrorMessage)
 
@@ -47,7 +50,70 @@ def test_the_generated_typescript_is_current() -> None:
     assert (WEB / "node_modules" / "json-schema-to-typescript").exists(), "run `make web` first (npm ci)"
     done = subprocess.run([node, "protocol.mjs", "--check"], cwd=WEB, input=orjson.dumps(protocol_schema()),
                           capture_output=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr.decode() + "\nrun `make protocol` and commit web/src/protocol.ts"
+    assert done.returncode == 0, done.stderr.decode() + "\nrun `make protocol` and commit web/src/protocol.ts, " \
+        "web/src/generated/actions.ts and web/src/generated/protocol.schema.json"
+
+
+def test_the_json_schema_file_judges_real_messages() -> None:
+    """The committed JSON Schema (draft-07) takes what the server sends and refuses what it never would."""
+    document = orjson.loads((WEB / "src" / "generated" / "protocol.schema.json").read_bytes())
+    jsonschema.Draft7Validator.check_schema(document)
+    game = Game.new(parse_belt(two_loops_belt()), CLASSIC, 3, 2)
+    turn = game.turn
+    assert turn is not None
+    events = [event.to_json() for event in game.apply(game.legal_actions(turn)[0])]
+    message = {"type": "update", "seq": 1, "action": game.history[-1], "by": {"seat": 1}, "events": events,
+               "diff": {"round": game.round, "status": game.status, "turn": game.turn, "winnable": True},
+               "deadline": None}
+    server = jsonschema.Draft7Validator({**document, "$ref": "#/definitions/ServerMessage"})
+    assert list(server.iter_errors(message)) == []
+    wrong = {**message, "events": [{**events[0], "actor": 7}]}
+    assert list(server.iter_errors(wrong)), "an event whose field has the wrong type is refused"
+    unknown = {**message, "events": [{"type": "teleported", "actor": "s1"}]}
+    assert list(server.iter_errors(unknown)), "an event of no known kind is refused"
+
+
+def test_every_event_of_the_engine_has_its_model() -> None:
+    """Each event record of the engine is a typed model of the protocol, its fields and their types those of the
+    record (read from the engine's source, whichever build runs)."""
+    from typing import get_args
+
+    from asteroid_mining.rules import Event
+    from asteroid_mining.server.view_schemas import EVENT_MODELS, GameEvent
+
+    kinds = {cls.type for cls in get_args(Event)}
+    assert {get_args(model.model_fields["type"].annotation)[0] for model in EVENT_MODELS} == kinds
+    adapter: TypeAdapter[Any] = TypeAdapter(GameEvent)
+    moved = adapter.validate_python({"type": "moved", "actor": "s1", "origin": "A", "target": "B", "via": None})
+    assert type(moved).__name__ == "MovedEvent"
+    with pytest.raises(ValueError, match="via"):
+        adapter.validate_python({"type": "moved", "actor": "s1", "origin": "A", "target": "B"})
+    with pytest.raises(ValueError, match="asteroids"):
+        adapter.validate_python({"type": "storm", "asteroids": "A"})
+
+
+def test_every_settler_action_has_its_place_in_the_client() -> None:
+    """The client's action slots, keys and lessons' presses come from the engine's specs and one key table; an
+    action the table does not know stops `make protocol` with a message naming it."""
+    from asteroid_mining.server import action_schemas
+    from asteroid_mining.server.lessons import PRESSES
+
+    slots = action_schemas.action_slots()
+    assert [slot["name"] for slot in slots] == list(action_schemas.ACTION_KEYS)
+    assert {slot["name"] for slot in slots} == set(action_schemas.SPEC_OF) == set(PRESSES)
+    assert next(slot for slot in slots if slot["name"] == "deposit") == {"name": "deposit", "key": "e",
+                                                                          "fields": ["kind"]}
+    keys = dict(action_schemas.ACTION_KEYS)
+    try:
+        del action_schemas.ACTION_KEYS["wait"]
+        with pytest.raises(ValueError, match="wait: no key"):
+            action_schemas.action_slots()
+        action_schemas.ACTION_KEYS["wait"] = "d"
+        with pytest.raises(ValueError, match="given twice"):
+            action_schemas.action_slots()
+    finally:
+        action_schemas.ACTION_KEYS.clear()
+        action_schemas.ACTION_KEYS.update(keys)
 
 
 def test_the_schema_carries_the_rules_constants_and_every_message() -> None:
@@ -232,7 +298,8 @@ def test_views_of_random_games_follow_the_protocol(seed: int) -> None:
         for sid in game.settlers:
             Choices.model_validate(game.choices(sid).to_json())
             Choices.model_validate(game.choices(sid, brief=True).to_json())
-        game.apply(rng.choice(game.legal_actions(game.turn)))
+        for event in game.apply(rng.choice(game.legal_actions(game.turn))):
+            EVENT.validate_python(event.to_json())
 
 
 def test_a_seat_of_several_settlers_gets_the_choices_of_its_own(client: TestClient, connect: Sessions) -> None:

@@ -8,14 +8,17 @@
  */
 export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
 /**
- * Any message a client sends over the WebSocket.
+ * One entry of a settler's choices.
  */
-export type ClientMessage =
-  ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait | SyncMessage;
-/**
- * Play one action for one of the seat's settlers.
- */
-export type ActMessage = ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait;
+export type Choice =
+  | MoveChoice
+  | DrillChoice
+  | MineChoice
+  | DepositChoice
+  | BuildRobotChoice
+  | BuildGatesChoice
+  | PlaceChoice
+  | WaitChoice;
 /**
  * A settler's action as updates and logs carry it.
  */
@@ -29,17 +32,41 @@ export type Action =
   | PlaceAction
   | WaitAction;
 /**
- * One entry of a settler's choices.
+ * An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields.
  */
-export type Choice =
-  | MoveChoice
-  | DrillChoice
-  | MineChoice
-  | DepositChoice
-  | BuildRobotChoice
-  | BuildGatesChoice
-  | PlaceChoice
-  | WaitChoice;
+export type GameEvent =
+  | MovedEvent
+  | DrilledEvent
+  | MinedEvent
+  | DepositedEvent
+  | RobotBuiltEvent
+  | GatesBuiltEvent
+  | GatePlacedEvent
+  | WaitedEvent
+  | SublimatedEvent
+  | ExposureEvent
+  | ExplodedEvent
+  | DiedEvent
+  | DestroyedEvent
+  | LandedEvent
+  | GateDestroyedEvent
+  | StormForecastEvent
+  | StormHitEvent
+  | SunChangedEvent
+  | WentHaywireEvent
+  | DriftedEvent
+  | RoundStartedEvent
+  | WonEvent
+  | LostEvent;
+/**
+ * Any message a client sends over the WebSocket.
+ */
+export type ClientMessage =
+  ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait | SyncMessage;
+/**
+ * Play one action for one of the seat's settlers.
+ */
+export type ActMessage = ActMove | ActDrill | ActMine | ActDeposit | ActBuildRobot | ActBuildGates | ActPlace | ActWait;
 
 /**
  * The WebSocket messages, by who sends them; every other type is declared beside it.
@@ -263,16 +290,7 @@ export interface Choices {
   /**
    * every action it could take, legal or refused; empty when `refusal` is not null
    */
-  choices: (
-    | MoveChoice
-    | DrillChoice
-    | MineChoice
-    | DepositChoice
-    | BuildRobotChoice
-    | BuildGatesChoice
-    | PlaceChoice
-    | WaitChoice
-  )[];
+  choices: Choice[];
   /**
    * the settler's asteroid and each asteroid one move away whose exposed reactive core will react
    */
@@ -443,15 +461,7 @@ export interface StormOutlook {
 export interface UpdateMessage {
   type: "update";
   seq: number;
-  action:
-    | MoveAction
-    | DrillAction
-    | MineAction
-    | DepositAction
-    | BuildRobotAction
-    | BuildGatesAction
-    | PlaceAction
-    | WaitAction;
+  action: Action;
   by: By;
   /**
    * the sender's `ref`, to the sender and everyone else
@@ -562,11 +572,194 @@ export interface By {
   ref?: string | number;
 }
 /**
- * An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields.
+ * An actor flew to another asteroid, maybe through a gate (`via`).
  */
-export interface GameEvent {
-  type: string;
-  [k: string]: unknown;
+export interface MovedEvent {
+  type: "moved";
+  actor: string;
+  origin: string;
+  target: string;
+  via: string | null;
+}
+/**
+ * An actor drilled one layer of an asteroid's mantle.
+ */
+export interface DrilledEvent {
+  type: "drilled";
+  actor: string;
+  asteroid: string;
+  before: number;
+  after: number;
+}
+/**
+ * A settler mined the core of an asteroid, or a UFO took it.
+ */
+export interface MinedEvent {
+  type: "mined";
+  actor: string;
+  asteroid: string;
+  kind: string;
+}
+/**
+ * A settler put a unit into a hollow core.
+ */
+export interface DepositedEvent {
+  type: "deposited";
+  actor: string;
+  asteroid: string;
+  kind: string;
+}
+/**
+ * A settler built a robot.
+ */
+export interface RobotBuiltEvent {
+  type: "robot_built";
+  actor: string;
+  robot: string;
+  asteroid: string;
+}
+/**
+ * A settler built a linked pair of gates and carries them.
+ */
+export interface GatesBuiltEvent {
+  type: "gates_built";
+  actor: string;
+  first: string;
+  second: string;
+}
+/**
+ * A settler put a gate into orbit; `active` when its partner was already placed.
+ */
+export interface GatePlacedEvent {
+  type: "gate_placed";
+  actor: string;
+  gate: string;
+  asteroid: string;
+  active: boolean;
+}
+/**
+ * An actor did nothing.
+ */
+export interface WaitedEvent {
+  type: "waited";
+  actor: string;
+}
+/**
+ * Exposed ice near the Sun sublimated: the core is hollow, the unit gone (R6a).
+ */
+export interface SublimatedEvent {
+  type: "sublimated";
+  asteroid: string;
+}
+/**
+ * Exposed uranium near the Sun was counted (R6b); at `fuse` the asteroid explodes.
+ */
+export interface ExposureEvent {
+  type: "exposure";
+  asteroid: string;
+  count: number;
+  fuse: number;
+}
+/**
+ * An asteroid exploded and left the belt (R8).
+ */
+export interface ExplodedEvent {
+  type: "exploded";
+  asteroid: string;
+}
+/**
+ * A settler died (R10); `cause` is `explosion` or `storm`.
+ */
+export interface DiedEvent {
+  type: "died";
+  actor: string;
+  asteroid: string;
+  cause: string;
+}
+/**
+ * A robot or UFO was destroyed; `cause` is `explosion` or `storm`.
+ */
+export interface DestroyedEvent {
+  type: "destroyed";
+  actor: string;
+  asteroid: string;
+  cause: string;
+}
+/**
+ * A robot survived an explosion and landed on a former neighbour (R8).
+ */
+export interface LandedEvent {
+  type: "landed";
+  actor: string;
+  origin: string;
+  target: string;
+}
+/**
+ * A gate was destroyed (its partner is destroyed with it).
+ */
+export interface GateDestroyedEvent {
+  type: "gate_destroyed";
+  gate: string;
+}
+/**
+ * A solar storm was forecast (R7): it hits `asteroids` in the end-of-round phase of `round`.
+ */
+export interface StormForecastEvent {
+  type: "storm_forecast";
+  round: number;
+  asteroids: string[];
+  sector: [number, number] | null;
+}
+/**
+ * A solar storm hit these asteroids (R7).
+ */
+export interface StormHitEvent {
+  type: "storm";
+  asteroids: string[];
+}
+/**
+ * An asteroid was pinned near or far from the Sun.
+ */
+export interface SunChangedEvent {
+  type: "sun";
+  asteroid: string;
+  near: boolean;
+}
+/**
+ * A gate hit by a storm went haywire for good (E3).
+ */
+export interface WentHaywireEvent {
+  type: "haywire";
+  gate: string;
+}
+/**
+ * A haywire gate drifted to a neighbouring asteroid (E3).
+ */
+export interface DriftedEvent {
+  type: "drifted";
+  gate: string;
+  origin: string;
+  target: string;
+}
+/**
+ * A new round began (R12 step 2).
+ */
+export interface RoundStartedEvent {
+  type: "round";
+  round: number;
+}
+/**
+ * The settlers on an asteroid built the base (R14).
+ */
+export interface WonEvent {
+  type: "won";
+  asteroid: string;
+}
+/**
+ * Every settler is dead (R15).
+ */
+export interface LostEvent {
+  type: "lost";
 }
 /**
  * What changed in the view after a command: the scalars always; a list's changed or new records (whole),
@@ -611,6 +804,10 @@ export interface ErrorMessage {
    * the `ref` of the message answered
    */
   ref?: string | number;
+  /**
+   * `rate_limited`: seconds until the connection may send again
+   */
+  retry_after?: number;
 }
 /**
  * An `act` whose `ref` its seat had sent before, and that was played then — once, as `seq` (sent again after a
@@ -887,6 +1084,38 @@ export interface CreateGame {
   bots?: {
     [k: string]: string;
   };
+  /**
+   * Seats played by programs over the WebSocket (`[2, 3]`): their connections have the server's `program_rate_per_second` message budget instead of `rate_per_second`. When every seat the server does not play is a program's, the game has a turn timer by default (`program_turn_seconds`).
+   *
+   * @maxItems 8
+   */
+  programs?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number];
+  /**
+   * What a silent seat does: the named bot plays a person's or program's turn once it has not acted for `after` seconds (instead of `turn_seconds`, which makes it wait).
+   */
+  stand_in?: StandIn | null;
+}
+/**
+ * `CreateGame.stand_in`: a bot that plays the turn of a seat that has not acted in time.
+ */
+export interface StandIn {
+  /**
+   * A bot's name from `GET /api/bots`.
+   */
+  bot: string;
+  /**
+   * Seconds a turn may last before the bot plays it; the server's `min_turn_seconds` (1 by default) is the least it takes.
+   */
+  after: number;
 }
 /**
  * The answer to `POST /api/games`.
@@ -894,6 +1123,10 @@ export interface CreateGame {
 export interface CreatedGame {
   id: string;
   seats: CreatedSeat[];
+  /**
+   * The spectator link (`…/#/watch/ID`): it shows the game to anyone.
+   */
+  watch?: string | null;
 }
 /**
  * A seat as its creator receives it, with the token that plays it.
@@ -907,6 +1140,10 @@ export interface CreatedSeat {
    */
   token: string | null;
   settlers: string[];
+  /**
+   * The seat's invite link (`…/#/game/ID?seat=N&token=T`), as the lobby shows it: the program or person given it plays the seat. None for bots.
+   */
+  invite?: string | null;
 }
 /**
  * Every 4xx/5xx answer of the REST API.
@@ -982,15 +1219,7 @@ export interface GameLog {
  */
 export interface LoggedCommand {
   seq: number;
-  action:
-    | MoveAction
-    | DrillAction
-    | MineAction
-    | DepositAction
-    | BuildRobotAction
-    | BuildGatesAction
-    | PlaceAction
-    | WaitAction;
+  action: Action;
   by: By;
   at: number;
 }
@@ -1031,18 +1260,7 @@ export interface Hint {
    * the number of commands played when the hint was made
    */
   seq: number;
-  /**
-   * the action, as updates carry it
-   */
-  action:
-    | MoveAction
-    | DrillAction
-    | MineAction
-    | DepositAction
-    | BuildRobotAction
-    | BuildGatesAction
-    | PlaceAction
-    | WaitAction;
+  action: Action;
   /**
    * why, as a code the client words (`hint.reason.<code>`)
    */
@@ -1157,15 +1375,7 @@ export interface Replay {
  */
 export interface ReplayStep {
   seq: number;
-  action:
-    | MoveAction
-    | DrillAction
-    | MineAction
-    | DepositAction
-    | BuildRobotAction
-    | BuildGatesAction
-    | PlaceAction
-    | WaitAction;
+  action: Action;
   by: By;
   events: GameEvent[];
   diff: ViewDiff;
@@ -1181,3 +1391,5 @@ export const ROBOT_COST = {"iron":1,"carbon":1,"uranium":1} as Readonly<Partial<
 export const GATES_COST = {"iron":2,"ice":1,"uranium":1} as Readonly<Partial<Record<Kind, number>>>;
 /** Materials that react when exposed near the Sun (R6). */
 export const REACTIVE: ReadonlySet<string> = new Set(["ice","uranium"]);
+/** What each reactive material's exposed core does when the Sun reaches it (R6). */
+export const REACTIONS = {"ice":"sublimates","uranium":"explodes"} as Readonly<Partial<Record<Kind, "explodes" | "sublimates">>>;

@@ -5,6 +5,7 @@
 
 import type {
   Asteroid,
+  GameEvent as ProtocolEvent,
   Cargo as ProtocolCargo,
   GameView as ProtocolView,
   ForecastRecord,
@@ -15,8 +16,17 @@ import type {
   UfoRecord,
 } from "./protocol";
 
-export type { GameEvent, Kind } from "./protocol";
-export { CARGO_LIMIT, GATES_COST, KINDS, REACTIVE, ROBOT_COST, WIN_TARGET } from "./protocol";
+export type { Kind } from "./protocol";
+export { CARGO_LIMIT, GATES_COST, KINDS, REACTIONS, REACTIVE, ROBOT_COST, WIN_TARGET } from "./protocol";
+
+/** A field of any kind of event. */
+export type EventField = ProtocolEvent extends infer E ? (E extends unknown ? keyof E : never) : never;
+
+/** An event: the protocol's union, one type per kind (`switch (e.type)` narrows it), where a field of another
+ * kind may be read too (`e.actor` of any event): it is `undefined` for a kind that does not have it. */
+export type GameEvent = ProtocolEvent extends infer E
+  ? E extends unknown ? E & { readonly [K in Exclude<EventField, keyof E>]?: undefined } : never
+  : never;
 
 export type Core = Asteroid["core"];
 export type Cargo = ProtocolCargo;

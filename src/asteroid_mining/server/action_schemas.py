@@ -31,6 +31,31 @@ SPEC_OF: dict[str, ActionSpec] = {spec.name: spec for spec in SETTLER_SPECS}
 ARGUMENTS: frozenset[str] = frozenset(field.name for spec in SETTLER_SPECS for field in spec.fields)
 """Every field any settler action takes besides `type` and `actor`."""
 
+ACTION_KEYS: dict[str, str | None] = {
+    "move": None, "drill": "d", "mine": "m", "deposit": "e", "build_robot": "b", "build_gates": "g",
+    "place": "p", "wait": "w",
+}
+"""How a player gives each settler action in the browser: the key of its button on the action bar, in the bar's
+order; None: no button (a move is played on the map, or with 1-9). `make protocol` writes it, with the specs,
+into the client's generated action table (web/src/generated/actions.ts); a settler action missing here stops it."""
+
+
+def action_slots() -> list[dict[str, Any]]:
+    """Every settler action for the client: its name, its key (null: no button), its fields, in the bar's order
+    (the order of `ACTION_KEYS`). ValueError naming the action when an action and the table disagree."""
+    missing = [name for name in SPEC_OF if name not in ACTION_KEYS]
+    unknown = [name for name in ACTION_KEYS if name not in SPEC_OF]
+    if missing or unknown:
+        raise ValueError("server/action_schemas.py ACTION_KEYS: "
+                         + "; ".join([*(f"{n}: no key (add it, or None for no button)" for n in missing),
+                                      *(f"{n}: not a settler action" for n in unknown)]))
+    keys = [key for key in ACTION_KEYS.values() if key is not None]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"server/action_schemas.py ACTION_KEYS: a key is given twice ({', '.join(keys)})")
+    return [{"name": name, "key": key, "fields": [field.name for field in SPEC_OF[name].fields]}
+            for name, key in ACTION_KEYS.items()]
+
+
 
 def pascal(name: str) -> str:
     """`build_robot` → `BuildRobot`."""
@@ -141,6 +166,11 @@ class StormOutlook(Record):
     sheltered: bool
 
 
+CHOICE_HINTS: tuple[str, ...] = ("refusal", "danger")
+"""The fields of a choice that are hints for the player, not part of the action: a client sends the rest back as
+its `act`, exactly as the server offered it."""
+
+
 def _choice_model(spec: ActionSpec) -> type[BaseModel]:
     fields: dict[str, Any] = {"action": (Literal[spec.name], ...)}
     for field in spec.fields:
@@ -148,8 +178,11 @@ def _choice_model(spec: ActionSpec) -> type[BaseModel]:
             fields[field.name] = (str, Field(description=field.meaning))
         else:
             fields[field.name] = (str | None, absent(field.meaning))
-    fields["refusal"] = (Refusal | None, Field(description="null when the rules accept the action now"))
-    fields["danger"] = (Danger | None, absent("what the action would set off near the Sun (a drill), and when"))
+    hints: dict[str, Any] = {
+        "refusal": (Refusal | None, Field(description="null when the rules accept the action now")),
+        "danger": (Danger | None, absent("what the action would set off near the Sun (a drill), and when")),
+    }
+    fields.update((name, hints[name]) for name in CHOICE_HINTS)
     return create_model(f"{pascal(spec.name)}Choice", __base__=Record,
                         __doc__=f"Whether the settler may {_first_lower(spec.doc)}", **fields)
 

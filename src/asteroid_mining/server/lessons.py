@@ -26,12 +26,14 @@ from ..rules import Game
 from ..script.checks import evaluate
 from ..script.lexer import ScriptError
 from ..script.parser import Expect, parse
+from .action_schemas import SPEC_OF
 from .errors import ServerError
 from .schemas import CreatedGame, CreateGame
 
 LESSONS = Path(__file__).with_name("lessons")
 LANGS = ("en", "hu")
-PRESSES = ("move", "drill", "mine", "deposit", "build_robot", "build_gates", "place", "wait")
+PRESSES: tuple[str, ...] = tuple(SPEC_OF)
+"""What a step may ask to press: a settler action, from the engine's specs (as the client's action table)."""
 
 router = APIRouter(prefix="/api")
 

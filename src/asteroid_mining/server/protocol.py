@@ -19,7 +19,16 @@ from pydantic.json_schema import models_json_schema
 
 from ..rules import CARGO_LIMIT, KINDS, MATERIALS, WIN_TARGET
 from ..rules.materials import GATES_COST, ROBOT_COST
-from .action_schemas import ACT_MODELS, ACTION_MODELS, CHOICE_MODELS, ActionJson, Choices, Ref
+from .action_schemas import (
+    ACT_MODELS,
+    ACTION_MODELS,
+    CHOICE_HINTS,
+    CHOICE_MODELS,
+    ActionJson,
+    Choices,
+    Ref,
+    action_slots,
+)
 from .action_schemas import Refusal as Refusal
 from .catalog import Belts, Bots
 from .hints import Hint, HintRequest
@@ -41,7 +50,7 @@ from .schemas import (
     SeatInfo,
     SyncMessage,
 )
-from .view_schemas import GameEvent, GameView, Record, ViewDiff, absent
+from .view_schemas import EVENT_MODELS, GameEvent, GameView, Record, ViewDiff, absent
 
 
 class You(Record):
@@ -93,6 +102,7 @@ class ErrorMessage(Record):
     message: str
     field: str | None = absent("the field at fault")
     ref: Ref | None = absent("the `ref` of the message answered")
+    retry_after: float | None = absent("`rate_limited`: seconds until the connection may send again")
 
 
 class AckMessage(Record):
@@ -151,13 +161,15 @@ class Constants(BaseModel):
     robot_cost: dict[str, int]
     gates_cost: dict[str, int]
     reactive: list[str]
+    reactions: dict[str, Literal["explodes", "sublimates"]] = Field(
+        description="what each reactive material's exposed core does when the Sun reaches it (R6)")
 
 
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (StateMessage, UpdateMessage, ErrorMessage, AckMessage,
                                                 EndedMessage)
 """What the server sends over the WebSocket."""
 MODELS: tuple[type[BaseModel], ...] = (
-    *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, Replay,
+    *SERVER_MESSAGES, *ACT_MODELS, SyncMessage, *ACTION_MODELS, *CHOICE_MODELS, Choices, *EVENT_MODELS, Replay,
     CreateGame, CreatedGame, AbandonGame, Lobby, GameSummary, GameDetail, GameLog, GameEvents, Lessons,
     LessonInfo, LessonProgress, Health, ErrorBody, Belts, Bots, HintRequest, Hint,
 )
@@ -170,7 +182,15 @@ def constants() -> dict[str, Any]:
         kinds=list(KINDS), cargo_limit=CARGO_LIMIT, win_target=WIN_TARGET,
         robot_cost=dict(ROBOT_COST), gates_cost=dict(GATES_COST),
         reactive=[kind for kind in KINDS if MATERIALS[kind].reactive],
+        reactions={kind: "sublimates" if MATERIALS[kind].sublimates else "explodes"
+                   for kind in KINDS if MATERIALS[kind].reactive},
     ).model_dump()
+
+
+def actions() -> dict[str, Any]:
+    """The settler actions as the client offers them (`action_schemas.action_slots`), and the fields of a choice
+    that are hints rather than the action (`CHOICE_HINTS`)."""
+    return {"slots": action_slots(), "hints": list(CHOICE_HINTS)}
 
 
 def protocol_schema() -> dict[str, Any]:
@@ -188,11 +208,18 @@ def protocol_schema() -> dict[str, Any]:
                       "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in ACTION_MODELS]}
     defs["Choice"] = {"description": "One entry of a settler's choices.",
                       "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in CHOICE_MODELS]}
+    defs["GameEvent"] = {"description": "An event as the engine writes it (`event.to_json()`, docs/engine.md): "
+                                        "its `type` and its fields.",
+                         "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in EVENT_MODELS]}
+    named = {frozenset(ref["$ref"] for ref in defs[name]["anyOf"]): name
+             for name in ("ActMessage", "Action", "Choice", "GameEvent")}
     for definition in defs.values():
+        _name_unions(definition, named)
         _for_typescript(definition)
     defs["ServerMessage"] = {"description": "Any message the server sends over the WebSocket.",
                              "anyOf": [{"$ref": f"#/definitions/{m.__name__}"} for m in SERVER_MESSAGES]}
     return {  # an object at the top, since the generator declares every definition only under one
+        "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "Protocol",
         "description": "The WebSocket messages, by who sends them; every other type is declared beside it.",
         "type": "object",
@@ -202,7 +229,26 @@ def protocol_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "definitions": dict(sorted(defs.items())),
         "x-constants": constants(),
+        "x-actions": actions(),
     }
+
+
+def _name_unions(schema: Any, named: dict[frozenset[str], str]) -> None:
+    """Refer to a named union (`GameEvent`, `Choice`...) where pydantic wrote its members out in place, so that
+    the generated types say `GameEvent[]` rather than the list of every event."""
+    if isinstance(schema, list):
+        for item in schema:
+            _name_unions(item, named)
+        return
+    if not isinstance(schema, dict):
+        return
+    for key, value in list(schema.items()):
+        if isinstance(value, dict) and "oneOf" in value and "discriminator" in value:
+            refs = frozenset(branch.get("$ref", "") for branch in value["oneOf"])
+            if refs in named:
+                schema[key] = {"$ref": f"#/definitions/{named[refs]}"}
+                continue
+        _name_unions(value, named)
 
 
 def _for_typescript(schema: Any, top: bool = True) -> None:
@@ -226,7 +272,7 @@ def _for_typescript(schema: Any, top: bool = True) -> None:
         if key == "properties":
             for field in value.values():
                 _for_typescript(field, top=False)
-        elif key != "x-constants":
+        elif not key.startswith("x-"):
             _for_typescript(value, top=False)
 
 

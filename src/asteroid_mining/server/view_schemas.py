@@ -8,9 +8,16 @@ are errors), so the description cannot drift from the engine. Every message leav
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import ast
+from dataclasses import fields as dataclass_fields
+from functools import reduce
+from importlib import resources
+from operator import or_
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..rules import Event
 
 Kind = Literal["ice", "iron", "carbon", "uranium"]
 """A material (`rules.KINDS`)."""
@@ -185,9 +192,45 @@ class ViewDiff(Record):
     gates: list[GateRecord] | None = absent()
 
 
-class GameEvent(BaseModel):
-    """An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields."""
+def _event_sources(source: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Each event class's docstring and field annotations, as written in the engine's source (`rules/events.py`).
 
-    model_config = ConfigDict(extra="allow")
+    The compiled engine keeps only the outer class of an annotation (`str | None` becomes `type`) and no
+    docstrings, so both are read from the source the engine is built from: the same whichever build runs.
+    """
+    out: dict[str, tuple[str, dict[str, str]]] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = (ast.get_docstring(node) or "", {
+                item.target.id: ast.unparse(item.annotation) for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                and "ClassVar" not in ast.unparse(item.annotation)})
+    return out
 
-    type: str
+
+_TYPES = {"str": str, "int": int, "bool": bool, "float": float, "tuple": tuple, "None": None}
+"""The names an event field's annotation may use."""
+
+
+def _event_model(cls: type, doc: str, annotations: dict[str, str]) -> type[Record]:
+    """The model of one event class: its `type` and its fields, each always present (null when it has no value:
+    `event.to_json()` writes every field)."""
+    fields: dict[str, Any] = {"type": (Literal[cls.type], ...)}  # type: ignore[attr-defined]
+    for name in (f.name for f in dataclass_fields(cls)):
+        if name not in annotations:
+            raise TypeError(f"rules/events.py: {cls.__name__}.{name} has no annotation in the source")
+        fields[name] = (eval(annotations[name], {"__builtins__": {}}, _TYPES), ...)
+    return create_model(f"{cls.__name__}Event", __base__=Record, __doc__=doc, **fields)
+
+
+def _event_models() -> tuple[type[Record], ...]:
+    source = resources.files("asteroid_mining.rules").joinpath("events.py").read_text(encoding="utf-8")
+    sources = _event_sources(source)
+    return tuple(_event_model(cls, *sources.get(cls.__name__, ("", {}))) for cls in get_args(Event))
+
+
+EVENT_MODELS: tuple[type[Record], ...] = _event_models()
+"""One model per kind of event, derived from the engine's event records (`rules.Event`): a new event needs no
+edit here."""
+GameEvent: Any = Annotated[reduce(or_, EVENT_MODELS), Field(discriminator="type")]
+"""An event as the engine writes it (`event.to_json()`, docs/engine.md): its `type` and its fields."""

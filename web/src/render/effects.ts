@@ -3,7 +3,7 @@
 
 import { Container, Sprite } from "pixi.js";
 import type { Model } from "../model";
-import type { GameEvent } from "../types";
+import type { EventField, GameEvent } from "../types";
 import type { Atlas } from "./atlas";
 import { CORE_COLOUR, GATE, OKABE_ITO, ROCK_LIGHT, SHELTER, STORM } from "./palette";
 import { type Tweens, easeOut, linear } from "./tween";
@@ -41,8 +41,10 @@ export class Effects {
     if (this.tweens.reducedMotion) return;
     let delay = 0;
     for (const e of events) {
-      const at = (key: string): { x: number; y: number } | undefined =>
-        typeof e[key] === "string" ? where(e[key] as string) : undefined;
+      const at = (key: EventField): { x: number; y: number } | undefined => {
+        const id = e[key as keyof typeof e];
+        return typeof id === "string" ? where(id) : undefined;
+      };
       switch (e.type) {
         case "moved":
         case "landed":

@@ -24,18 +24,10 @@ const TONE: Record<string, string> = {
   mined: "good", robot_built: "good", gates_built: "good", gate_placed: "good",
 };
 
-/** The settlers an event is about (its actor, and whoever died or was hit). */
+/** The settlers an event is about: its actor, when a settler (a death, a drill, a move...; the protocol's events
+ * name a settler nowhere else). */
 export function eventSettlers(e: GameEvent): string[] {
-  const out: string[] = [];
-  for (const key of ["actor", "settler"]) {
-    const v = e[key];
-    if (typeof v === "string" && /^s\d+$/.test(v)) out.push(v);
-  }
-  for (const key of ["settlers", "killed", "victims"]) {
-    const v = e[key];
-    if (Array.isArray(v)) for (const x of v) if (typeof x === "string" && /^s\d+$/.test(x)) out.push(x);
-  }
-  return out;
+  return typeof e.actor === "string" && /^s\d+$/.test(e.actor) ? [e.actor] : [];
 }
 
 /** Steps (in any order, duplicates allowed) folded into rounds: a `round` event opens the next round. */
