@@ -17,8 +17,8 @@ import pytest
 
 from asteroid_mining.rules import action_from_json
 from asteroid_mining.server.cluster.bus import Bus, game_channel
-from asteroid_mining.server.cluster.game import ClusterGame
 from asteroid_mining.server.cluster.node import ClusterHub, connect_redis
+from asteroid_mining.server.cluster.replication import shared
 from asteroid_mining.server.config import Settings
 from asteroid_mining.server.live import Connection
 from asteroid_mining.server.outbox import Outbox
@@ -137,8 +137,10 @@ async def lost_update(server: Redis, database: str, tmp_path: Path) -> None:
                                              "seed": winning_seed()})
         created, _ = await owner.create(request, "127.0.0.1")
         mine, theirs = await owner.get(created.id), await follower.get(created.id)
-        assert isinstance(mine, ClusterGame) and isinstance(theirs, ClusterGame)
-        assert mine.owner and not theirs.owner and theirs.seq == mine.seq == 0
+        assert mine is not None and theirs is not None
+        mine_shared, theirs_shared = shared(mine), shared(theirs)
+        assert mine_shared is not None and theirs_shared is not None
+        assert mine_shared.owner and not theirs_shared.owner and theirs.seq == mine.seq == 0
         # a client of the follower (its node tells the owner every tick that it watches the game)
         theirs.join(Connection(None, Outbox(100, sink)))
 

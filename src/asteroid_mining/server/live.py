@@ -7,6 +7,12 @@ connection. A refused or malformed command changes nothing and is answered to it
 
 The turn clock (timer and bots) runs while at least one client is connected; it restarts in full when the first
 client comes back, so nobody loses a turn to an empty room or a server restart.
+
+How a game is shared with other servers is a `Replication` given to the game when it is made: the hooks the game
+calls where sharing matters (who plays a command, what is told to others once it is stored, what a lost claim on
+the store means, who is watching). A single server's is `Replication` itself: the game is played here and its
+store is its only copy. A cluster node's (`cluster.replication.ClusterReplication`) publishes every stored command
+to the other nodes, relays commands to the node that owns the game, and follows the owner's commands otherwise.
 """
 
 from __future__ import annotations
@@ -76,11 +82,72 @@ class Prepared:
     choices: ChoiceChange
 
 
+class Replication:
+    """How a live game is shared with other servers: the hooks `LiveGame` calls. This one is a single server's: the
+    game is played here, its store is its only copy, and nobody elsewhere is told anything.
+
+    One object serves one game (`attach` is called once, by the game it is given to); a cluster node gives each
+    of its games a `ClusterReplication`, which keeps the game's part in the cluster (owner or follower).
+    """
+
+    live: LiveGame
+
+    def attach(self, live: LiveGame) -> None:
+        """Serve `live` (called by the game as it is made)."""
+        self.live = live
+
+    @property
+    def plays_here(self) -> bool:
+        """Whether this server plays the game: applies and stores its commands, runs its clock and bot seats."""
+        return True
+
+    def deadline(self, own: float | None) -> float | None:
+        """The deadline told to clients, given this server's own (None when its clock does not run here)."""
+        return own
+
+    def watched_elsewhere(self) -> bool:
+        """Whether clients connected to other servers watch the game (its clock runs for them too)."""
+        return False
+
+    async def relay(self, action: Action, by: dict[str, Any], ref: str | int | None,
+                    sender: Connection | None) -> None:
+        """Hand a command to the server that plays the game (only called when `plays_here` is False)."""
+        raise AssertionError("a game played here relays nothing")
+
+    def may_end(self) -> None:
+        """Raise (a ServerError for the request) when the game may not be ended from this server."""
+
+    def ended(self, seat_number: int) -> None:
+        """The game has been abandoned by `seat_number`, as stored: tell whoever else must know."""
+
+    def announced(self, seq: int, command: Command, ref: str | int | None) -> None:
+        """Command `seq` is stored and its update is going to this server's clients: tell whoever else must
+        know."""
+
+    def joined(self, conn: Connection) -> None:
+        """A connection has joined the game here."""
+
+    def left(self, conn: Connection) -> None:
+        """A connection has left the game here."""
+
+    async def reloaded(self) -> None:
+        """The game has gone back to what the store holds (`LiveGame.broken` when even that failed)."""
+
+    async def lost(self) -> None:
+        """The store no longer takes this server's commands of the game (another server claimed it, see
+        `GameStore.claim`): a single server goes back to what the store holds."""
+        await self.live.reload()
+
+    def sync(self, conn: Connection, after: int) -> None:
+        """Answer a client's `sync` (see `LiveGame.answer_sync`)."""
+        self.live.answer_sync(conn, after)
+
+
 class LiveGame:
     """A game being played: its engine, seats, connections, recent updates and owner task."""
 
     def __init__(self, record: GameRecord, meta: GameMeta, game: Game, seq: int, settings: Settings,
-                 store: GameStore, players: dict[int, BotPlayer]) -> None:
+                 store: GameStore, players: dict[int, BotPlayer], replication: Replication | None = None) -> None:
         self.id = record.id
         self.created = record.created  # the record itself is not kept: its belt document is big and unused here
         self.meta = meta
@@ -117,6 +184,9 @@ class LiveGame:
         self._turn_started = time.monotonic()
         self._turn_started_wall = time.time()
         self._task: asyncio.Task[None] | None = None
+        self.replication = replication or Replication()
+        """How the game is shared with other servers (see `Replication`)."""
+        self.replication.attach(self)
 
     # ----- what others read -----
     @property
@@ -136,7 +206,7 @@ class LiveGame:
     def deadline(self) -> float | None:
         """When (seconds since the epoch) the server plays the current turn itself; None when it will not."""
         delay = self._delay()
-        return None if delay is None else round(self._turn_started_wall + delay, 3)
+        return self.replication.deadline(None if delay is None else round(self._turn_started_wall + delay, 3))
 
     def seat_for(self, token: str) -> Seat | None:
         """The seat this token plays, or None."""
@@ -224,7 +294,7 @@ class LiveGame:
             return
         if self._inbox:
             conn, action, ref = self._inbox.popleft()
-            await self._commit(action, {"seat": conn.seat.number if conn.seat else 0}, ref, conn)
+            await self.commit(action, {"seat": conn.seat.number if conn.seat else 0}, ref, conn)
             return
         due = self._due()
         now = time.monotonic()
@@ -237,8 +307,8 @@ class LiveGame:
 
     def _delay(self) -> float | None:
         """How long the current turn may last before the server plays it (bot or timer); None: no limit."""
-        if not self.watched() or not self.running or self.broken:
-            return None
+        if not self.watched() or not self.running or self.broken or not self.replication.plays_here:
+            return None  # (the clock and the bots run only where the game is played)
         turn = self.game.turn
         seat = self._owner_of.get(turn) if turn else None
         if seat is None:
@@ -248,14 +318,15 @@ class LiveGame:
         return self.turn_seconds
 
     def watched(self) -> bool:
-        """Somebody is connected to the game: its clock runs."""
-        return bool(self.connections)
+        """Somebody is connected to the game (here or, as its replication knows, elsewhere): its clock runs."""
+        return bool(self.connections) or self.replication.watched_elsewhere()
 
     def _due(self) -> float | None:
         delay = self._delay()
         return None if delay is None else self._turn_started + delay
 
-    def _restart_clock(self) -> None:
+    def restart_clock(self) -> None:
+        """The current turn starts now (its time, bot or timer, counts from now)."""
         self._turn_started = time.monotonic()
         self._turn_started_wall = time.time()
 
@@ -267,13 +338,17 @@ class LiveGame:
         player = self._players.get(seat.number) if seat.kind == "bot" else None
         if player is not None:
             action = await asyncio.to_thread(player, self.game, settler)
-            await self._commit(action, {"seat": seat.number, "auto": "bot"})
+            await self.commit(action, {"seat": seat.number, "auto": "bot"})
         else:
-            await self._commit(Wait(settler), {"seat": seat.number, "auto": "timer"})
+            await self.commit(Wait(settler), {"seat": seat.number, "auto": "timer"})
 
-    async def _commit(self, action: Action, by: dict[str, Any], ref: str | int | None = None,
-                      sender: Connection | None = None) -> None:
-        """Apply, make durable, then broadcast; a refusal or a storage failure goes to the sender only."""
+    async def commit(self, action: Action, by: dict[str, Any], ref: str | int | None = None,
+                     sender: Connection | None = None) -> None:
+        """Apply, make durable, then broadcast; a refusal or a storage failure goes to the sender only. Where the
+        game is not played, the command goes to where it is (`Replication.relay`)."""
+        if not self.replication.plays_here:
+            await self.replication.relay(action, by, ref, sender)
+            return
         if self.broken:
             if sender is not None:
                 sender.outbox.put(error("storage_failed", "this game cannot be saved at the moment", ref=ref))
@@ -301,7 +376,7 @@ class LiveGame:
         try:
             # worked out now, while what the command changed is still in the processor's caches (by the time the
             # store has it, other games' work has pushed it out), and remembered only once it is stored
-            prepared = self._prepare(seq, command, events, ref)
+            prepared = self.prepare(seq, command, events, ref)
         except Exception:  # played all the same: once stored, everyone is told the whole state (below)
             log.exception("game %s: the update of command %d could not be made", self.id, seq)
         ended = game.status != "running"
@@ -316,39 +391,39 @@ class LiveGame:
             return
         except StorageError:
             log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
-            await self._reload()
+            await self.reload()
             if sender is not None:
                 sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
                                         "played", ref=ref))
             return
         if prepared is None:  # stored but not announced: go by the store, and tell everyone the whole state
-            await self._reload()
+            await self.reload()
             return
         try:
-            message = self._announce(seq, command, ref, prepared)
+            message = self.announce(seq, command, ref, prepared)
         except Exception:  # the same
             log.exception("game %s: command %d was stored but could not be announced", self.id, seq)
-            await self._reload()
+            await self.reload()
             return
-        self._deliver(message, prepared)
+        self.deliver(message, prepared)
 
-    def _prepare(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Prepared:
+    def prepare(self, seq: int, command: Command, events: list[Event], ref: str | int | None) -> Prepared:
         """The `update` of command `seq`, just applied, and the choices it changed, not yet remembered by the
-        view and choice trackers (what they give joining clients stays as of `self.seq` until `_announce`). The
+        view and choice trackers (what they give joining clients stays as of `self.seq` until `announce`). The
         next turn's clock starts."""
         happened = [event.to_json() for event in events]
         view = self.tracker.prepare()
         choices = self.choices.prepare(view.touched)
-        self._restart_clock()
+        self.restart_clock()
         update: dict[str, Any] = {"type": "update", "seq": seq, "action": command.action, "by": command.by}
         if ref is not None:
             update["ref"] = ref
         update.update(events=happened, diff=view.diff, deadline=self.deadline)
         return Prepared(dumps(update), view, choices)
 
-    def _announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
+    def announce(self, seq: int, command: Command, ref: str | int | None, prepared: Prepared) -> Message:
         """Take command `seq` as acknowledged (stored): the trackers remember it, and its `update` message
-        (from `_prepare`) is returned, its text kept for `sync`."""
+        (from `prepare`) is returned, its text kept for `sync`."""
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
@@ -357,6 +432,7 @@ class LiveGame:
             self._remember(int(command.by["seat"]), ref, seq)
         message = frame(prepared.text)
         self._keep(seq, prepared.text)
+        self.replication.announced(seq, command, ref)
         return message
 
     def _keep(self, seq: int, text: str) -> None:
@@ -369,7 +445,7 @@ class LiveGame:
         while self._recent_size > SYNC_BUFFER_BYTES and len(recent) > 1:
             self._recent_size -= len(recent.popleft()[1])
 
-    def _deliver(self, message: Message, prepared: Prepared) -> None:
+    def deliver(self, message: Message, prepared: Prepared) -> None:
         """Send an update to every connection, in one pass: `message`, or to a connection whose seat's settlers'
         choices changed, that seat's own update (`_own_updates`)."""
         own = self._own_updates(prepared.text, prepared.choices.changed)
@@ -393,11 +469,16 @@ class LiveGame:
     async def abandon(self, seat: Seat) -> bool:
         """End the game as `abandoned` for a human `seat` (through the owner, after the command in hand): stored
         first, then every client gets an `ended` message and its connection is closed. False when the game is
-        already over; StorageError (nothing changed) when the store does not take it."""
+        already over; StorageError (nothing changed) when the store does not take it; whatever
+        `Replication.may_end` raises when it may not be ended from this server."""
+        self.replication.may_end()
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._ending.append((seat, done))
         self._wake.set()
-        return await done
+        ended = await done
+        if ended:
+            self.replication.ended(seat.number)
+        return ended
 
     async def _end(self, seat: Seat) -> bool:
         if not self.running:
@@ -430,15 +511,20 @@ class LiveGame:
 
     async def lost(self) -> None:
         """The store no longer takes this server's commands of the game (another server claimed it, see
-        `GameStore.claim`): go back to what the store holds. A cluster node lets the game go instead."""
-        await self._reload()
+        `GameStore.claim`): what follows is the replication's to say (`Replication.lost`)."""
+        await self.replication.lost()
 
-    async def _reload(self) -> None:
-        """Go back to what the store holds (after a failed write); if even that fails, the game is broken.
+    async def reload(self) -> None:
+        """Go back to what the store holds (after a failed write); if even that fails, the game is broken. The
+        replication hears of it either way (`Replication.reloaded`).
 
         Should the store hold more than the clients were told (a failure between the write and the broadcast),
         every client gets the whole state again.
         """
+        await self._load_stored()
+        await self.replication.reloaded()
+
+    async def _load_stored(self) -> None:
         try:
             stored = await self._store.load(self.id)
             if stored is None:
@@ -463,13 +549,14 @@ class LiveGame:
     def join(self, conn: Connection) -> None:
         """Add a connection: it gets the whole state first, then every update."""
         if not self.connections:
-            self._restart_clock()  # the clock stood still while nobody was here
+            self.restart_clock()  # the clock stood still while nobody was here
         conn.live = self
         self.connections.add(conn)
         if conn.chooser is not None:
             self.choices.watch(conn.chooser.settlers)
         conn.outbox.put(self.state_message(conn))
         self._wake.set()
+        self.replication.joined(conn)
 
     def leave(self, conn: Connection) -> None:
         """Remove a connection."""
@@ -478,6 +565,11 @@ class LiveGame:
             if conn.chooser is not None:
                 self.choices.unwatch(conn.chooser.settlers)
         conn.outbox.close()
+        self._wake.set()
+        self.replication.left(conn)
+
+    def wake(self) -> None:
+        """Have the owner task look again at what it has to do (a command, the clock)."""
         self._wake.set()
 
     def state_message(self, conn: Connection) -> str:
@@ -522,6 +614,10 @@ class LiveGame:
         self._wake.set()
 
     def sync(self, conn: Connection, after: int) -> None:
+        """A client's `sync`: answered as the replication says (`answer_sync`, maybe after a look at the store)."""
+        self.replication.sync(conn, after)
+
+    def answer_sync(self, conn: Connection, after: int) -> None:
         """Send the updates after `after` again; the whole state when they are no longer kept (so an answer is
         at most `SYNC_BUFFER_BYTES` of updates, or one state).
 

@@ -38,8 +38,8 @@ from ..messages import error
 from ..meta import GameMeta, MetaError
 from ..schemas import CreatedSeat, CreateGame
 from .bus import Bus, game_channel, node_channel
-from .game import ClusterGame
 from .leases import Leases, lease_key
+from .replication import ClusterReplication, shared
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +86,9 @@ class ClusterHub(GameHub):
             self._watchdog.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watchdog
-        games = [g for g in self.games.values() if isinstance(g, ClusterGame)]
-        for live in games:
-            live.moved = True
+        for live in self.games.values():
+            if shared(live) is not None:
+                live.moved = True
         await super().close()
         for game_id, epoch in list(self.held.items()):
             with contextlib.suppress(Exception):
@@ -100,8 +100,8 @@ class ClusterHub(GameHub):
 
     def make_live(self, record: GameRecord, meta: GameMeta, game: Game, seq: int,
                   players: dict[int, BotPlayer]) -> LiveGame:
-        """A `ClusterGame`, a follower until it is owned."""
-        return ClusterGame(record, meta, game, seq, self.settings, self.store, players, hub=self)
+        """A live game shared with the cluster (`ClusterReplication`), a follower until it is owned."""
+        return LiveGame(record, meta, game, seq, self.settings, self.store, players, ClusterReplication(self))
 
     # ----- loading, owning, dropping -----
     async def _load(self, game_id: str) -> LiveGame | None:
@@ -112,10 +112,11 @@ class ClusterHub(GameHub):
         if live is None:
             await self.bus.unfollow(game_id)
             return None
-        assert isinstance(live, ClusterGame)
+        game = shared(live)
+        assert game is not None
         if live.running:
             with contextlib.suppress(Exception):  # Redis away: a follower for now; the watchdog tries again
-                await self.take(live)
+                await self.take(game)
         return live
 
     async def create(self, request: CreateGame, client: str, lesson: str | None = None,
@@ -133,10 +134,11 @@ class ClusterHub(GameHub):
         self.release(live)
         return live, seats
 
-    async def take(self, live: ClusterGame) -> bool:
+    async def take(self, game: ClusterReplication) -> bool:
         """Own the game when nobody does: lease, fence, catch up with the store. True when this node owns it."""
-        if live.owner:
+        if game.owner:
             return True
+        live = game.live
         floor = await self._epoch_of(live.id)
         epoch = await self.leases.acquire(live.id, floor)
         if epoch is None:
@@ -147,7 +149,7 @@ class ClusterHub(GameHub):
             if not await self.store.claim(live.id, epoch):
                 raise LookupError("a newer epoch holds the game")
             stored = await self.store.load(live.id)
-            await live.become_owner(epoch, stored)
+            await game.become_owner(epoch, stored)
         except BaseException as failure:
             if self.held.get(live.id) == epoch:
                 del self.held[live.id]
@@ -176,18 +178,19 @@ class ClusterHub(GameHub):
         found: int | None = await last_seq(game_id)
         return found
 
-    async def drop(self, live: ClusterGame, why: str) -> None:
+    async def drop(self, game: ClusterReplication, why: str) -> None:
         """Let a game go that another node now owns: its clients are closed with 1012 and reconnect."""
+        live = game.live
         log.warning("game %s: dropped by %s (%s)", live.id, self.node, why)
         if self.games.get(live.id) is live:
             del self.games[live.id]
         epoch = self.held.pop(live.id, None)
         self.store.release(live.id)
-        live.owner = False
+        game.owner = False
         live.moved = True
         asyncio.get_running_loop().create_task(self._let_go(live, epoch))
 
-    async def _let_go(self, live: ClusterGame, epoch: int | None) -> None:
+    async def _let_go(self, live: LiveGame, epoch: int | None) -> None:
         await live.stop()
         await self.bus.unfollow(live.id)
         if epoch is not None:
@@ -198,13 +201,13 @@ class ClusterHub(GameHub):
         """Let a game go once nobody here needs it: a finished one, or one this node only followed."""
         if live.connections or self.games.get(live.id) is not live:
             return
-        if isinstance(live, ClusterGame) and (live.owner or live.id in self.held) and live.running:
+        game = shared(live)
+        if game is not None and (game.owner or live.id in self.held) and live.running:
             return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
         del self.games[live.id]
         epoch = self.held.pop(live.id, None)
         self.store.release(live.id)
-        asyncio.get_running_loop().create_task(self._let_go(live, epoch) if isinstance(live, ClusterGame)
-                                               else live.stop())
+        asyncio.get_running_loop().create_task(self._let_go(live, epoch) if game is not None else live.stop())
 
     # ----- the lobby -----
     async def lobby_games(self) -> list[dict[str, Any]]:
@@ -235,17 +238,18 @@ class ClusterHub(GameHub):
         return out
 
     # ----- relaying -----
-    async def relay(self, live: ClusterGame, action: Action, by: dict[str, Any], ref: str | int | None,
+    async def relay(self, game: ClusterReplication, action: Action, by: dict[str, Any], ref: str | int | None,
                     sender: Connection | None) -> None:
         """Hand a client's command to the game's owner; take the game over when it has none."""
+        live = game.live
         give_up = time.monotonic() + self.settings.lease_seconds * 3
         holder: tuple[str, int] | None = None
         while True:
             try:
                 holder = await self.leases.owner(live.id)
                 if holder is None or holder[0] == self.node:
-                    if await self.take(live):
-                        await live._commit(action, by, ref, sender)
+                    if await self.take(game):
+                        await live.commit(action, by, ref, sender)
                         return
                 else:
                     message = {"t": "act", "g": live.id, "seat": by["seat"], "action": action.to_json(),
@@ -294,28 +298,29 @@ class ClusterHub(GameHub):
             return
         self.bus.publish(node_channel(node), {"t": "reply", "c": conn_id, "m": text})
 
-    def published(self, live: ClusterGame, message: dict[str, Any]) -> None:
+    def published(self, game: ClusterReplication, message: dict[str, Any]) -> None:
         """The owner accepted a command: every follower hears it."""
-        self.bus.publish(game_channel(live.id), message)
+        self.bus.publish(game_channel(game.id), message)
 
-    def presence(self, live: ClusterGame) -> None:
+    def presence(self, game: ClusterReplication) -> None:
         """Tell the game's owner how many clients watch it here (in the background)."""
-        asyncio.get_running_loop().create_task(self._tell_owner([live]))
+        asyncio.get_running_loop().create_task(self._tell_owner([game]))
 
-    async def _tell_owner(self, games: list[ClusterGame]) -> None:
+    async def _tell_owner(self, games: list[ClusterReplication]) -> None:
         if not games:
             return
         try:
             values = await self.redis.mget([lease_key(g.id) for g in games])
         except Exception:
             return
-        for live, value in zip(games, values, strict=True):
-            if live.owner or self.games.get(live.id) is not live:
+        for game, value in zip(games, values, strict=True):
+            live = game.live
+            if game.owner or self.games.get(live.id) is not live:
                 continue
             if value is None:
                 if live.running and live.connections:
                     with contextlib.suppress(Exception):
-                        await self.take(live)  # the owner is gone: the watchdog's takeover
+                        await self.take(game)  # the owner is gone: the watchdog's takeover
                 continue
             node = (value.decode() if isinstance(value, bytes) else str(value)).rpartition(" ")[0]
             if node != self.node:
@@ -331,40 +336,42 @@ class ClusterHub(GameHub):
                 conn.outbox.put(str(data["m"]))
             return
         live = self.games.get(str(data.get("g")))
-        if not isinstance(live, ClusterGame):
+        game = None if live is None else shared(live)
+        if live is None or game is None:
             if kind == "act":
                 self.reply(str(data["from"]), int(data["c"]), error(
                     "not_owner", "this game moved to another server meanwhile: try again", ref=data.get("ref")))
             return
         if kind == "update":
-            live.follow(data)
+            game.follow(data)
         elif kind == "ended":
-            live.follow_end(data)
+            game.follow_end(data)
         elif kind == "act":
-            if not live.owner:
+            if not game.owner:
                 self.reply(str(data["from"]), int(data["c"]), error(
                     "not_owner", "this game moved to another server meanwhile: try again", ref=data.get("ref")))
                 return
-            sender = live.remote_sender(int(data["seat"]), str(data["from"]), int(data["c"]))
+            sender = game.remote_sender(int(data["seat"]), str(data["from"]), int(data["c"]))
             live.enqueue(sender, action_from_json(data["action"], "relayed act"), data.get("ref"))
         elif kind == "seq":
-            live.behind(int(data["seq"]))
+            game.behind(int(data["seq"]))
         elif kind == "here":
-            if live.owner:
-                live.watched_by(str(data["from"]), int(data["n"]))
+            if game.owner:
+                game.watched_by(str(data["from"]), int(data["n"]))
         elif kind == "owner":
             if data.get("node") == self.node:
                 return
-            if live.owner and int(data["epoch"]) > live.epoch:
-                asyncio.get_running_loop().create_task(self.drop(live, f"{data['node']} took it over"))
-            elif not live.owner:
-                self.presence(live)
+            if game.owner and int(data["epoch"]) > game.epoch:
+                asyncio.get_running_loop().create_task(self.drop(game, f"{data['node']} took it over"))
+            elif not game.owner:
+                self.presence(game)
 
     def _after_outage(self) -> None:
         """Redis is back: updates may have been lost meanwhile; every followed game asks the store."""
         for live in list(self.games.values()):
-            if isinstance(live, ClusterGame) and not live.owner:
-                live.catch_up(None)
+            game = shared(live)
+            if game is not None and not game.owner:
+                game.catch_up(None)
 
     # ----- the watchdog -----
     async def _watch(self) -> None:
@@ -373,8 +380,8 @@ class ClusterHub(GameHub):
             try:
                 await self._renew()
                 self._beat()
-                followed = [g for g in self.games.values()
-                            if isinstance(g, ClusterGame) and not g.owner and g.connections and g.running]
+                followed = [game for live in self.games.values() if (game := shared(live)) is not None
+                            and not game.owner and live.connections and live.running]
                 await self._tell_owner(followed)
             except asyncio.CancelledError:
                 raise
@@ -386,7 +393,8 @@ class ClusterHub(GameHub):
         failing) shows as a gap only when a later one arrives, and none does when the next move is up to a
         client who has not seen it: this beat lets such a follower notice within a tick and reload."""
         for live in self.games.values():
-            if isinstance(live, ClusterGame) and live.owner and live.remotely_watched():
+            game = shared(live)
+            if game is not None and game.owner and game.remotely_watched():
                 self.bus.publish(game_channel(live.id), {"t": "seq", "g": live.id, "seq": live.seq})
 
     async def _renew(self) -> None:
@@ -400,7 +408,8 @@ class ClusterHub(GameHub):
             if ok:
                 continue
             live = self.games.get(game_id)
-            if not isinstance(live, ClusterGame) or self.held.get(game_id) != held[game_id]:
+            game = None if live is None else shared(live)
+            if game is None or self.held.get(game_id) != held[game_id]:
                 continue
             holder = None
             with contextlib.suppress(Exception):
@@ -408,6 +417,6 @@ class ClusterHub(GameHub):
             if holder is None:  # the lease is gone (Redis lost it): take it again, with a new epoch
                 epoch = await self.leases.acquire(game_id, max(held[game_id], await self._epoch_of(game_id)))
                 if epoch is not None and await self.store.claim(game_id, epoch):
-                    self.held[game_id] = live.epoch = epoch
+                    self.held[game_id] = game.epoch = epoch
                     continue
-            await self.drop(live, "its lease was lost")
+            await self.drop(game, "its lease was lost")
