@@ -18,6 +18,7 @@ import { ActionBar } from "./actionbar";
 import type { Controller, Ctx } from "./context";
 import { ICONS, fill, h, icon } from "./dom";
 import { commandFor } from "./keymap";
+import { HintButton } from "./hint";
 import { EventLog } from "./log";
 import { Overlay, colourName, summarise } from "./overlays";
 import { DestinationsPanel, HerePanel, SettlerPanel, SidePanel, inspectorCard } from "./panels";
@@ -114,6 +115,8 @@ export class GameScreen implements Controller {
   private readonly log = new EventLog();
   private readonly overlay = new Overlay();
   private readonly mapHost = h("div", { class: "map-host" });
+  /** "What would a good player do?": the planner's action for this browser's settler, on the map. */
+  private readonly hints: HintButton;
   private readonly inspector = h("div", { class: "inspector", hidden: true, "aria-live": "polite" });
   private readonly toast = h("div", { class: "toast", role: "alert", hidden: true });
   private readonly mapList = h("p", { class: "sr-only", "aria-live": "polite" });
@@ -201,6 +204,17 @@ export class GameScreen implements Controller {
           b.classList.toggle("on", on);
           this.scene?.setDangerOverlay(on);
         } }, icon(ICONS.sun)));
+    this.hints = new HintButton({
+      mine: () => {
+        const c = this.model?.current();
+        return c && this.ctx?.mySettlers.has(c.id) ? c.id : null;
+      },
+      token: (settler) => this.tokens.get(this.session.seatOf(settler)),
+      at: (settler) => this.model?.settlers.get(settler)?.at ?? null,
+      show: (ids) => this.show(ids),
+      pointAt: (press) => this.pointAt(press),
+    }, gameId);
+    zoom.appendChild(this.hints.button);
     const map = h("main", { class: "map", id: "map", tabindex: "0", "aria-describedby": "map-desc" },
       this.mapHost, zoom, this.inspector, this.toast, h("div", { class: "map-foot" }, this.danger, this.turnCue), h("p", { id: "map-desc", class: "sr-only" }), this.mapList);
     this.tabs = h("nav", { class: "tabs", "aria-label": "panels" });
@@ -213,6 +227,7 @@ export class GameScreen implements Controller {
       this.bar.el,
       this.overlay.el);
     map.appendChild(this.banner);
+    map.querySelector(".map-foot")?.appendChild(this.hints.card);
     this.drawTabs();
     this.unsubs.push(onLangChange(() => this.relabel()));
   }
@@ -252,6 +267,7 @@ export class GameScreen implements Controller {
     this.destroyed = true;
     document.removeEventListener("keydown", this.keyHandler);
     this.session.close();
+    this.hints.destroy();
     for (const u of this.unsubs) u();
     this.scene?.destroy();
     window.__am.scene = null;
@@ -324,6 +340,7 @@ export class GameScreen implements Controller {
   private setView(view: GameView, events: GameEvent[], first: boolean): void {
     const model = new Model(view);
     this.model = model;
+    this.hints.viewChanged();
     this.log.setSettlers(view.settlers.map((s) => s.id));
     this.onView?.(view, events);
     this.scene?.setModel(model, events);
