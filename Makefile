@@ -209,7 +209,7 @@ play:
 	@$(VENV)/bin/asteroid-mining serve --port $(PORT) --open
 
 cluster: setup web
-	$(PY) -m asteroid_mining.server.cluster.local --port $(PORT) --open
+	$(PY) tools/cluster.py --port $(PORT) --open
 
 clean:
 	$(PY) tools/compile_engine.py --clean 2>/dev/null || { find $(RULES) $(AI) $(MAPS) -name '*.so' -delete; rm -f $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP); }

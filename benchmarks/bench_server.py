@@ -521,7 +521,8 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
     postgres = None
     store = ["--synchronous", args.synchronous]
     if args.database == "postgresql":
-        from asteroid_mining.server.cluster.local import Postgres
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's root, for tools/
+        from tools.cluster import Postgres
 
         postgres = Postgres(fsync=True).start()
         store = ["--database", postgres.create_database("games")]

@@ -15,15 +15,19 @@ import itertools
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from asteroid_mining.server.cluster.local import LocalCluster
 from asteroid_mining.server.config import Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's root: the launcher is in tools/
+from tools.cluster import LocalCluster
 
 _refs = itertools.count(random.randrange(1, 2**40))
 

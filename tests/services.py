@@ -2,7 +2,7 @@
 directory of its own, started and stopped by the tests (never a system service). The launchers are the ones of
 `make cluster`."""
 
-from asteroid_mining.server.cluster.local import (
+from tools.cluster import (
     HAProxy,
     LocalCluster,
     Node,

@@ -1,9 +1,10 @@
 """A throwaway cluster on one machine: PostgreSQL (initdb in a temporary directory), redis-server, server nodes
 and HAProxy in front of them, each on a free port (the balancer on the one asked for), stopped together.
 
-    python -m asteroid_mining.server.cluster.local [--port 8000] [--nodes 3] [--open]     (make cluster)
+    python tools/cluster.py [--port 8000] [--nodes 3] [--open]     (make cluster)
 
-The same launchers start the servers of the cluster's tests and benchmark. PostgreSQL refuses to run as root:
+A development tool, not part of the installed game. The same launchers start the servers of the cluster's tests
+(`tests/services.py`) and benchmarks. PostgreSQL refuses to run as root:
 run as root, its processes run as the `postgres` user (Debian's package makes it), in a directory that user owns.
 Nothing here touches the machine's own services.
 """
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,29 @@ def _port_taken(log: Path, offset: int) -> bool:
 
 def _size(path: Path) -> int:
     return path.stat().st_size if path.exists() else 0
+
+
+def start_on_free_port(launch: Callable[[int, int], Callable[[], bool]], port: int, log: Path, what: str,
+                       timeout: float, movable: bool = True) -> int:
+    """Start a server and wait until it is ready; the port it listens on.
+
+    `launch(port, offset)` starts it on `port` and returns its readiness check (`offset`: where what it writes to
+    `log` now begins). A port chosen free can be taken by another process before the server binds it (a busy
+    machine makes that window wide): when the server's log says so and the port may be `movable` (it was chosen,
+    not asked for, and nobody knows it yet), the server is started again on another free port, three times in all.
+    """
+    for attempt in range(3):
+        offset = _size(log)
+        ready = launch(port, offset)
+        try:
+            wait_until(ready, timeout, f"{what} on port {port} (log: {log})")
+        except AssertionError:
+            if not movable or attempt == 2 or not _port_taken(log, offset):
+                raise
+            port = free_port()
+            continue
+        return port
+    raise AssertionError(f"{what} did not start")  # pragma: no cover - the loop returns or raises
 
 
 def _port_open(port: int) -> bool:
@@ -184,23 +209,18 @@ class Postgres:
     def start(self) -> Postgres:
         """Start the server and wait until it takes connections. At its first start, a port another process took
         meanwhile is replaced by another free one (a restart keeps its port: its URL is known)."""
-        log = self.dir / "postgres.log"
-        for attempt in range(3):
-            argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.dir),
+        def launch(port: int, offset: int) -> Callable[[], bool]:
+            self.port = port
+            argv = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(port), "-k", str(self.dir),
                     "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
                     "-c", f"fsync={'on' if self.fsync else 'off'}"]
-            self.process = Process(argv, log, self.user)
-            offset = _size(log)
+            self.process = Process(argv, self.dir / "postgres.log", self.user)
             self.process.start()
-            try:
-                wait_until(self.ready, 90, f"PostgreSQL on port {self.port} (log: {log})")
-            except AssertionError:
-                if self.started or attempt == 2 or not _port_taken(log, offset):
-                    raise
-                self.port = free_port()
-                continue
-            self.started = True
-            break
+            return self.ready
+
+        self.port = start_on_free_port(launch, self.port, self.dir / "postgres.log", "PostgreSQL", 90,
+                                       movable=not self.started)
+        self.started = True
         return self
 
     def ready(self) -> bool:
@@ -261,22 +281,17 @@ class Redis:
         """Start the server (empty) and wait until it takes connections. At its first start, a port another
         process took meanwhile is replaced by another free one (a restart keeps its port: its URL is known)."""
         log = self.dir / "redis.log"
-        for attempt in range(3):
-            argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save",
+
+        def launch(port: int, offset: int) -> Callable[[], bool]:
+            self.port = port
+            argv = [self.binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save",
                     "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"]
             process = self.process = Process(argv, log)
-            offset = _size(log)
             process.start()
-            try:
-                ready = functools.partial(_says, process, log, offset, b"Ready to accept connections")
-                wait_until(ready, 60, f"redis-server on port {self.port}")
-            except AssertionError:
-                if self.started or attempt == 2 or not _port_taken(log, offset):
-                    raise
-                self.port = free_port()
-                continue
-            self.started = True
-            break
+            return functools.partial(_says, process, log, offset, b"Ready to accept connections")
+
+        self.port = start_on_free_port(launch, self.port, log, "redis-server", 60, movable=not self.started)
+        self.started = True
         return self
 
     def stop(self) -> None:
@@ -365,18 +380,13 @@ class HAProxy:
     def start(self) -> HAProxy:
         """Start the balancer and wait until it takes connections (on another free port when the one chosen for
         it was taken meanwhile)."""
-        for attempt in range(3):
-            self.config.write_text(haproxy_config(self.port, self.nodes, self.balance, self.monitor))
-            offset = _size(self.log)
+        def launch(port: int, offset: int) -> Callable[[], bool]:
+            self.port = port
+            self.config.write_text(haproxy_config(port, self.nodes, self.balance, self.monitor))
             self.process.start()
-            try:
-                wait_until(self._up, 60, f"haproxy on port {self.port}")
-            except AssertionError:
-                if not self.chosen or attempt == 2 or not _port_taken(self.log, offset):
-                    raise
-                self.port = free_port()
-                continue
-            break
+            return self._up
+
+        self.port = start_on_free_port(launch, self.port, self.log, "haproxy", 60, movable=self.chosen)
         return self
 
     def _up(self) -> bool:
@@ -502,7 +512,7 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """`make cluster`: a throwaway cluster until Ctrl-C."""
-    parser = argparse.ArgumentParser(prog="python -m asteroid_mining.server.cluster.local", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python tools/cluster.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=8000, help="the balancer's port (default 8000)")
     parser.add_argument("--nodes", type=int, default=3, help="how many server nodes (default 3)")
@@ -520,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{node.name} on {node.url} (log: {node.dir / 'node.log'})")
         print(f"HAProxy round-robin on {cluster.balancer.url}: play there. Ctrl-C stops everything.", flush=True)
         if args.open:
-            from ..opener import open_when_ready
+            from asteroid_mining.server.opener import open_when_ready
 
             open_when_ready("127.0.0.1", cluster.balancer.port)
         signal.signal(signal.SIGTERM, _interrupt)
