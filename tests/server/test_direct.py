@@ -6,18 +6,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
-from asteroid_mining.server.direct import FRAME_KEY, SCOPE_KEY, DirectSend, frame_writer, wire_frame
+from asteroid_mining.server.direct import (
+    FRAME_KEY,
+    SCOPE_KEY,
+    UVICORN_VERSION,
+    DirectSend,
+    UvicornMismatch,
+    check_uvicorn,
+    frame_writer,
+    wire_frame,
+)
+from asteroid_mining.server.main import serve
 from asteroid_mining.server.messages import frame
 from asteroid_mining.server.outbox import Outbox
 
@@ -168,3 +182,35 @@ def test_a_wire_frame_is_one_unmasked_text_frame(text: str, head: bytes) -> None
 @pytest.mark.parametrize("text", TEXTS)
 def test_a_wire_frame_is_what_websockets_writes(text: str) -> None:
     assert wire_frame(frame(text)) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
+def test_the_pinned_uvicorn_has_every_internal_the_server_relies_on() -> None:
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    pins = [pin for pin in pyproject["project"]["dependencies"] if re.match(r"uvicorn\b", pin)]
+    assert pins == [f"uvicorn[standard]=={UVICORN_VERSION}"] and uvicorn.__version__ == UVICORN_VERSION
+    check_uvicorn()  # no error
+
+
+def test_a_uvicorn_without_a_method_the_server_overrides_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(WebSocketsSansIOProtocol, "handle_ping")
+    with pytest.raises(UvicornMismatch, match=r"lacks what this server relies on \(WebSocketsSansIOProtocol"
+                                              r"\.handle_ping\): install uvicorn==0\.54\.0"):
+        check_uvicorn()
+
+
+def test_serve_refuses_to_start_on_a_uvicorn_without_a_state_it_reads(monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    made = WebSocketsSansIOProtocol.__init__
+
+    def without_writable(self: WebSocketsSansIOProtocol, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        del self.writable  # as if a new uvicorn kept it elsewhere
+
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "__init__", without_writable)
+    assert serve(port=0, data=tmp_path) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0  # one line, no traceback
+    assert error.startswith("asteroid-mining serve: error: the installed uvicorn (0.54.0) lacks")
+    assert "WebSocketsSansIOProtocol().writable" in error and f"install uvicorn=={UVICORN_VERSION}" in error
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything was made

@@ -16,11 +16,17 @@ the message) and writes them to each connection's transport. It does so only whe
 write the same bytes at once: uvicorn's `websockets` sans-I/O protocol, no extension negotiated (the server turns
 compression off), the connection open and its transport taking data. Anything else (a paused transport, a closing
 connection, a test client) goes through `send`, which waits, raises or writes as uvicorn decides.
+
+All of this (and `transport`'s protocols) relies on internals of uvicorn's `websockets` sans-I/O protocol, which
+uvicorn does not promise to keep: the server checks at start-up (`check_uvicorn`) that the installed uvicorn has
+each one, and refuses to start with one clear error naming the version it was written for (`UVICORN_VERSION`,
+pinned in pyproject.toml) rather than failing on the first message to a client.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -45,6 +51,66 @@ Writer = Callable[[dict[str, Any]], bool]
 
 PROTOCOLS = (WebSocketsSansIOProtocol, GuardedWebSocket)
 """uvicorn's protocols whose `send` writes what `wire_frame` makes (the server's own sends no differently)."""
+
+UVICORN_VERSION = "0.54.0"
+"""The uvicorn whose internals this module and `transport` were written for (pyproject.toml pins it)."""
+
+PROTOCOL_METHODS = ("send", "handle_ping", "keepalive_timeout", "run_asgi", "send_receive_event_to_app")
+"""Methods of uvicorn's `WebSocketsSansIOProtocol` that the server calls or overrides (`transport`)."""
+PROTOCOL_STATE = ("conn", "transport", "writable", "queue", "close_sent", "disconnected", "initial_response",
+                  "read_paused", "loop", "logger", "client")
+"""What each connection's protocol object keeps that the server reads or sets (`frame_writer`, `close_now`,
+`transport`)."""
+CONNECTION_STATE = ("extensions", "state", "send_close", "data_to_send")
+"""What the protocol's `websockets` connection (`conn`) has that the server reads or calls."""
+
+
+class UvicornMismatch(RuntimeError):
+    """The installed uvicorn lacks an internal the server relies on."""
+
+
+def check_uvicorn() -> None:
+    """Check that the installed uvicorn has every internal the server relies on; UvicornMismatch naming what is
+    missing and the version expected when it has not. Makes one protocol object as uvicorn would for a
+    connection (without a socket), which takes a few milliseconds, once, at start-up."""
+    missing = [f"WebSocketsSansIOProtocol.{name}" for name in PROTOCOL_METHODS
+               if not callable(getattr(WebSocketsSansIOProtocol, name, None))]
+    try:
+        protocol = _probe()
+    except Exception as failure:
+        missing.append(f"WebSocketsSansIOProtocol(config, server_state, app_state) ({type(failure).__name__}: "
+                       f"{failure})")
+    else:
+        missing += [f"WebSocketsSansIOProtocol().{name}" for name in PROTOCOL_STATE if not hasattr(protocol, name)]
+        conn = getattr(protocol, "conn", None)
+        if conn is not None:
+            missing += [f"WebSocketsSansIOProtocol().conn.{name}" for name in CONNECTION_STATE
+                        if not hasattr(conn, name)]
+    if missing:
+        try:
+            installed = importlib.metadata.version("uvicorn")
+        except importlib.metadata.PackageNotFoundError:  # pragma: no cover - it is imported above
+            installed = "unknown"
+        raise UvicornMismatch(f"the installed uvicorn ({installed}) lacks what this server relies on "
+                              f"({', '.join(missing)}): install uvicorn=={UVICORN_VERSION}, the version it was "
+                              "written for")
+
+
+def _probe() -> WebSocketsSansIOProtocol:
+    """A protocol object as uvicorn makes one for each WebSocket connection, for no connection."""
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:  # pragma: no cover - never called
+        return None
+
+    config = uvicorn.Config(app, ws="websockets-sansio", log_config=None, lifespan="off")
+    config.load()
+    loop = asyncio.new_event_loop()
+    try:
+        return WebSocketsSansIOProtocol(config, ServerState(), {}, _loop=loop)
+    finally:
+        loop.close()
 
 
 class DirectSend:

@@ -21,6 +21,7 @@ import uvicorn
 from ..storage import SqliteStore, StorageError
 from .app import create_app
 from .config import Settings, SettingsError
+from .direct import UvicornMismatch, check_uvicorn
 from .stores import describe, make_store
 from .transport import SocketCounter, guarded_protocol
 
@@ -100,6 +101,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = N
         settings = Settings.from_env(host=host, port=port, data_dir=Path(data).expanduser() if data else None,
                                      **changes)
     except SettingsError as bad:
+        print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
+        return 2
+    try:  # the uvicorn internals the server's sending relies on (direct.py, transport.py)
+        check_uvicorn()
+    except UvicornMismatch as bad:
         print(f"asteroid-mining serve: error: {bad}", file=sys.stderr)
         return 2
     try:  # the store's own checks (a newer schema, another server on the directory) as one line, not a traceback
