@@ -18,7 +18,7 @@ def test_a_bot_seat_plays_its_settlers(client: TestClient) -> None:
                                            "seed": 4}).json()
     human, bot = game["seats"]
     assert human["kind"] == "human" and human["token"]
-    assert bot == {"seat": 2, "kind": "bot", "bot": "planner", "token": None, "settlers": ["s2"]}
+    assert bot == {"seat": 2, "kind": "bot", "bot": "planner", "token": None, "settlers": ["s2"], "invite": None}
     with client.websocket_connect(f"/api/games/{game['id']}/ws?token={human['token']}") as session:
         me = in_process(session)
         me.next_of("state")

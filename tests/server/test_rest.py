@@ -29,10 +29,13 @@ def test_create_with_defaults(client: TestClient) -> None:
     answer = client.post("/api/games", json={})
     assert answer.status_code == 201
     game = answer.json()
-    assert set(game) == {"id", "seats"}
+    assert set(game) == {"id", "seats", "watch"}
     [seat] = game["seats"]
     assert seat["seat"] == 1 and seat["kind"] == "human" and seat["settlers"] == ["s1", "s2", "s3"]
     assert len(seat["token"]) >= 32
+    assert seat["invite"] == f"http://testserver/#/game/{game['id']}?seat=1&token={seat['token']}"
+    assert game["watch"] == f"http://testserver/#/watch/{game['id']}"
+    assert answer.headers["cache-control"] == "no-store"  # tokens and links: kept by no cache
     detail = client.get(f"/api/games/{game['id']}").json()
     assert detail["status"] == "open" and detail["seq"] == 0 and detail["round"] == 1 and detail["turn"] == "s1"
     assert detail["rules"] == "classic" and detail["belt"] == "tutorial"

@@ -59,6 +59,15 @@ class Settings:
     """Messages a connection may send at once (the bucket's size)."""
     rate_violations: int = 200
     """Messages refused for the rate limit in a row before the connection is closed."""
+    program_rate_per_second: float = 200.0
+    """Messages a connection of a program's seat (`CreateGame.programs`) may send per second, on average: a
+    program acts as soon as its turn comes, and answers `sync` and refusals at once."""
+    program_rate_burst: int = 400
+    """Messages a connection of a program's seat may send at once."""
+    program_turn_seconds: float = 60.0
+    """The turn timer of a game whose every seat is played by a program or by the server (`CreateGame.programs`,
+    `bots`), when its creator sets none (`turn_seconds`, `stand_in`): a program that has gone away does not hold
+    the game for ever."""
     max_connections_per_game: int = 64
     """WebSocket connections one game takes (players and spectators together)."""
     max_connections_per_client: int = 256
@@ -145,9 +154,12 @@ class Settings:
         problems.extend(_bad_proxies(self.forwarded_allow_ips))
         if not (math.isfinite(self.history_rate_per_second) and self.history_rate_per_second > 0):
             problems.append("history_rate_per_second must be a finite number above 0")
+        if not (math.isfinite(self.program_turn_seconds) and 0 < self.program_turn_seconds <= 86_400):
+            problems.append("program_turn_seconds must be a finite number above 0, at most 86400")
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
-        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second"):
+        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second",
+                     "program_rate_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
@@ -160,7 +172,7 @@ class Settings:
                      "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
                      "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
-                     "history_rate_burst"):
+                     "history_rate_burst", "program_rate_burst"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:

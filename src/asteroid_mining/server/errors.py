@@ -67,8 +67,10 @@ def field_of(loc: Sequence[int | str], skip: int = 0) -> str | None:
     parts = [str(p) for p in loc[skip:]]
     if not parts:
         return None
-    if parts[0] in ("bots", "options") and len(parts) > 1:
+    if parts[0] in ("bots", "options", "stand_in") and len(parts) > 1:
         return f"{parts[0]}.{parts[1]}"
+    if parts[0] == "programs" and len(parts) > 1 and isinstance(loc[skip + 1], int):
+        return f"programs[{parts[1]}]"
     return parts[0]
 
 

@@ -25,7 +25,7 @@ from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
 from .live import REFS_KEPT, LiveGame, progress_of
-from .meta import GameMeta
+from .meta import GameMeta, StandInMeta
 from .options import game_options
 from .outbox import SendBudget
 from .rebuild import DamagedGame, read_meta, rebuild
@@ -252,9 +252,7 @@ class GameHub:
 
     async def _create(self, request: CreateGame, client: str, lesson: str | None = None,
                       ) -> tuple[LiveGame, list[CreatedSeat]]:
-        if request.turn_seconds is not None and request.turn_seconds < self.settings.min_turn_seconds:
-            raise ServerError(422, "invalid", f"turn_seconds: at least {self.settings.min_turn_seconds:g} on this "
-                              "server", "turn_seconds")
+        turn_seconds = _turn_seconds(request, self.settings)
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         game_options(request.rules, request.options)  # bad options are refused before a belt is generated
         players = await asyncio.to_thread(_bot_players, request, seed)
@@ -271,11 +269,13 @@ class GameHub:
         for number, settlers in enumerate(deal_settlers(list(game.settlers), request.seats), start=1):
             bot = request.bots.get(str(number))
             token = None if bot else new_token()
-            seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot)
+            seat = Seat(number, "bot" if bot else "human", settlers, token_digest(token) if token else "", bot,
+                        number in request.programs)
             seats.append(seat)
             created.append(CreatedSeat(seat=number, kind=seat.kind, bot=bot, token=token, settlers=list(settlers)))
         name = resolved.name
-        meta = GameMeta(request.rules, name, request.turn_seconds, client, tuple(seats), lesson)
+        stand_in = StandInMeta(request.stand_in.bot, request.stand_in.after) if request.stand_in else None
+        meta = GameMeta(request.rules, name, turn_seconds, client, tuple(seats), lesson, stand_in)
         record = GameRecord(new_game_id(), self.clock(), belt_json, options.to_json(), seed, total, meta.to_json())
         try:
             await self.store.create(record, progress_of(game, 0, record.created))
@@ -331,7 +331,40 @@ def _unreadable_summary(game_id: str, reason: str) -> dict[str, Any]:
             "asteroids": 0, "turn_seconds": None, "created": 0.0, "seats": [], "reason": reason}
 
 
+def _turn_seconds(request: CreateGame, settings: Settings) -> float | None:
+    """The game's turn timer, once `programs`, `stand_in` and `turn_seconds` are checked (422 naming the field):
+    the creator's; else `program_turn_seconds` when programs and the server play every seat; else none."""
+    least = settings.min_turn_seconds
+    if request.turn_seconds is not None and request.turn_seconds < least:
+        raise ServerError(422, "invalid", f"turn_seconds: at least {least:g} on this server", "turn_seconds")
+    seen: set[int] = set()
+    for i, number in enumerate(request.programs):
+        where = f"programs[{i}]"
+        if number > request.seats:
+            raise ServerError(422, "invalid", f"{where}: there is no seat {number} (the game has {request.seats})",
+                              where)
+        if str(number) in request.bots:
+            raise ServerError(422, "invalid", f"{where}: seat {number} is played by the server's bot "
+                              f"{request.bots[str(number)]!r}, not by a program", where)
+        if number in seen:
+            raise ServerError(422, "invalid", f"{where}: seat {number} is named twice", where)
+        seen.add(number)
+    if request.stand_in is not None:
+        if request.turn_seconds is not None:
+            raise ServerError(422, "invalid", "stand_in: a silent seat either waits (turn_seconds) or is played by "
+                              "a bot (stand_in), not both", "stand_in")
+        if request.stand_in.after < least:
+            raise ServerError(422, "invalid", f"stand_in.after: at least {least:g} on this server",
+                              "stand_in.after")
+        return None
+    unplayed = set(range(1, request.seats + 1)) - {int(key) for key in request.bots} - seen
+    if request.turn_seconds is None and seen and not unplayed:  # nobody but programs: one gone must not hang it
+        return settings.program_turn_seconds
+    return request.turn_seconds
+
+
 def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:
+    """The players of the bot seats, and with a stand-in, of every other seat (seeded by the seat as bots are)."""
     players = {}
     for key, name in sorted(request.bots.items()):
         number = int(key)
@@ -342,15 +375,24 @@ def _bot_players(request: CreateGame, seed: int) -> dict[int, BotPlayer]:
             players[number] = make_player(name, seed + number)
         except BotUnavailable as missing:
             raise ServerError(422, "bots_unavailable", str(missing), f"bots.{key}") from None
+    if request.stand_in is not None:
+        for number in range(1, request.seats + 1):
+            if number not in players:
+                try:
+                    players[number] = make_player(request.stand_in.bot, seed + number)
+                except BotUnavailable as missing:
+                    raise ServerError(422, "bots_unavailable", str(missing), "stand_in.bot") from None
     return players
 
 
 def _players(record: GameRecord, meta: GameMeta) -> dict[int, BotPlayer]:
+    """The players of a stored game's bot seats, and of its other seats when it has a stand-in."""
     players = {}
     for seat in meta.seats:
-        if seat.kind == "bot" and seat.bot is not None:
+        name = seat.bot if seat.kind == "bot" else meta.stand_in.bot if meta.stand_in else None
+        if name is not None:
             try:
-                players[seat.number] = make_player(seat.bot, record.seed + seat.number)
+                players[seat.number] = make_player(name, record.seed + seat.number)
             except BotUnavailable as missing:
                 log.warning("game %s seat %d: %s; its settlers wait", record.id, seat.number, missing)
     return players

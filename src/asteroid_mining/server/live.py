@@ -315,7 +315,8 @@ class LiveGame:
             return None
         if seat.kind == "bot":
             return self._settings.bot_delay
-        return self.turn_seconds
+        stand_in = self.meta.stand_in  # a silent seat is played by a bot after a while, or waits (the timer)
+        return self.turn_seconds if stand_in is None else stand_in.after
 
     def watched(self) -> bool:
         """Somebody is connected to the game (here or, as its replication knows, elsewhere): its clock runs."""
@@ -331,11 +332,12 @@ class LiveGame:
         self._turn_started_wall = time.time()
 
     async def _auto(self) -> None:
-        """The turn's time is up: a bot seat's bot plays it, a person's settler waits."""
+        """The turn's time is up: a bot seat's bot plays it, or the game's stand-in a silent seat's; else the
+        settler waits."""
         settler = self.game.turn
         assert settler is not None
         seat = self._owner_of[settler]
-        player = self._players.get(seat.number) if seat.kind == "bot" else None
+        player = self._players.get(seat.number)  # a person's seat has one only with a stand-in
         if player is not None:
             action = await asyncio.to_thread(player, self.game, settler)
             await self.commit(action, {"seat": seat.number, "auto": "bot"})

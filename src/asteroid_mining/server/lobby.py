@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Request, Response
@@ -78,13 +79,33 @@ def _body_doc(model: type[BaseModel], required: bool) -> dict[str, Any]:
 @router.post("/games", status_code=201, response_model=CreatedGame, openapi_extra=_body_doc(CreateGame, True),
              responses={
     **_ERRORS, 429: {"model": ErrorBody, "description": "Too many games from this address"}})
-async def create_game(request: Request) -> CreatedGame:
-    """Create a game. The answer holds each seat's token: shown this once, never listed."""
+async def create_game(request: Request, response: Response) -> CreatedGame:
+    """Create a game. The answer holds each seat's token and invite link, and the spectator link: shown this
+    once, never listed, never kept by a cache (`Cache-Control: no-store`)."""
     body = json_body(request, CreateGame)
     if body is None:
         raise ServerError(422, "invalid", "the request needs a JSON body: an object ({} takes every default)")
     live, seats = await hub_of(request).create(body, client_of(request))
-    return CreatedGame(id=live.id, seats=seats)
+    response.headers["cache-control"] = "no-store"
+    return with_links(CreatedGame(id=live.id, seats=seats), site_of(request))
+
+
+def site_of(request: Request) -> str:
+    """The server's address as the client reached it (`http://host:port`, behind a trusted proxy its scheme),
+    which the links of a new game start with."""
+    return str(request.base_url).rstrip("/")
+
+
+def with_links(created: CreatedGame, site: str) -> CreatedGame:
+    """`created` with each person's seat's invite link and the spectator link, the links the browser's lobby
+    makes (`web/src/session.ts`, `inviteLink`): the token is in the fragment, so it never reaches a server's
+    log or a cache, and the service worker keeps no page with a query."""
+    game = quote(created.id, safe="")
+    for seat in created.seats:
+        if seat.token is not None:
+            seat.invite = f"{site}/#/game/{game}?seat={seat.seat}&token={quote(seat.token, safe='')}"
+    created.watch = f"{site}/#/watch/{game}"
+    return created
 
 
 @router.get("/games", response_model=Lobby)

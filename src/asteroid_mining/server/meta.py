@@ -22,6 +22,14 @@ class MetaError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class StandInMeta:
+    """A game's stand-in: the bot that plays a silent seat's turn, and after how many seconds."""
+
+    bot: str
+    after: float
+
+
+@dataclass(frozen=True, slots=True)
 class GameMeta:
     """The server's data about one game, written once when the game is created."""
 
@@ -38,12 +46,16 @@ class GameMeta:
     lesson: str | None = None
     """The lesson or puzzle this game was started for (`POST /api/lessons/{id}/games`); such games are one
     person's practice, not listed in the lobby. None: an ordinary game."""
+    stand_in: StandInMeta | None = None
+    """The bot that plays a person's or program's turn once it has lasted `after` seconds; None: the turn waits
+    (for `turn_seconds`, or for ever)."""
 
     def to_json(self) -> dict[str, Any]:
         """The metadata as stored (`GameRecord.meta`)."""
         return {"rules": self.rules, "belt_name": self.belt_name, "turn_seconds": self.turn_seconds,
                 "client": self.client, "seats": [seat.to_meta() for seat in self.seats],
-                **({"lesson": self.lesson} if self.lesson else {})}
+                **({"lesson": self.lesson} if self.lesson else {}),
+                **({"stand_in": {"bot": self.stand_in.bot, "after": self.stand_in.after}} if self.stand_in else {})}
 
     def seats_public(self) -> list[dict[str, Any]]:
         """The seats as anyone may see them (no token hashes)."""
@@ -70,6 +82,7 @@ class GameMeta:
         seats = data.get("seats")
         if not isinstance(seats, list):
             raise MetaError("meta.seats: expected a list")
+        stand_in = _stand_in(data.get("stand_in"))
         return cls(
             rules=cast(RulesName, rules),
             belt_name=_text(data, "belt_name"),
@@ -77,7 +90,19 @@ class GameMeta:
             client=_text(data, "client"),
             seats=tuple(_seat(seat, i) for i, seat in enumerate(seats)),
             lesson=lesson,
+            stand_in=stand_in,
         )
+
+
+def _stand_in(data: Any) -> StandInMeta | None:
+    if data is None:
+        return None
+    bot, after = (data.get("bot"), data.get("after")) if isinstance(data, Mapping) else (None, None)
+    if not isinstance(bot, str) or not bot:
+        raise MetaError("meta.stand_in.bot: expected a bot's name")
+    if isinstance(after, bool) or not isinstance(after, int | float) or not after > 0:
+        raise MetaError(f"meta.stand_in.after: expected a positive number, not {after!r}")
+    return StandInMeta(bot, float(after))
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -92,7 +117,7 @@ def _seat(data: Any, index: int) -> Seat:
     if not isinstance(data, Mapping):
         raise MetaError(f"{where}: expected an object")
     number, kind, settlers = data.get("seat"), data.get("kind"), data.get("settlers")
-    token, bot = data.get("token", ""), data.get("bot")
+    token, bot, program = data.get("token", ""), data.get("bot"), data.get("program", False)
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
         raise MetaError(f"{where}.seat: expected a seat number (1, 2, …), not {number!r}")
     if kind not in ("human", "bot"):
@@ -103,4 +128,6 @@ def _seat(data: Any, index: int) -> Seat:
         raise MetaError(f"{where}.token: expected a string")
     if kind == "bot" and not isinstance(bot, str):
         raise MetaError(f"{where}.bot: a bot seat needs its bot's name")
-    return Seat(number, kind, tuple(settlers), token, bot if kind == "bot" else None)
+    if not isinstance(program, bool):
+        raise MetaError(f"{where}.program: expected true or false")
+    return Seat(number, kind, tuple(settlers), token, bot if kind == "bot" else None, program)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -31,7 +32,7 @@ from .direct import SCOPE_KEY, close_now
 from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
-from .messages import MessageError, error, parse
+from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
 from .schemas import SyncMessage
@@ -162,7 +163,9 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
 
 
 async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings) -> None:
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    program = conn.seat is not None and conn.seat.program  # a program's seat has a budget of its own
+    rate = settings.program_rate_per_second if program else settings.rate_per_second
+    bucket = TokenBucket(rate, settings.program_rate_burst if program else settings.rate_burst)
     syncs = TokenBucket(settings.sync_per_second, SYNC_BURST)
     refused = 0
     while True:
@@ -176,8 +179,7 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
                 conn.outbox.close()
                 await websocket.close(CLOSE_FLOOD, "too many messages")
                 return
-            conn.outbox.put(error("rate_limited", f"too many messages: at most {settings.rate_per_second:g} a "
-                                  "second on average"))
+            conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket))
             continue
         refused = 0
         if text is None:
@@ -190,12 +192,22 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
             continue
         if isinstance(msg, SyncMessage):
             if not syncs.take():  # an answer may be the whole state: syncs have a bucket of their own
-                conn.outbox.put(error("rate_limited", f"too many syncs: at most {settings.sync_per_second:g} a "
-                                      "second on average"))
+                conn.outbox.put(rate_limited(f"too many syncs: at most {settings.sync_per_second:g} a second on "
+                                             "average", syncs))
                 continue
             live.sync(conn, msg.after)
         else:
             live.submit(conn, msg)
+
+
+def rate_limited(message: str, bucket: TokenBucket) -> str:
+    """The `error rate_limited` for a message the bucket had no token for: `retry_after` says in how many seconds
+    (rounded up to the millisecond) the next one is taken, so that a program waits that long and then sends it."""
+    wait = bucket.wait()
+    if not math.isfinite(wait):  # a bucket never refilled (a rate of 0): no time to say
+        return error("rate_limited", message)
+    return dumps({"type": "error", "code": "rate_limited", "message": message,
+                  "retry_after": max(math.ceil(wait * 1000) / 1000, 0.001)})
 
 
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:

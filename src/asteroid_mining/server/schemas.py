@@ -29,6 +29,15 @@ class _StrictBody(_Strict):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class StandIn(_StrictBody):
+    """`CreateGame.stand_in`: a bot that plays the turn of a seat that has not acted in time."""
+
+    bot: Annotated[str, Field(min_length=1, max_length=32)] = Field(
+        description="A bot's name from `GET /api/bots`.")
+    after: float = Field(gt=0, le=86_400, allow_inf_nan=False, description="Seconds a turn may last before the bot "
+                         "plays it; the server's `min_turn_seconds` (1 by default) is the least it takes.")
+
+
 class CreateGame(_StrictBody):
     """The body of `POST /api/games`; every field is optional."""
 
@@ -60,6 +69,14 @@ class CreateGame(_StrictBody):
     bots: dict[Annotated[str, Field(pattern=r"^[1-8]$")], Annotated[str, Field(min_length=1, max_length=32)]] = Field(
         default_factory=dict, description='Seats played by the server: `{"2": "planner"}` (seat → bot name).'
     )
+    programs: Annotated[list[Annotated[StrictInt, Field(ge=1, le=8)]], Field(max_length=8)] = Field(
+        default_factory=list, description="Seats played by programs over the WebSocket (`[2, 3]`): their "
+        "connections have the server's `program_rate_per_second` message budget instead of `rate_per_second`. "
+        "When every seat the server does not play is a program's, the game has a turn timer by default "
+        "(`program_turn_seconds`).")
+    stand_in: StandIn | None = Field(
+        None, description="What a silent seat does: the named bot plays a person's or program's turn once it has "
+        "not acted for `after` seconds (instead of `turn_seconds`, which makes it wait).")
 
 
 class AbandonGame(_StrictBody):
@@ -87,6 +104,8 @@ class CreatedSeat(BaseModel):
     bot: str | None = None
     token: str | None = Field(description="The seat's secret: whoever has it plays the seat. None for bots.")
     settlers: list[str]
+    invite: str | None = Field(default=None, description="The seat's invite link (`…/#/game/ID?seat=N&token=T`), as the "
+                               "lobby shows it: the program or person given it plays the seat. None for bots.")
 
 
 class CreatedGame(BaseModel):
@@ -94,6 +113,7 @@ class CreatedGame(BaseModel):
 
     id: str
     seats: list[CreatedSeat]
+    watch: str | None = Field(default=None, description="The spectator link (`…/#/watch/ID`): it shows the game to anyone.")
 
 
 class GameSummary(BaseModel):

@@ -19,6 +19,9 @@ class Seat:
     settlers: tuple[str, ...]
     token_digest: str
     bot: str | None = None
+    program: bool = False
+    """Played by a program over the WebSocket (chosen at creation, `CreateGame.programs`): its connections have
+    the program message budget (`Settings.program_rate_per_second`)."""
 
     def public(self) -> dict[str, Any]:
         """The seat as anyone may see it (no token)."""
@@ -26,7 +29,7 @@ class Seat:
 
     def to_meta(self) -> dict[str, Any]:
         """The seat as stored with the game."""
-        return {**self.public(), "token": self.token_digest}
+        return {**self.public(), "token": self.token_digest, **({"program": True} if self.program else {})}
 
 
 def deal_settlers(settlers: list[str], seats: int) -> list[tuple[str, ...]]:

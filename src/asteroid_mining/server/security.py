@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -65,3 +66,10 @@ class TokenBucket:
             self._level -= 1.0
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until the bucket next holds a token (0 when it holds one now), as of the last `take`; infinite
+        for a bucket that is never refilled (`rate` 0)."""
+        if self._level >= 1.0:
+            return 0.0
+        return (1.0 - self._level) / self.rate if self.rate > 0 else math.inf
