@@ -91,12 +91,21 @@ def wait_for_choices(page: Page) -> None:
 def test_every_button_and_reason_is_the_servers_choice(server: Server, new_page: Any) -> None:
     game = server.create(seats=1, settlers_per_seat=1, belt=workshop_belt(), seed=workshop_seed())
     page = new_page()
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(json.loads(text))))
     open_game(page, server, game)
     compared = 0
     for step in WORKSHOP_PLAN:
         wait_for_choices(page)
         compared += check_screen(page)
+        offered = page.evaluate("() => window.__am.choices()")
         play_step(page, step)
+        # the act sent is the entry the server offered, every field of it but the player's hints: nothing rebuilt
+        act = [m for m in sent if m.get("type") == "act"][-1]
+        played = {k: v for k, v in act.items() if k not in ("type", "settler", "ref")}
+        entries = [{k: v for k, v in c.items() if k not in ("refusal", "danger")}
+                   for c in offered[act["settler"]]["choices"]]
+        assert played in entries and played["action"] == step["action"], (played, step)
     assert compared > 150
 
 

@@ -4,7 +4,8 @@
 import { sunState } from "./sun";
 import type * as P from "./protocol";
 import type { AckMessage, Belts, Bots, EndedMessage, ErrorMessage } from "./protocol";
-import type { ActMessage, AsteroidView, GameView } from "./types";
+import type { Act } from "./choices";
+import type { AsteroidView, GameView } from "./types";
 
 // Every message and answer is typed by the generated protocol (protocol.ts, from the server's pydantic models);
 // the names below are that protocol's, with one difference the client makes itself: a view it holds has each
@@ -232,7 +233,7 @@ export class GameSocket {
   }
 
   /** Sends an action; returns its ref (echoed in the answer), or null when not connected. */
-  act(msg: Omit<ActMessage, "type">): number | null {
+  act(msg: Act): number | null {
     const ref = this.nextRef++;
     const act = { type: "act", ...msg, ref };
     if (!this.send(act)) return null;

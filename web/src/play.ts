@@ -3,9 +3,9 @@
 // for the settlers this browser moves, and the action waiting for its answer. It draws nothing: the screen
 // reacts to its callbacks.
 
-import type { Choices } from "./choices";
+import type { Act, Choices } from "./choices";
 import { GameSocket, type SeatPublic, type ServerMessage, type SocketStatus, applyDiff } from "./net";
-import type { ActMessage, GameEvent, GameView } from "./types";
+import type { GameEvent, GameView } from "./types";
 
 export interface SessionHandlers {
   /** A whole view came: the first one, or again after a reconnect. */
@@ -129,7 +129,7 @@ export class PlaySession {
   }
 
   /** Sends an action of a settler of `seat`; false when that seat is not played here or not connected. */
-  act(seat: number, msg: Omit<ActMessage, "type">): boolean {
+  act(seat: number, msg: Act): boolean {
     const sock = this.sockets.get(seat);
     if (!sock) return false;
     const t0 = performance.now();

@@ -1,9 +1,10 @@
 // The JSON the server sends, as the client keeps it. The records, messages and the rules' constants are the
 // generated protocol (protocol.ts, from the server's schemas); this file adds what the client derives itself:
-// each asteroid's `near` and `next_change` (the server leaves them out: `withSun` in net.ts) and the client's
-// own shape of an `act`.
+// each asteroid's `near` and `next_change` (the server leaves them out: `withSun` in net.ts), and events whose
+// fields can be read by name whatever their kind.
 
 import type {
+  ActMessage as ProtocolAct,
   Asteroid,
   GameEvent as ProtocolEvent,
   Cargo as ProtocolCargo,
@@ -51,12 +52,5 @@ export type Status = ProtocolView["status"] | "abandoned";
 /** The public view (R17) of a game, its asteroids with their derived sun state. */
 export type GameView = Omit<ProtocolView, "asteroids" | "status"> & { asteroids: AsteroidView[]; status: Status };
 
-/** What the client sends to act (the protocol's `ActMessage` narrows each action's fields). */
-export interface ActMessage {
-  type: "act";
-  settler: string;
-  action: string;
-  target?: string;
-  kind?: string;
-  gate?: string;
-}
+/** What the client sends to act: one message per settler action, each with that action's fields. */
+export type ActMessage = ProtocolAct;

@@ -15,6 +15,7 @@
 
 import { t } from "../i18n";
 import type { Choice } from "../choices";
+import { ACTION_SLOTS, type SlotName } from "../generated/actions";
 import { type Part, dangerText, needsConfirm } from "../outcome";
 import { KINDS, type Kind } from "../types";
 import { kindName, refusalText } from "../words";
@@ -30,15 +31,19 @@ interface Slot {
   sub: HTMLElement;
 }
 
-const SLOTS: [string, string, string][] = [
-  ["drill", "D", ICONS.drill],
-  ["mine", "M", ICONS.mine],
-  ["deposit", "E", ICONS.deposit],
-  ["build_robot", "B", ICONS.robot],
-  ["build_gates", "G", ICONS.gates],
-  ["place", "P", ICONS.place],
-  ["wait", "W", ICONS.wait],
-];
+/** Each action's picture: the slots and their keys are the generated action table's (from the engine's action
+ * specs); a new action fails to compile here until it has its icon. */
+const ICON_OF: Record<SlotName, string> = {
+  drill: ICONS.drill,
+  mine: ICONS.mine,
+  deposit: ICONS.deposit,
+  build_robot: ICONS.robot,
+  build_gates: ICONS.gates,
+  place: ICONS.place,
+  wait: ICONS.wait,
+};
+
+const SLOTS: [string, string, string][] = ACTION_SLOTS.map(({ name, key }) => [name, key.toUpperCase(), ICON_OF[name]]);
 
 /** The cross of Cancel. */
 const CANCEL = "M6.4 5L12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z";

@@ -8,7 +8,7 @@ import { api } from "../net";
 import { PlaySession } from "../play";
 import { SEAT_COLOUR, css } from "../render/palette";
 import { BeltScene, type Highlights } from "../render/scene";
-import { type Choice, type Choices, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
+import { type Choice, type Choices, actOf, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
 import { type GameEvent, type GameView, KINDS, type Kind, type Status, WIN_TARGET } from "../types";
 import { refusalText, seatName, serverErrorText, settlerName, settlerNumber } from "../words";
@@ -239,7 +239,9 @@ export class GameScreen implements Controller {
       storm: (n) => (n <= 0 ? t("storm.label_now") : t("storm.label", { n })),
       settlerLabel: (id) => settlerNumber(id),
       reaction: (id) => {
-        const r = this.model ? reactionOf(this.model, id) : null;
+        // the server's word for the settler whose turn it is (its choices came with the view), else the view's
+        const turn = this.model?.view.turn;
+        const r = this.model ? reactionOf(this.model, id, turn ? this.session.choices[turn]?.reactions : null) : null;
         return r ? (r.in_rounds <= 0 ? t(`react.${r.effect}_short_now`) : t(`react.${r.effect}_short`, { n: r.in_rounds })) : null;
       },
     }, reduced);
@@ -612,14 +614,8 @@ export class GameScreen implements Controller {
     const seat = this.seatOf(cur.id) + 1;
     if (!this.tokens.has(seat)) return;
     this.bar.sent();
-    const msg: { settler: string; action: string; target?: string; kind?: string; gate?: string } = {
-      settler: cur.id,
-      action: choice.action,
-    };
-    if (choice.target) msg.target = choice.target;
-    if (choice.kind) msg.kind = choice.kind;
-    if (choice.gate) msg.gate = choice.gate;
-    if (!this.session.act(seat, msg)) {
+    // The choice goes back exactly as the server offered it (all its fields but the hints): nothing is rebuilt.
+    if (!this.session.act(seat, actOf(cur.id, choice))) {
       this.bar.error(t("error.connection"));
       return;
     }

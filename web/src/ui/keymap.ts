@@ -1,9 +1,12 @@
 // The game screen's keyboard shortcuts as one table: the key handler looks keys up in it and the help screen
-// lists it, so the two cannot disagree.
+// lists it, so the two cannot disagree. The actions' keys are the generated action table's (from the engine's
+// action specs, as the action bar's buttons): a new action comes with its key.
+
+import { ACTION_SLOTS, type SlotName } from "../generated/actions";
 
 /** What a key does on the game screen. */
 export type Command =
-  | "act:drill" | "act:mine" | "act:deposit" | "act:build_robot" | "act:build_gates" | "act:place" | "act:wait"
+  | `act:${SlotName}`
   | "move:n" | "next" | "prev" | "go"
   | "pan:left" | "pan:right" | "pan:up" | "pan:down" | "zoom:in" | "zoom:out"
   | "centre" | "fit" | "lang" | "help" | "close";
@@ -19,13 +22,8 @@ export interface Binding {
 }
 
 export const KEYMAP: readonly Binding[] = [
-  { keys: ["d"], shown: "D", label: "action.drill", command: "act:drill" },
-  { keys: ["m"], shown: "M", label: "action.mine", command: "act:mine" },
-  { keys: ["e"], shown: "E", label: "action.deposit", command: "act:deposit" },
-  { keys: ["b"], shown: "B", label: "action.build_robot", command: "act:build_robot" },
-  { keys: ["g"], shown: "G", label: "action.build_gates", command: "act:build_gates" },
-  { keys: ["p"], shown: "P", label: "action.place", command: "act:place" },
-  { keys: ["w"], shown: "W", label: "action.wait", command: "act:wait" },
+  ...ACTION_SLOTS.map(({ name, key }): Binding => (
+    { keys: [key], shown: key.toUpperCase(), label: `action.${name}`, command: `act:${name}` })),
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], shown: "1–9", label: "keys.move_n", command: "move:n" },
   { keys: ["n", "]"], shown: "N / ]", label: "keys.next", command: "next" },
   { keys: ["N", "["], shown: "Shift+N / [", label: "keys.prev", command: "prev" },

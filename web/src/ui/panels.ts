@@ -212,7 +212,7 @@ export class DestinationsPanel {
       const ok = ctx.canAct && !d.refusal;
       const name = gate ? t("dest.gate", { gate: target, to: via ?? "?" }) : target;
       const storm = dest ? ctx.model.stormIn(dest.id) : undefined;
-      const reaction = dest ? reactionOf(ctx.model, dest.id) : null;
+      const reaction = dest ? reactionOf(ctx.model, dest.id, ctx.all?.reactions) : null;
       const li = h("li", {
         class: `dest ${ok ? "" : "refused"} ${i === ctx.focus ? "focused" : ""}`,
         role: "option",
