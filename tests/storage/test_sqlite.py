@@ -149,3 +149,33 @@ def test_one_server_at_a_time_in_a_data_directory(tmp_path: Path) -> None:
         await again.close()
 
     asyncio.run(scenario())
+
+
+def _layout(path: Path) -> tuple[list[tuple[object, ...]], list[str]]:
+    """Every column (table, name, type, NOT NULL, primary key) and the names of the indexes of a database."""
+    with sqlite3.connect(path) as conn:
+        columns = [(table, *row[1:4], row[5]) for table in ("games", "commands", "snapshots")
+                   for row in conn.execute(f"PRAGMA table_info({table})")]
+        indexes = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT "
+                                                  "LIKE 'sqlite_autoindex%' ORDER BY name")]
+    return columns, indexes
+
+
+def test_a_database_brought_up_to_date_has_the_layout_of_a_new_one(tmp_path: Path) -> None:
+    """The layout is written once (`storage.schema`): a new database is made from it, a version 1 one migrated to
+    it; both end the same."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    old.mkdir()
+    with sqlite3.connect(old / DATABASE_NAME) as conn:
+        conn.executescript(SCHEMA_1)
+
+    async def scenario() -> None:
+        for directory in (new, old):
+            store = SqliteStore(directory)
+            await store.open()
+            await store.close()
+
+    asyncio.run(scenario())
+    made, migrated = _layout(new / DATABASE_NAME), _layout(old / DATABASE_NAME)
+    assert made == migrated and made[1] == ["games_running"]
+    assert ("commands", "status", "TEXT", 0, 0) in made[0] and ("games", "seed", "INTEGER", 1, 0) in made[0]

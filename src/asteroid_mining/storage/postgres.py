@@ -46,6 +46,7 @@ from .base import (
     read_record,
     read_snapshot,
 )
+from .schema import create_statements
 
 try:
     import psycopg
@@ -59,45 +60,6 @@ games' rows) and an index of every game by status; version 2 has the epoch, the 
 game's belt (so that the lobby need not read belt documents) and indexes only running games."""
 
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: (
-        """
-        CREATE TABLE games (
-            id TEXT PRIMARY KEY,
-            created DOUBLE PRECISION NOT NULL,
-            belt TEXT NOT NULL,
-            options TEXT NOT NULL,
-            seed BIGINT NOT NULL,
-            settlers INTEGER NOT NULL,
-            meta TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            status TEXT NOT NULL,
-            round INTEGER NOT NULL,
-            turn TEXT,
-            updated DOUBLE PRECISION NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE commands (
-            game TEXT NOT NULL REFERENCES games (id),
-            seq INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            author TEXT NOT NULL,
-            at DOUBLE PRECISION NOT NULL,
-            status TEXT NOT NULL,
-            round INTEGER NOT NULL,
-            turn TEXT,
-            PRIMARY KEY (game, seq)
-        )
-        """,
-        """
-        CREATE TABLE snapshots (
-            game TEXT PRIMARY KEY REFERENCES games (id),
-            seq INTEGER NOT NULL,
-            state TEXT NOT NULL
-        )
-        """,
-        "CREATE INDEX games_by_status ON games (status, created)",
-    ),
     2: (
         "ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN asteroids INTEGER",
@@ -107,7 +69,8 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE INDEX games_running ON games (created, id) WHERE status = 'running'",
     ),
 }
-"""The statements that bring a database from the version before to each version."""
+"""The statements that bring a database of the version before to each version (a new database is made at the
+latest version at once, from `schema`)."""
 
 _MIGRATION_LOCK = 0x61737465  # any constant: nodes starting together migrate one after the other
 _BATCH = 512
@@ -206,10 +169,15 @@ class PostgresStore(GameStore):
                 if version > SCHEMA_VERSION:
                     raise StorageError(f"the database at {redact_url(self.url)} was written by a newer version of "
                                        f"the game (schema {version})")
-                for step in range(version + 1, SCHEMA_VERSION + 1):
-                    for statement in _MIGRATIONS[step]:
+                if version == 0:  # a new database: the layout as it is now
+                    for statement in create_statements("postgresql"):
                         await conn.execute(statement)
-                    log.info("PostgreSQL schema brought to version %d", step)
+                    log.info("PostgreSQL schema made at version %d", SCHEMA_VERSION)
+                else:
+                    for step in range(version + 1, SCHEMA_VERSION + 1):
+                        for statement in _MIGRATIONS[step]:
+                            await conn.execute(statement)
+                        log.info("PostgreSQL schema brought to version %d", step)
                 if version < SCHEMA_VERSION:
                     await conn.execute("DELETE FROM schema_version")
                     await conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))

@@ -52,6 +52,7 @@ from .base import (
     read_record,
     read_snapshot,
 )
+from .schema import COMMANDS, column_names, create_statements
 
 try:
     import fcntl
@@ -67,58 +68,14 @@ DATABASE_NAME = "games.sqlite3"
 LOCK_NAME = "games.lock"
 """The file a server holds locked while it uses the data directory."""
 
-_TABLES = (
-    """
-    -- a game's record: its seq, status, round, turn and updated say where it was when created and, once it has
-    -- ended, where it ended (in between, its last command says where it is)
-    CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        created REAL NOT NULL,
-        belt TEXT NOT NULL,
-        options TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        settlers INTEGER NOT NULL,
-        meta TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        round INTEGER NOT NULL,
-        turn TEXT,
-        updated REAL NOT NULL
-    )
-    """,
-    """
-    -- the append-only log, with where the game is after each command (status, round and turn: NULL in the
-    -- commands of a version 1 or 2 database but the last of each game)
-    CREATE TABLE IF NOT EXISTS commands (
-        game TEXT NOT NULL REFERENCES games (id),
-        seq INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        author TEXT NOT NULL,
-        at REAL NOT NULL,
-        status TEXT,
-        round INTEGER,
-        turn TEXT,
-        PRIMARY KEY (game, seq)
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE IF NOT EXISTS snapshots (
-        game TEXT PRIMARY KEY REFERENCES games (id),
-        seq INTEGER NOT NULL,
-        state TEXT NOT NULL
-    )
-    """,
-)
-"""The tables, each created unless it is there."""
-_INDEXES = (
-    "DROP INDEX IF EXISTS games_by_status",
-    "CREATE INDEX IF NOT EXISTS games_running ON games (created, id) WHERE status = 'running'",
-)
-"""The indexes of version 3 (and the one of version 1 dropped)."""
+_TABLES = create_statements("sqlite", if_not_exists=True)
+"""The tables and indexes of version 3 (`schema`), each made unless it is there."""
+_OLD_INDEXES = ("DROP INDEX IF EXISTS games_by_status",)
+"""What version 3 no longer has: version 1's index of every game by status."""
 
 _BATCH = 512
 """The most writes one transaction takes."""
-_COMMAND_COLUMNS = ("game", "seq", "action", "author", "at", "status", "round", "turn")
+_COMMAND_COLUMNS = tuple(column.name for column in COMMANDS.columns_in("sqlite"))
 
 T = TypeVar("T")
 Synchronous = Literal["FULL", "NORMAL"]
@@ -611,12 +568,14 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
+        for statement in _OLD_INDEXES:
+            conn.execute(statement)
         for statement in _TABLES:
             conn.execute(statement)
         columns = {row[1] for row in conn.execute("PRAGMA table_info(commands)")}
-        for name, kind in (("status", "TEXT"), ("round", "INTEGER"), ("turn", "TEXT")):
+        for name in ("status", "round", "turn"):  # what versions 1 and 2 lacked
             if name not in columns:
-                conn.execute(f"ALTER TABLE commands ADD COLUMN {name} {kind}")
+                conn.execute(f"ALTER TABLE commands ADD COLUMN {COMMANDS.column(name).sql('sqlite')}")
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'progress'").fetchone():
             # version 2: each game's progress was a row of its own
             conn.execute("UPDATE games SET (seq, status, round, turn, updated) = "
@@ -627,8 +586,6 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute("UPDATE commands SET (status, round, turn) = "
                      "(SELECT g.status, g.round, g.turn FROM games AS g WHERE g.id = commands.game) "
                      "WHERE status IS NULL AND seq = (SELECT g.seq FROM games AS g WHERE g.id = commands.game)")
-        for statement in _INDEXES:
-            conn.execute(statement)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -637,12 +594,7 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-_COLUMNS = {
-    "games": {"id", "created", "belt", "options", "seed", "settlers", "meta", "seq", "status", "round", "turn",
-              "updated"},
-    "commands": set(_COMMAND_COLUMNS),
-    "snapshots": {"game", "seq", "state"},
-}
+_COLUMNS = column_names("sqlite")
 """The columns of each table of version 3."""
 
 
