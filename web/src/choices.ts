@@ -62,3 +62,15 @@ export function moves(c: Choices | null): Choice[] {
 export function actions(c: Choices | null): Choice[] {
   return c ? (c.choices as Choice[]).filter((x) => x.action !== "move") : [];
 }
+
+/** The entry a button of the action bar plays (`kind`: the deposit menu's material): the action's one entry; for
+ * deposit without a kind, the first the rules accept (the menu then asks which); for place, the first carried
+ * gate the rules accept. Undefined: the action is not in the choices (no gate carried to place). */
+export function choiceFor(all: readonly Choice[], name: string, kind?: string): Choice | undefined {
+  if (name === "deposit") {
+    const deps = all.filter((c) => c.action === "deposit");
+    return kind ? deps.find((c) => c.kind === kind) : deps.find((c) => !c.refusal) ?? deps[0];
+  }
+  if (name === "place") return all.find((c) => c.action === "place" && !c.refusal) ?? all.find((c) => c.action === "place");
+  return all.find((c) => c.action === name);
+}

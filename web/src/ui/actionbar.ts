@@ -14,7 +14,7 @@
 // with the second press, Cancel, Escape, any other action or tap on the map, or any change of the game.
 
 import { t } from "../i18n";
-import type { Choice } from "../choices";
+import { type Choice, choiceFor } from "../choices";
 import { ACTION_SLOTS, type SlotName } from "../generated/actions";
 import { type Part, dangerText, needsConfirm } from "../outcome";
 import { KINDS, type Kind } from "../types";
@@ -100,13 +100,7 @@ export class ActionBar {
   }
 
   private choice(name: string, kind?: Kind): Choice | undefined {
-    const all = this.ctx?.choices ?? [];
-    if (name === "deposit") {
-      const deps = all.filter((c) => c.action === "deposit");
-      return kind ? deps.find((c) => c.kind === kind) : deps.find((c) => !c.refusal) ?? deps[0];
-    }
-    if (name === "place") return all.find((c) => c.action === "place" && !c.refusal) ?? all.find((c) => c.action === "place");
-    return all.find((c) => c.action === name);
+    return choiceFor(this.ctx?.choices ?? [], name, kind);
   }
 
   update(ctx: Ctx): void {
