@@ -117,6 +117,7 @@ export class GameScreen implements Controller {
   private readonly mapHost = h("div", { class: "map-host" });
   /** "What would a good player do?": the planner's action for this browser's settler, on the map. */
   private readonly hints: HintButton;
+  private mapTools!: HTMLElement;
   private readonly inspector = h("div", { class: "inspector", hidden: true, "aria-live": "polite" });
   private readonly toast = h("div", { class: "toast", role: "alert", hidden: true });
   private readonly mapList = h("p", { class: "sr-only", "aria-live": "polite" });
@@ -193,10 +194,10 @@ export class GameScreen implements Controller {
     this.destPanel = new DestinationsPanel(this);
     this.sidePanel = new SidePanel(this);
     const zoom = h("div", { class: "map-tools", role: "group" },
-      h("button", { type: "button", class: "icon-btn", dataset: { tool: "in" }, onclick: () => this.scene?.camera.zoomAt(1.3) }, icon(ICONS.zoomIn)),
-      h("button", { type: "button", class: "icon-btn", dataset: { tool: "out" }, onclick: () => this.scene?.camera.zoomAt(1 / 1.3) }, icon(ICONS.zoomOut)),
-      h("button", { type: "button", class: "icon-btn", dataset: { tool: "centre" }, onclick: () => this.centreOnTurn() }, icon(ICONS.target)),
-      h("button", { type: "button", class: "icon-btn overlay-toggle", dataset: { tool: "danger" }, "aria-pressed": "false",
+      h("button", { type: "button", class: "icon-btn", dataset: { tool: "in", label: "map.zoom_in" }, onclick: () => this.scene?.camera.zoomAt(1.3) }, icon(ICONS.zoomIn)),
+      h("button", { type: "button", class: "icon-btn", dataset: { tool: "out", label: "map.zoom_out" }, onclick: () => this.scene?.camera.zoomAt(1 / 1.3) }, icon(ICONS.zoomOut)),
+      h("button", { type: "button", class: "icon-btn", dataset: { tool: "centre", label: "map.centre" }, onclick: () => this.centreOnTurn() }, icon(ICONS.target)),
+      h("button", { type: "button", class: "icon-btn overlay-toggle", dataset: { tool: "danger", label: "keys.danger" }, "aria-pressed": "false",
         onclick: (e: Event) => {
           const b = e.currentTarget as HTMLElement;
           const on = b.getAttribute("aria-pressed") !== "true";
@@ -228,6 +229,8 @@ export class GameScreen implements Controller {
       this.overlay.el);
     map.appendChild(this.banner);
     map.querySelector(".map-foot")?.appendChild(this.hints.card);
+    this.mapTools = zoom;
+    this.labelMapTools();
     this.drawTabs();
     this.unsubs.push(onLangChange(() => this.relabel()));
   }
@@ -259,6 +262,7 @@ export class GameScreen implements Controller {
       const r = this.mapHost.getBoundingClientRect();
       return { x: r.left + s.x, y: r.top + s.y };
     };
+    this.labelMapTools();  // the canvas is there now
     this.scene.setSeats((id) => this.seatOf(id));
     this.scene.camera.attach(this.mapHost, (x, y) => this.onMapClick(x, y), (x, y) => this.onMapHover(x, y));
     this.mapHost.addEventListener("pointerleave", () => this.onMapHover(-1e6, -1e6));
@@ -360,6 +364,8 @@ export class GameScreen implements Controller {
       document.body.dataset.ready = "1";
     } else if (turnChanged && turn) {
       this.frameTurn(true);
+    } else if (turn) {
+      this.keepFramed();  // the same settler again (one settler, or a step that ended nobody's turn)
     }
     if (turnChanged || first) this.maybeHandover();
     if (view.status !== "running" && !this.endShown && !this.customEnd) {
@@ -377,9 +383,11 @@ export class GameScreen implements Controller {
 
   /** Highlights what a lesson's step asks to press: an action button, a deposit kind or a destination. */
   pointAt(press: string | null): void {
+    const before = this.pointed;
     this.pointed = press;
     this.markPointed();
     if (this.ctx) this.updateHighlights(this.ctx);
+    if (press !== before) this.keepFramed();
   }
 
   private markPointed(): void {
@@ -396,13 +404,48 @@ export class GameScreen implements Controller {
     if (arg) this.el.querySelector(`.deposit-kind[data-kind="${CSS.escape(arg)}"]`)?.classList.add("lesson-target");
   }
 
+  /** Frames the current settler with its neighbours and what a lesson points at, in the part of the map that
+   * the lesson's banner and the map's buttons leave free. */
   private frameTurn(smooth: boolean): void {
     const cur = this.model?.current();
     if (!cur?.at || !this.scene || !this.model) return;
     const a = this.model.asteroids.get(cur.at);
     const ids = [cur.at, ...(a?.neighbours ?? []).slice(0, 30)];
     for (const g of this.model.gatesHere(cur.at)) if (g.to) ids.push(g.to);
-    this.scene.frame(ids.length > 1 ? ids : [cur.at], smooth);
+    const pointed = this.pointedAsteroid();
+    if (pointed) ids.push(pointed);
+    this.scene.frame(ids.length > 1 ? ids : [cur.at], smooth, this.mapInsets());
+  }
+
+  /** Frames the current settler again when it, or what a lesson points at, is out of the map's free part. */
+  private keepFramed(): void {
+    const at = this.model?.current()?.at;
+    if (!at || !this.scene) return;
+    const ids = [at];
+    const pointed = this.pointedAsteroid();
+    if (pointed) ids.push(pointed);
+    if (!this.scene.shows(ids, this.mapInsets())) this.frameTurn(true);
+  }
+
+  /** The asteroid a lesson's step points at (where to fly), if any. */
+  private pointedAsteroid(): string | null {
+    const id = this.pointed?.startsWith("move:") ? this.pointed.slice(5) : null;
+    return id && this.model?.asteroids.has(id) ? id : null;
+  }
+
+  /** The map's edges covered by what floats over it (CSS px): the lesson's banner over its top (unless it
+   * covers most of the map: an introduction, soon dismissed), the column of buttons along its right edge. */
+  private mapInsets(): { top: number; right: number; bottom: number; left: number } {
+    const m = this.mapHost.getBoundingClientRect();
+    const out = { top: 0, right: 0, bottom: 0, left: 0 };
+    if (!this.banner.hidden) {
+      const b = this.banner.getBoundingClientRect();
+      const top = b.bottom - m.top;
+      if (b.height > 0 && top > 0 && top < m.height * 0.5) out.top = top;
+    }
+    const tools = this.el.querySelector(".map-tools")?.getBoundingClientRect();
+    if (tools && tools.width > 0 && tools.width < m.width * 0.3) out.right = Math.max(0, m.right - tools.left);
+    return out;
   }
 
   private centreOnTurn(): void {
@@ -588,7 +631,21 @@ export class GameScreen implements Controller {
       : "";
   }
 
+  /** The map's icon buttons named in words (each its `data-label` key), and its canvas as a picture of the belt:
+   * an icon alone names nothing to a screen reader. */
+  private labelMapTools(): void {
+    for (const b of this.mapTools.querySelectorAll<HTMLElement>("button[data-label]")) {
+      const name = t(b.dataset.label ?? "");
+      b.setAttribute("aria-label", name);
+      b.title = name;
+    }
+    const canvas = this.mapHost.querySelector("canvas");
+    canvas?.setAttribute("role", "img");
+    canvas?.setAttribute("aria-label", t("map.canvas"));
+  }
+
   private relabel(): void {
+    this.labelMapTools();
     this.log.relabel();
     this.scene?.invalidateText();
     if (this.model) this.scene?.setModel(this.model, []);
@@ -667,7 +724,7 @@ export class GameScreen implements Controller {
   }
 
   show(ids: string[]): void {
-    if (ids.length) this.scene?.frame(ids, true);
+    if (ids.length) this.scene?.frame(ids, true, this.mapInsets());
     if (this.tab !== "map") this.showTab("map");
   }
 

@@ -147,9 +147,18 @@ export class HerePanel {
   }
 }
 
+/** Marks a destination's row as the keyboard's choice (its button `aria-current`) or not. */
+function markCurrent(li: HTMLElement, current: boolean): void {
+  const button = li.querySelector("button");
+  if (current) button?.setAttribute("aria-current", "true");
+  else button?.removeAttribute("aria-current");
+}
+
 export class DestinationsPanel {
   readonly el = h("section", { class: "panel dest-panel", "aria-labelledby": "dest-title" });
-  private readonly list = h("ol", { class: "dests", role: "listbox", "aria-labelledby": "dest-title" });
+  // A list of buttons, not a listbox: an option holding a button is a control inside a control, which a screen
+  // reader cannot tell apart (axe: nested-interactive). The keyboard's choice is the row its button marks current.
+  private readonly list = h("ol", { class: "dests", "aria-labelledby": "dest-title" });
   private readonly search = h("input", { type: "search", class: "dest-search", autocomplete: "off" });
   private hovered: string | null = null;
 
@@ -183,7 +192,7 @@ export class DestinationsPanel {
           const li = rows[i] as HTMLElement | undefined;
           if (!li) continue;
           li.classList.toggle("focused", i === ctx.focus);
-          li.setAttribute("aria-selected", i === ctx.focus ? "true" : "false");
+          markCurrent(li, i === ctx.focus);
         }
         this.lastFocus = ctx.focus;
       }
@@ -197,7 +206,7 @@ export class DestinationsPanel {
     if (signature === this.signature && this.sameModel === ctx.model) {
       this.list.querySelectorAll<HTMLElement>(".dest").forEach((li, i) => {
         li.classList.toggle("focused", i === ctx.focus);
-        li.setAttribute("aria-selected", i === ctx.focus ? "true" : "false");
+        markCurrent(li, i === ctx.focus);
       });
       return;
     }
@@ -215,12 +224,11 @@ export class DestinationsPanel {
       const reaction = dest ? reactionOf(ctx.model, dest.id, ctx.all?.reactions) : null;
       const li = h("li", {
         class: `dest ${ok ? "" : "refused"} ${i === ctx.focus ? "focused" : ""}`,
-        role: "option",
-        "aria-selected": i === ctx.focus ? "true" : "false",
         dataset: { target, search: `${target} ${via ?? ""} ${dest?.core ?? ""}`.toLowerCase() },
       }, h("button", {
         type: "button",
         "aria-disabled": ok ? "false" : "true",
+        "aria-current": i === ctx.focus ? "true" : null,
         title: d.refusal ? refusalText(d.refusal) : t("dest.go", { to: name }),
         onclick: () => {
           this.ctl.setFocus(i);
