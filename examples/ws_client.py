@@ -5,8 +5,21 @@
 It uses nothing of the game's own code: only the WebSocket protocol of docs/server.md (JSON text frames), so it
 is a model for a client in any language. Its one library is `websockets` (`pip install websockets`). It keeps
 the view up to date from the `state` and each `update`'s `diff`, and on the turn of one of its settlers chooses
-with a simple strategy (below) and sends an `act`; a refused action is replaced by `wait`. It exits 0 when the
-game is over, printing `won` or `lost`, and 1 on a connection or protocol failure.
+with a simple strategy (below) and sends an `act` with a `ref`; a refused action is replaced by `wait`. It exits
+0 when the game is over, printing `won` or `lost` (`abandoned` when a player ended it), and 1 with one line on
+standard error on any failure, never a traceback.
+
+It survives real use:
+
+- `rate_limited`: the message was dropped, and the error's `retry_after` says in how many seconds the server takes
+  the next one; the client waits that long and sends the message again.
+- A dropped connection (the network, a server restart, a cluster's node moving the game, `4408` too slow): it
+  connects again, up to `RECONNECTS` times in a row, waiting longer each time. The server's first message is the
+  whole `state`, which brings it up to date; an `act` left unanswered is sent again with its `ref`, which the
+  server plays at most once (an `ack` when it was played already). Within a connection, an `update` whose `seq`
+  is not the next one is answered with a `sync`.
+- A close that another try cannot mend (a wrong token, no such game, a damaged game) ends it with the server's
+  own sentence.
 
 The strategy, one settler at a time: run to a neighbouring shelter when a storm is forecast for its asteroid;
 mine an exposed core the team still needs; drill a needed or unknown core (never the last layer over ice or
@@ -17,17 +30,31 @@ the nearest asteroid that holds a needed core, or one nobody has surveyed.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
+import time
 from collections import deque
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.sync.client import ClientConnection, connect
 
 KINDS = ("ice", "iron", "carbon", "uranium")
 WIN = 3
 CARGO_LIMIT = 10
 SECTIONS = ("asteroids", "settlers", "robots", "ufos", "gates")
+RECONNECTS = 6
+"""Connections tried in a row after one drops (0.5 s, 1 s, 2 s … apart) before the client gives up."""
+FINAL_CLOSES = {4400: "a bad request", 4401: "a wrong token", 4403: "an origin that may not connect",
+                4404: "no such game", 4409: "too many connections", 4410: "a damaged game", 4429: "flooding"}
+"""Close codes (docs/server.md) after which connecting again cannot help."""
+RETRY_LATER = ("busy", "storage_failed", "not_owner")
+"""Error codes of a command the server did not play for a passing reason: sent again a moment later."""
+
+
+class Failure(Exception):
+    """Why the client stops: one line for the user."""
 
 
 def socket_url(invite: str) -> str:
@@ -160,36 +187,109 @@ class Client:
         return {**act, "action": "wait"}
 
 
-def play(invite: str) -> str:
-    """Play the seat of `invite` until the game is over; its status (`won` or `lost`)."""
-    client = Client()
-    with connect(socket_url(invite), open_timeout=10, max_size=None) as ws:
-        sent: int | None = None  # the seq our last act was sent at (one act in flight at a time)
+class Seat:
+    """One seat's connection to its game: keeps it open, and the view and the last command through drops."""
+
+    def __init__(self, invite: str) -> None:
+        self.url = socket_url(invite)
+        self.client = Client()
+        self.ref = secrets.randbelow(2**48)  # refs are unique for the seat over the game, across restarts too
+        self.pending: dict[str, Any] | None = None  # the act sent and not answered yet
+        self.sent_at = -1  # the seq it was sent at
+        self.last: dict[str, Any] | None = None  # the last message sent (sent again after `rate_limited`)
+        self.error: dict[str, Any] | None = None  # the server's last error (why it closes, when it does)
+        self.fresh = False  # whether the current connection got its state
+
+    def send(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        """Send a message (and remember it: `rate_limited` drops it, and it is sent again)."""
+        self.last = message
+        ws.send(json.dumps(message))
+
+    def act(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        """Send an act with a fresh ref."""
+        self.ref += 1
+        self.pending = {**message, "ref": self.ref}
+        self.sent_at = self.client.seq
+        self.send(ws, self.pending)
+
+    def play(self) -> str:
+        """Play until the game is over; its status. Connects again when a connection drops (`RECONNECTS`)."""
+        tries = 0
         while True:
-            message = json.loads(ws.recv(timeout=120))
+            self.fresh = False
+            try:
+                with connect(self.url, open_timeout=10, max_size=None) as ws:
+                    status = self.attend(ws)
+                    if status is not None:
+                        return status
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+                if code in FINAL_CLOSES:
+                    said = (self.error or {}).get("message") or (closed.rcvd.reason if closed.rcvd else "")
+                    raise Failure(f"the server closed the connection ({code}, {FINAL_CLOSES[code]}): {said}") from None
+                why = f"closed ({code})" if code else "dropped"
+            except (OSError, TimeoutError, InvalidHandshake) as failed:
+                if self.client.seq == 0 and not self.client.view:  # never connected: nothing to resume
+                    raise Failure(f"cannot connect to {self.url.split('?')[0]}: {failed}") from None
+                why = str(failed) or type(failed).__name__
+            tries = 1 if self.fresh else tries + 1  # counted from the last connection that got a state
+            if tries > RECONNECTS:
+                raise Failure(f"lost the connection and could not connect again ({RECONNECTS} tries): {why}")
+            time.sleep(min(10.0, 0.5 * 2 ** (tries - 1)))
+
+    def attend(self, ws: ClientConnection) -> str | None:
+        """One connection: play on it until the game is over (its status) or it closes (raises)."""
+        client = self.client
+        while True:
+            message = json.loads(ws.recv())
             kind = message["type"]
             if kind == "state":
                 client.take_state(message)
-                sent = None
+                self.fresh = True
+                if self.pending is not None and client.seq == self.sent_at:  # unanswered: again, with its ref
+                    self.send(ws, self.pending)
+                    continue
+                self.pending = None
             elif kind == "update":
                 if message["seq"] != client.seq + 1:  # missed something: ask again
-                    ws.send(json.dumps({"type": "sync", "after": client.seq}))
+                    if message["seq"] > client.seq + 1:
+                        self.send(ws, {"type": "sync", "after": client.seq})
                     continue
                 client.take_update(message)
-                sent = None
+                self.pending = None
+            elif kind == "ack":  # an act sent again after a drop had been played already (its update came)
+                self.pending = None
+            elif kind == "ended":
+                return str(message["status"])
             elif kind == "error":
-                if message.get("code") in ("not_your_turn", "game_over"):
-                    sent = None
-                elif sent is not None and client.view.get("turn") in client.mine:  # refused: wait instead
-                    ws.send(json.dumps({"type": "act", "settler": client.view["turn"], "action": "wait"}))
+                self.error = message
+                code = message.get("code")
+                if code == "rate_limited":  # dropped: wait as long as the server says, and send it again
+                    time.sleep(float(message.get("retry_after") or 1.0))
+                    if self.last is not None:
+                        self.send(ws, self.last)
+                    continue
+                if self.pending is None or message.get("ref") != self.pending["ref"]:
+                    continue  # not about our act (the connection may be closed after it: see `play`)
+                if code in RETRY_LATER:
+                    time.sleep(0.5)
+                    self.send(ws, self.pending)
+                    continue
+                refused, self.pending = self.pending, None
+                if code not in ("not_your_turn", "game_over") and client.view.get("turn") == refused["settler"]:
+                    self.act(ws, {"type": "act", "settler": refused["settler"], "action": "wait"})  # refused
                     continue
             status = client.view.get("status")
             if status in ("won", "lost"):
                 return str(status)
             turn = client.view.get("turn")
-            if turn in client.mine and sent != client.seq:
-                ws.send(json.dumps(client.choose(turn)))
-                sent = client.seq
+            if turn in client.mine and self.pending is None and self.sent_at != client.seq:
+                self.act(ws, client.choose(turn))
+
+
+def play(invite: str) -> str:
+    """Play the seat of `invite` until the game is over; its status (`won`, `lost` or `abandoned`)."""
+    return Seat(invite).play()
 
 
 def main(argv: list[str]) -> int:
@@ -199,7 +299,16 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         result = play(argv[0])
-    except (OSError, ValueError, KeyError, TimeoutError) as failed:
+    except KeyboardInterrupt:
+        print("ws_client: interrupted", file=sys.stderr)
+        return 130
+    except Failure as failed:
+        print(f"ws_client: {failed}", file=sys.stderr)
+        return 1
+    except (ValueError, InvalidURI) as bad:  # the invite link (or a message that is not JSON)
+        print(f"ws_client: {type(bad).__name__}: {bad}", file=sys.stderr)
+        return 1
+    except Exception as failed:  # a protocol the client does not understand: still one line, never a traceback
         print(f"ws_client: {type(failed).__name__}: {failed}", file=sys.stderr)
         return 1
     print(result)
