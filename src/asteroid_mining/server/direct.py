@@ -13,9 +13,11 @@ serializes a frame and steps a coroutine, and for four connections that was abou
 server adds per action to choose and send their settlers' choices. An update is the same for most of its
 connections, so `frame_writer` makes its frame once (`wire_frame`: the bytes `websockets` would write, kept in
 the message) and writes them to each connection's transport. It does so only where uvicorn would
-write the same bytes at once: uvicorn's `websockets` sans-I/O protocol, no extension negotiated (the server turns
-compression off), the connection open and its transport taking data. Anything else (a paused transport, a closing
-connection, a test client) goes through `send`, which waits, raises or writes as uvicorn decides.
+write the same bytes at once: uvicorn's `websockets` sans-I/O protocol, no extension negotiated but the server's
+own compression of large messages (`transport.LargeMessageDeflate`) for a message it leaves uncompressed, the
+connection open and its transport taking data. Anything else (a large message to a client that takes it
+compressed, a paused transport, a closing connection, a test client) goes through `send`, which compresses,
+waits, raises or writes as uvicorn decides.
 
 All of this (and `transport`'s protocols) relies on internals of uvicorn's `websockets` sans-I/O protocol, which
 uvicorn does not promise to keep: the server checks at start-up (`check_uvicorn`) that the installed uvicorn has
@@ -35,7 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from .transport import GuardedWebSocket
+from .transport import DEFLATE_MIN_BYTES, GuardedWebSocket, LargeMessageDeflate
 
 SCOPE_KEY = "asteroid_mining.send"
 """Where a WebSocket connection's scope keeps the server's `send`."""
@@ -61,7 +63,7 @@ PROTOCOL_STATE = ("conn", "transport", "writable", "queue", "close_sent", "disco
                   "read_paused", "loop", "logger", "client")
 """What each connection's protocol object keeps that the server reads or sets (`frame_writer`, `close_now`,
 `transport`)."""
-CONNECTION_STATE = ("extensions", "state", "send_close", "data_to_send")
+CONNECTION_STATE = ("extensions", "available_extensions", "state", "send_close", "data_to_send")
 """What the protocol's `websockets` connection (`conn`) has that the server reads or calls."""
 
 
@@ -155,8 +157,12 @@ def frame_writer(send: Any) -> Writer | None:
     protocol = getattr(send, "__self__", None)
     if type(protocol) not in PROTOCOLS or not isinstance(protocol, WebSocketsSansIOProtocol):
         return None
-    if protocol.conn.extensions:
+    extensions = protocol.conn.extensions
+    if extensions and not (len(extensions) == 1 and isinstance(extensions[0], LargeMessageDeflate)):
         return None
+    # with the server's compression, a frame of DEFLATE_MIN_BYTES or more goes through `send` to be compressed (a
+    # frame's head is at most 10 bytes: a payload just under the bound goes there too, and is sent as it is)
+    most = DEFLATE_MIN_BYTES if extensions else 1 << 62
     conn, transport, writable = protocol.conn, protocol.transport, protocol.writable
 
     def write(message: dict[str, Any]) -> bool:
@@ -164,7 +170,10 @@ def frame_writer(send: Any) -> Writer | None:
         if (protocol.close_sent or protocol.disconnected or protocol.initial_response is not None
                 or conn.state is not State.OPEN or not writable.is_set()):
             return False
-        transport.write(wire_frame(message))
+        data = wire_frame(message)
+        if len(data) >= most:
+            return False
+        transport.write(data)
         return True
 
     return write

@@ -68,10 +68,11 @@ def _configure_logging() -> None:
 
 
 def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
-    """uvicorn's configuration for `settings`: the WebSocket frame limit, no compression, no server header, the
-    connection limits (`transport`: a deadline for headers, a cap on each address's sockets), and forwarded
-    headers believed only from the proxies of `forwarded_allow_ips` (uvicorn's default believes any client on
-    127.0.0.1, which could then pick the address its quotas count against)."""
+    """uvicorn's configuration for `settings`: the WebSocket frame limit, uvicorn's compression off (`transport`
+    compresses large messages only), no server header, the connection limits (`transport`: a deadline for
+    headers, a cap on each address's sockets), and forwarded headers believed only from the proxies of
+    `forwarded_allow_ips` (uvicorn's default believes any client on 127.0.0.1, which could then pick the address
+    its quotas count against)."""
     return uvicorn.Config(
         create_app(settings),
         host=settings.host,
@@ -83,7 +84,7 @@ def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
         timeout_keep_alive=settings.keep_alive_seconds,
         h11_max_incomplete_event_size=16 * 1024,  # only if uvicorn's h11 parser is chosen: headers up to 16 KiB
         ws_max_size=4 * settings.max_message_bytes,  # larger messages are answered with an error; far larger: closed
-        ws_per_message_deflate=False,  # small messages: compressing each one per client costs more than it saves
+        ws_per_message_deflate=False,  # uvicorn compresses every message or none: `transport` compresses large ones
         server_header=False,
         timeout_graceful_shutdown=5,
         log_config=None,
