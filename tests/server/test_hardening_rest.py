@@ -79,13 +79,13 @@ def test_gate_elements_are_judged_by_hand_as_the_schema_would(client: TestClient
 def test_a_large_body_is_parsed_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A megabyte of JSON is parsed in a worker thread, once: the event loop (every game's) is never held by it."""
     threads: list[str] = []
-    parse = limits_module._parse
+    parse = limits_module.parse_strict
 
     def watched(body: bytes) -> tuple[str | None, Any]:
         threads.append(threading.current_thread().name)
         return parse(body)
 
-    monkeypatch.setattr(limits_module, "_parse", watched)
+    monkeypatch.setattr(limits_module, "parse_strict", watched)
     belt = gates_belt(0)
     belt["description"] = "x" * (limits_module.PARSE_INLINE + 1)
     loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from .config import Settings
 from .direct import DirectSend
 from .hub import GameHub
 from .limits import BodyLimit
+from .offload import BodyChecker
 from .replay_cache import ReadLimiter, ReplayCache
 from .static import ClientFiles
 from .stores import make_hub, make_store
@@ -37,6 +39,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     """The application. Games are kept in `store` (default: `settings.database`'s PostgreSQL, else SQLite in
     `settings.data_dir`); with `settings.redis` the server is a node of a cluster."""
     settings = settings or Settings()
+    checker = BodyChecker(settings)  # its process starts with the first large body, and stops with the app
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -50,6 +53,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         finally:
             await hub.close()
             await games.close()
+            await asyncio.to_thread(checker.close)  # waits for its process to exit
 
     # FastAPI's OpenTelemetry hooks are off: the server sends nothing anywhere but to its clients
     quiet: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False,
@@ -57,6 +61,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app = FastAPI(title="Asteroid Mining", version=__version__, description=DESCRIPTION, lifespan=lifespan,
                   telemetry=quiet)
     app.state.settings = settings
+    app.state.body_checker = checker
     app.state.replays = ReplayCache(settings.replay_cache_bytes)
     app.state.history_limiter = ReadLimiter(settings.history_rate_per_second, settings.history_rate_burst)
     errors.install(app)
@@ -67,7 +72,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.include_router(history.router)
     app.include_router(lessons.router)
     app.include_router(hints.router)
-    app.add_middleware(BodyLimit, limit=settings.max_request_bytes, deadline=settings.body_timeout)
+    app.add_middleware(BodyLimit, limit=settings.max_request_bytes, deadline=settings.body_timeout, checker=checker)
     # Answers of a kilobyte or more (the lobby, a game's view, log and replay) are gzipped for clients that ask:
     # an HTTP-only middleware (it passes WebSockets by untouched), and it leaves alone what is already encoded
     # (the client's files, precompressed at build time) and fonts and images. Level 6: most of level 9's

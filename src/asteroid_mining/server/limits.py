@@ -15,23 +15,26 @@ The body is read here, before the application sees it, for three reasons:
 
 A large body is parsed in a worker thread (4 MB of JSON is tens of milliseconds of CPU, and the event loop
 serves every game); the parsed document is handed on in the request's scope (`parsed_body`), so that the
-endpoint need not parse it again on the event loop.
+endpoint need not parse it again on the event loop. A large body creating a game is read in another process
+first (`offload.BodyChecker`): one the server will refuse is then never parsed here.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..bodies import MAX_DEPTH as MAX_DEPTH  # (the limits table names it here)
+from ..bodies import parse_strict as parse_strict  # (called through this module's name: a test watches it)
 from .errors import error_body
 
+if TYPE_CHECKING:
+    from .offload import BodyChecker
+
 _BODILESS = frozenset(("GET", "HEAD", "OPTIONS", "DELETE"))
-MAX_DEPTH = 32
-"""The deepest nesting of arrays and objects a request body may have (a belt document needs 4)."""
 PARSE_INLINE = 16 * 1024
 """Bodies up to this many bytes are parsed on the event loop (well under a millisecond); larger ones in a thread."""
 SCOPE_KEY = "asteroid_mining.json"
@@ -49,10 +52,12 @@ class BodyLimit:
     """ASGI middleware: at most `limit` bytes of request body (by Content-Length, and as it streams in), all of it
     within `deadline` seconds, and a body sent to the API must be strict JSON."""
 
-    def __init__(self, app: ASGIApp, limit: int, deadline: float = 30.0) -> None:
+    def __init__(self, app: ASGIApp, limit: int, deadline: float = 30.0, checker: BodyChecker | None = None) -> None:
         self.app = app
         self.limit = limit
         self.deadline = deadline
+        self.checker = checker
+        """Reads large create-game bodies in another process first (`offload`), when given."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on with its body read, or answer 408 / 413 / 422."""
@@ -77,9 +82,14 @@ class BodyLimit:
             return
         if body and scope.get("path", "").startswith("/api/"):
             if len(body) <= PARSE_INLINE:
-                problem, document = _parse(body)
+                problem, document = parse_strict(body)
             else:
-                problem, document = await asyncio.to_thread(_parse, body)
+                verdict = None
+                if self.checker is not None and self.checker.wants(scope, len(body)):
+                    verdict = await self.checker.check(body)  # a body refused there is never parsed here
+                if verdict is None:
+                    verdict = await asyncio.to_thread(parse_strict, body)
+                problem, document = verdict
             if problem is not None:
                 await JSONResponse(error_body("invalid", problem), status_code=422)(scope, receive, send)
                 return
@@ -105,35 +115,6 @@ class BodyLimit:
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = error_body("too_large", f"the request body may be at most {self.limit} bytes")
         await JSONResponse(body, status_code=413, headers={"connection": "close"})(scope, receive, send)
-
-
-def _parse(body: bytes) -> tuple[str | None, Any]:
-    """(None, the document) for strict JSON no deeper than MAX_DEPTH; (why not, as a sentence, None) otherwise."""
-    try:
-        document = orjson.loads(body)
-    except orjson.JSONDecodeError as bad:
-        if "depth limit" in str(bad).lower() or "recursion" in str(bad).lower():  # orjson gives up at 1024
-            return f"malformed JSON: nested deeper than {MAX_DEPTH} levels", None
-        return f"malformed JSON: {bad}", None
-    if _too_deep(document):
-        return f"malformed JSON: nested deeper than {MAX_DEPTH} levels", None
-    return None, document
-
-
-def _too_deep(document: Any) -> bool:
-    """Whether arrays and objects nest deeper than MAX_DEPTH in `document` (one pass, no recursion)."""
-    level: list[Any] = [document]
-    for _ in range(MAX_DEPTH):
-        below: list[Any] = []
-        for value in level:
-            if isinstance(value, dict):
-                below.extend(v for v in value.values() if isinstance(v, dict | list))
-            elif isinstance(value, list):
-                below.extend(v for v in value if isinstance(v, dict | list))
-        if not below:
-            return False
-        level = below
-    return True
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
