@@ -10,7 +10,10 @@ in a fresh browser context (an empty cache) unless said otherwise:
 - cold game: `#/quick` opened (the quick game: made, then its screen loaded) until the game's map is drawn
   (target ≤ 5.0 s); and the same from the lobby, "Play now" pressed as soon as it shows;
 - warm lobby: the lobby opened again in the context of a cold lobby, once its service worker has kept the app
-  shell (target ≤ 10 KB on the wire).
+  shell (target ≤ 10 KB on the wire);
+- large belt: a game on the shipped `large` belt (2,000 asteroids) opened until its map is drawn, and the bytes
+  its WebSocket brought meanwhile — the handshake's answer and the game's first `state` (target ≤ 150 KB on the
+  wire; the state is about 570 KB of JSON, compressed by the server for a browser that offers permessage-deflate).
 
 Times are the page's own (`performance.now()`, from the navigation's start). Bytes on the wire are counted by a
 TCP relay between the browser and the server (every byte the server sent, headers included: the page's requests,
@@ -48,7 +51,7 @@ LATENCY_MS = 150
 DOWN_BYTES_S = 1.6e6 / 8
 UP_BYTES_S = 750e3 / 8
 CPU_SLOWDOWN = 4
-TARGETS = {"cold_lobby_s": 3.0, "cold_lobby_kb": 300, "cold_game_s": 5.0, "warm_lobby_kb": 10}
+TARGETS = {"cold_lobby_s": 3.0, "cold_lobby_kb": 300, "cold_game_s": 5.0, "warm_lobby_kb": 10, "large_state_kb": 150}
 
 # When "Play now" entered the page (the lobby's big button), in the page's own time.
 PROBE = """
@@ -65,6 +68,8 @@ class Relay:
         self.target = port
         self.down = 0
         self.up = 0
+        self.ws_down = 0
+        """The bytes sent down the WebSockets of games (their handshakes' answers and their messages)."""
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
         self.port = 0
@@ -87,11 +92,21 @@ class Relay:
             writer.close()
             return
 
+        websocket = False  # a game's WebSocket, told by the connection's first request
+        first = True
+
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter, downstream: bool) -> None:
+            nonlocal websocket, first
             try:
                 while data := await src.read(65536):
+                    if not downstream and first:
+                        first = False
+                        line = data.split(b"\r\n", 1)[0].split(b" ")
+                        websocket = len(line) > 1 and line[1].startswith(b"/api/games/") and b"/ws" in line[1]
                     if downstream:
                         self.down += len(data)
+                        if websocket:
+                            self.ws_down += len(data)
                     else:
                         self.up += len(data)
                     dst.write(data)
@@ -168,8 +183,9 @@ def lobby(page: Page, url: str, relay: Relay) -> dict[str, float]:
 
 
 def game(page: Page, url: str, relay: Relay, from_lobby: bool) -> dict[str, float]:
-    """Opens the quick game (`#/quick`, or the lobby and then "Play now"); seconds until its map is drawn."""
-    before = relay.down
+    """Opens the quick game (`#/quick`, or the lobby and then "Play now"); seconds until its map is drawn, KB on
+    the wire, and KB of them down the game's WebSocket (its first state)."""
+    before, before_ws = relay.down, relay.ws_down
     if from_lobby:
         page.goto(url, wait_until="commit")
         page.wait_for_selector("#quick-play", timeout=120_000)
@@ -178,7 +194,29 @@ def game(page: Page, url: str, relay: Relay, from_lobby: bool) -> dict[str, floa
         page.goto(f"{url}/#/quick", wait_until="commit")
     page.wait_for_function("document.body.dataset.ready === '1' && window.__am?.ready", timeout=60_000)
     seconds = page.evaluate("window.__am.readyAt") / 1000
-    return {"s": seconds, "kb": (relay.down - before) / 1000}
+    return {"s": seconds, "kb": (relay.down - before) / 1000, "ws_kb": (relay.ws_down - before_ws) / 1000}
+
+
+def large_game(browser: Any, url: str, api: str, relay: Relay, seed: int) -> dict[str, float]:
+    """Opens a new game on the `large` belt, its seat's token already in the browser (as after creating it in the
+    lobby); seconds until its map is drawn, and KB down its WebSocket meanwhile (the first state)."""
+    answer = httpx.post(f"{api}/api/games", json={"belt": "large", "seats": 1, "settlers_per_seat": 3, "seed": seed},
+                        timeout=120)
+    answer.raise_for_status()
+    made = answer.json()
+    tokens = json.dumps({made["id"]: {"1": made["seats"][0]["token"]}})
+    context = new_context(browser)
+    context.add_init_script(f"localStorage.setItem('am.tokens', {json.dumps(tokens)});")
+    try:
+        page = phone(context)
+        before = relay.ws_down
+        page.goto(f"{url}/#/game/{made['id']}", wait_until="commit")
+        page.wait_for_function("document.body.dataset.ready === '1' && window.__am?.ready", timeout=180_000)
+        seconds = page.evaluate("window.__am.readyAt") / 1000
+        time.sleep(0.5)  # the relay has passed on what the server sent (nothing more comes: nobody acts)
+        return {"s": seconds, "ws_kb": (relay.ws_down - before) / 1000}
+    finally:
+        context.close()
 
 
 def summary(runs: list[dict[str, float]]) -> dict[str, Any]:
@@ -187,13 +225,15 @@ def summary(runs: list[dict[str, float]]) -> dict[str, Any]:
                   "max": max(r[key] for r in runs)} for key in runs[0]}
 
 
-def measure(browser: Any, url: str, relay: Relay, runs: int, worker: bool) -> dict[str, Any]:
+def measure(browser: Any, url: str, api: str, relay: Relay, runs: int, worker: bool) -> dict[str, Any]:
     """Every figure, `runs` times each (`worker`: the build has a service worker, waited for before a warm load)."""
+    large: list[dict[str, float]] = []
     cold_lobby: list[dict[str, float]] = []
     warm_lobby: list[dict[str, float]] = []
     cold_game: list[dict[str, float]] = []
     lobby_game: list[dict[str, float]] = []
-    for _ in range(runs):
+    for run in range(runs):
+        large.append(large_game(browser, url, api, relay, 100 + run))
         context = new_context(browser)
         try:
             page = phone(context)
@@ -214,7 +254,7 @@ def measure(browser: Any, url: str, relay: Relay, runs: int, worker: bool) -> di
             finally:
                 context.close()
     return {"cold_lobby": summary(cold_lobby), "warm_lobby": summary(warm_lobby),
-            "cold_game": summary(cold_game), "cold_game_from_lobby": summary(lobby_game)}
+            "cold_game": summary(cold_game), "cold_game_from_lobby": summary(lobby_game), "large": summary(large)}
 
 
 def report(results: dict[str, Any]) -> None:
@@ -229,10 +269,14 @@ def report(results: dict[str, Any]) -> None:
     line("cold lobby: on the wire", results["cold_lobby"], "kb", "KB", f"target ≤ {TARGETS['cold_lobby_kb']}")
     line("cold game (#/quick): map drawn", results["cold_game"], "s", "s", f"target ≤ {TARGETS['cold_game_s']}")
     line("cold game (#/quick): on the wire", results["cold_game"], "kb", "KB")
+    line("cold game (#/quick): its WebSocket (first state)", results["cold_game"], "ws_kb", "KB")
     line("lobby, then Play now: map drawn", results["cold_game_from_lobby"], "s", "s")
     line("lobby, then Play now: on the wire", results["cold_game_from_lobby"], "kb", "KB")
     line("warm lobby: \"Play now\" shown", results["warm_lobby"], "s", "s")
     line("warm lobby: on the wire", results["warm_lobby"], "kb", "KB", f"target ≤ {TARGETS['warm_lobby_kb']}")
+    line("large belt: map drawn", results["large"], "s", "s")
+    line("large belt: its WebSocket (first state)", results["large"], "ws_kb", "KB",
+         f"target ≤ {TARGETS['large_state_kb']}")
 
 
 def main() -> int:
@@ -251,7 +295,8 @@ def main() -> int:
         try:
             results: dict[str, Any] = {"runs": args.runs, "load_before": os.getloadavg()[0]}
             url = f"http://127.0.0.1:{relay.port}"
-            results.update(measure(browser, url, relay, args.runs, (static / "sw.js").is_file()))
+            results.update(measure(browser, url, f"http://127.0.0.1:{port}", relay, args.runs,
+                                   (static / "sw.js").is_file()))
             results["load_after"] = os.getloadavg()[0]
         finally:
             browser.close()

@@ -21,6 +21,7 @@ before acting, as people and bots do, to show the latency at a given load instea
     python benchmarks/bench_server.py --choices false       # clients that take no choices only
     python benchmarks/bench_server.py --think 0.25          # the same, paced
     python benchmarks/bench_server.py --games 20 --rounds 5 # a quick look
+    python benchmarks/bench_server.py --deflate             # clients offering permessage-deflate, as browsers do
     python benchmarks/bench_server.py --database postgresql # one server on a throwaway PostgreSQL instead of SQLite
     python benchmarks/bench_server.py --cluster 3           # PostgreSQL, Redis, 3 nodes, clients through HAProxy;
                                                             # then a node killed: how long its games' takeover takes
@@ -63,6 +64,7 @@ from typing import Any
 
 import httpx
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
@@ -200,8 +202,11 @@ class Socket(asyncio.Protocol):
     half as much again per message, which the server then does not get).
     """
 
-    def __init__(self, url: str, on_text: Callable[[str], None]) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
+    def __init__(self, url: str, on_text: Callable[[str], None], deflate: bool = False) -> None:
+        # deflate: offer permessage-deflate as browsers do (Chromium: `client_max_window_bits`, its own messages
+        # compressed), so that the server compresses its large messages and reads compressed ones
+        extensions = [ClientPerMessageDeflateFactory(client_max_window_bits=True)] if deflate else None
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22, extensions=extensions)
         self.on_text = on_text
         loop = asyncio.get_running_loop()
         self.open = loop.create_future()
@@ -342,8 +347,8 @@ async def play_game(port: int, number: int, game: dict[str, Any], args: argparse
                 url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/ws?token={seat['token']}"
                 if args.choices == "false":
                     url += "&choices=false"
-                _, client.ws = await loop.create_connection(lambda u=url, c=client: Socket(u, c.on_text),
-                                                            "127.0.0.1", port)
+                _, client.ws = await loop.create_connection(
+                    lambda u=url, c=client: Socket(u, c.on_text, args.deflate), "127.0.0.1", port)
                 await asyncio.wait_for(client.ws.open, 60)
                 await asyncio.wait_for(client.first, 60)
         finally:
@@ -452,6 +457,9 @@ def main() -> int:
                         help="whether the clients take their settlers' choices; both (default): a run of each")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each kind of client, alternating")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the clients offer permessage-deflate, as browsers do (the server then compresses "
+                             "messages of 16 KiB or more and reads the clients' compressed ones)")
     parser.add_argument("--instructions", action="store_true",
                         help="run the server under callgrind and count its instructions per action (slow: use "
                              "few games)")
