@@ -1,10 +1,18 @@
 """docs/engine.md's "Adding an action" stays true: every action the engine registers has its scenario words, its
-button, its key and its words in both of the client's languages, and the files the section names exist."""
+place in the RL action space, its button and key in the client's generated action table, its words in both of the
+client's languages (and every refusal code and event too), the lessons press only actions that exist, and a toy
+action added to a copy of the project plays end to end after editing the files the section names, and no others.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +21,8 @@ from asteroid_mining.rules import ACTION_SPECS
 from asteroid_mining.rules.actions import ActionSpec, FieldSpec
 from asteroid_mining.script.parser import Do, parse
 from asteroid_mining.script.words import ACTION_WORDS, FIRST_WORDS, ActionWords, choose
+
+from .action_gaps import action_gaps, client_gaps, word_gaps
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [spec.name for spec in ACTION_SPECS]
@@ -56,22 +66,197 @@ def test_a_new_spec_gets_its_usage_from_its_fields() -> None:
     assert action.counts() == (1, 2)
 
 
-@pytest.mark.parametrize("language", ["en", "hu"])
-def test_every_action_has_client_words(language: str) -> None:
-    words = json.loads((ROOT / "web/static/i18n" / f"{language}.json").read_text(encoding="utf-8"))
-    for name in NAMES:
-        assert words.get(f"action.{name}"), f"{language}.json: action.{name}"
-        if name != "move":  # moves are the destinations listed on the map, explained there
-            assert words.get(f"help.{name}"), f"{language}.json: help.{name}"
-
-
 def test_every_action_but_move_has_a_button_and_a_key() -> None:
-    bar = (ROOT / "web/src/ui/actionbar.ts").read_text(encoding="utf-8")
-    keys = (ROOT / "web/src/ui/keymap.ts").read_text(encoding="utf-8")
-    slots = re.findall(r'^\s*\["(\w+)", "\w", ICONS\.\w+\],$', bar, re.MULTILINE)
-    assert slots == [name for name in NAMES if name != "move"]
-    for name in slots:
-        assert f'command: "act:{name}"' in keys, f"keymap.ts: act:{name}"
+    assert client_gaps(ROOT) == []
+
+
+def test_every_action_has_its_place_everywhere() -> None:
+    """The RL action space, the client's action table (its keys), the lessons and the words of each action."""
+    assert action_gaps(ROOT) == []
+
+
+def test_every_refusal_code_and_event_has_words_in_both_languages() -> None:
+    assert word_gaps(ROOT) == []
+
+
+def test_the_checks_see_what_is_missing(tmp_path: Path) -> None:
+    for path in ("web/static/i18n/en.json", "web/static/i18n/hu.json", "web/src/generated/actions.ts",
+                 "web/src/ui/actionbar.ts", "web/src/ui/keymap.ts"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text((ROOT / path).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "src/asteroid_mining/server/lessons").mkdir(parents=True)
+    (tmp_path / "src/asteroid_mining/server/lessons/01-x.json").write_text(
+        json.dumps({"steps": [{"press": "drill"}, {"press": "fly:A"}]}), encoding="utf-8")
+    hu = tmp_path / "web/static/i18n/hu.json"
+    words = json.loads(hu.read_text(encoding="utf-8"))
+    for key in ("action.mine", "refusal.core_hollow", "log.drilled", "log.sun_near", "log.sun_far"):
+        del words[key]
+    hu.write_text(json.dumps(words), encoding="utf-8")
+    table = tmp_path / "web/src/generated/actions.ts"
+    table.write_text(table.read_text(encoding="utf-8").replace('{"name":"mine","key":"m"},', ""), encoding="utf-8")
+    keys = tmp_path / "web/src/ui/keymap.ts"
+    keys.write_text(keys.read_text(encoding="utf-8").replace("ACTION_SLOTS", "MY_SLOTS"), encoding="utf-8")
+    assert action_gaps(tmp_path) == [
+        "web/static/i18n/hu.json: action.mine", "server/lessons/01-x.json: steps[1].press 'fly:A' is no settler action",
+    ]
+    assert word_gaps(tmp_path) == [
+        "web/static/i18n/hu.json: refusal.core_hollow", "web/static/i18n/hu.json: log.drilled",
+        "web/static/i18n/hu.json: log.sun",
+    ]
+    assert client_gaps(tmp_path) == [
+        "web/src/generated/actions.ts: no slot for mine (run make protocol)",
+        "web/src/ui/keymap.ts: does not build its actions from the generated ACTION_SLOTS",
+    ]
+
+
+TOY = '''"""`scan`: survey the core of the actor's asteroid from its surface, without drilling (a toy action)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from ..effects import touch
+from ..errors import Refusal, shape_of
+from ..events import Event
+from ..state import Asteroid, GameState
+from .base import Action, Actor, Rule
+
+_DRILLED_THROUGH: Final = shape_of("drilled_through", ("actor", "asteroid"))
+
+
+@dataclass(frozen=True, slots=True)
+class Scan(Action):
+    """Survey the core of the actor's asteroid without drilling."""
+
+    def __init__(self, actor: str) -> None:
+        object.__setattr__(self, "actor", actor)
+
+
+Scan.name = "scan"
+Scan.doc = "Survey the core of the actor's asteroid without drilling."
+
+
+class ScanRule(Rule[Scan]):
+    """Settlers only; an open core needs no scan."""
+
+    record = Scan
+    offered = 25
+
+    def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Scan) -> Refusal | None:
+        """Needs mantle left."""
+        if here.mantle == 0:
+            return Refusal(_DRILLED_THROUGH, (actor.id, here.id))
+        return None
+
+    def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Scan, events: list[Event]) -> None:
+        """The core is known."""
+        here.surveyed = True
+        touch(state, here.id)
+
+    def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Scan]:
+        """The one scan."""
+        return [Scan(actor.id)]
+
+
+RULE = ScanRule()
+'''
+SCENARIO = """# R11: scan surveys the core through the mantle; an open core needs no scan
+asteroid A mantle=2 core=iron
+asteroid B mantle=0 core=ice
+link A B
+settler s1 at=A
+expect A.surveyed == false
+do s1 scan
+expect A.surveyed == true
+expect A.mantle == 2
+do s1 move B
+reject=drilled_through do s1 scan
+"""
+PLAY = """
+import json, sys
+from asteroid_mining.rules import Game, Options, action_from_json
+from asteroid_mining.rl.encoding import ACTION_LAYOUT, Encoder
+from asteroid_mining.ai.observation import Observation
+game = Game.empty(Options(turns="free", ufos=0))
+game.add_asteroid("A", mantle=2, core="iron")
+game.add_settler("s1", "A")
+names = [c.action.name for c in game.choices("s1").choices]
+legal = [a.name for a in game.legal_actions("s1")]
+same = json.loads(game.choices_text("s1")) == game.choices("s1").to_json()
+scan = next(a for a in ACTION_LAYOUT if a.name == "scan")
+encoder = Encoder()
+mask = encoder.mask(Observation(game), "s1")
+played = encoder.action(Observation(game), "s1", scan.first).to_json()
+game.apply(action_from_json(played))
+print(json.dumps({"choices": names, "legal": legal, "text": same, "mask": int(mask[scan.first]),
+                  "played": played, "surveyed": game.asteroids["A"].surveyed}))
+"""
+
+
+def _tree(root: Path) -> dict[str, str]:
+    """Every file of the copy by its path, with its text's hash (caches left out)."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _run(root: Path, *args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(root / "src"), "ASTEROID_MINING_ENGINE": "pure"}
+    done = subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
+    """Add `scan` to a copy of the project: the checks name what it lacks until its files are in; then it is
+    offered, judged, written, encoded for learning agents and played by a scenario, and the files edited are the
+    section's: the rule, its words in two languages, its key, its scenario."""
+    root = tmp_path / "copy"
+    shutil.copytree(ROOT / "src/asteroid_mining", root / "src/asteroid_mining", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "_compiled.json"))
+    for part in ("web/static/i18n", "web/src/generated", "web/src/ui", "tests/scenarios"):
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copy(Path(__file__).with_name("action_gaps.py"), tmp_path / "action_gaps.py")
+    before = _tree(root)
+    gaps = [str(tmp_path / "action_gaps.py"), str(root)]
+    assert json.loads(_run(root, *gaps)) == []
+
+    # 1. the rule object
+    (root / "src/asteroid_mining/rules/actions/scan.py").write_text(TOY, encoding="utf-8")
+    assert json.loads(_run(root, *gaps)) == [
+        "server/action_schemas.py ACTION_KEYS: scan: no key (add it, or None for no button)",
+        "web/static/i18n/en.json: action.scan", "web/static/i18n/en.json: help.scan",
+        "web/static/i18n/hu.json: action.scan", "web/static/i18n/hu.json: help.scan",
+    ]
+    # 2, 3. its words in both languages
+    for lang, words in (("en", ("Scan", "Survey the core without drilling.")),
+                        ("hu", ("Szkennelés", "Fúrás nélkül felméri a magot."))):
+        path = root / "web/static/i18n" / f"{lang}.json"
+        found = json.loads(path.read_text(encoding="utf-8"))
+        found["action.scan"], found["help.scan"] = words
+        path.write_text(json.dumps(found, ensure_ascii=False, indent=1), encoding="utf-8")
+    # 4. its key on the action bar
+    schemas = root / "src/asteroid_mining/server/action_schemas.py"
+    schemas.write_text(schemas.read_text(encoding="utf-8").replace('"mine": "m",', '"mine": "m", "scan": "s",'),
+                       encoding="utf-8")
+    assert json.loads(_run(root, *gaps)) == []
+    # 5. its scenario
+    (root / "tests/scenarios/r11_scan.scn").write_text(SCENARIO, encoding="utf-8")
+    assert "2 passed, 0 failed" in _run(root, "-m", "asteroid_mining", "script", "-q",
+                                        "tests/scenarios/r11_scan.scn")
+
+    played = json.loads(_run(root, "-c", PLAY))
+    assert played == {"choices": ["drill", "mine", "scan", "deposit", "deposit", "deposit", "deposit",
+                                  "build_robot", "build_gates", "wait"],
+                      "legal": ["drill", "scan", "wait"], "text": True, "mask": 1,
+                      "played": {"type": "scan", "actor": "s1"}, "surveyed": True}
+    after = _tree(root)
+    touched = sorted(path for path in after if before.get(path) != after[path])
+    assert touched == [
+        "src/asteroid_mining/rules/actions/scan.py", "src/asteroid_mining/server/action_schemas.py",
+        "tests/scenarios/r11_scan.scn", "web/static/i18n/en.json", "web/static/i18n/hu.json",
+    ]
 
 
 def test_the_section_names_files_that_exist() -> None:

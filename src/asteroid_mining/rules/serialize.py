@@ -6,7 +6,8 @@ Derived indexes (hot cores, watched orbits, storm lookups, counters) are not sto
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
+import sys
+from typing import Any, NoReturn, TypeVar
 
 from .effects import reactive_exposed, schedule_watch
 from .errors import GameFormatError
@@ -17,6 +18,8 @@ from .orbit import Orbit
 from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Thing, Ufo, history_json
 from .storms import index_angles, rebuild_storm_index
 
+_FLOAT_MAX = sys.float_info.max
+"""A position's coordinate beyond this is no float (a whole number too large)."""
 FORMAT = "asteroid-mining/game"
 VERSION = 1
 T = TypeVar("T")
@@ -212,102 +215,117 @@ def _new_id(path: str, obj: Any, known: dict[str, Asteroid], pending: _Pending) 
     return tid
 
 
+def _asteroid(obj: Any, orbits: dict[str, Orbit]) -> Asteroid | None:
+    """The one reader of an asteroid's fields: its record, or None at the first doubt (then `_asteroid_problem`
+    names it). A field added to the asteroids' JSON is read here, and written in `state_to_json`.
+
+    Every field is taken and checked in one go, without a path or a message for each (a belt of 100,000
+    asteroids has a million fields). Its neighbours are checked to be a list and left for the linking. `orbits`:
+    the orbits read so far by their text (belts share a few hundred: each text is parsed once).
+    """
+    if type(obj) is not dict:
+        return None
+    try:
+        aid = obj["id"]
+        mantle = obj["mantle"]
+        core = obj["core"]
+        exists = obj["exists"]
+        exposures = obj["exposures"]
+        surveyed = obj["surveyed"]
+        if (type(aid) is not str or type(mantle) is not int or mantle < 0 or type(core) is not str
+                or core not in CORES or type(exists) is not bool or type(exposures) is not int
+                or type(surveyed) is not bool or type(obj["neighbours"]) is not list):
+            return None
+        orbit_text = obj["orbit"]
+        orbit: Orbit | None = None
+        if orbit_text is not None:
+            if type(orbit_text) is not str:
+                return None
+            orbit = orbits.get(orbit_text)
+            if orbit is None:
+                orbit = orbits[orbit_text] = Orbit.parse(orbit_text)
+        pinned = obj["pinned"]
+        if pinned is not None and type(pinned) is not str:
+            return None
+        if (orbit is None) != (pinned == "near" or pinned == "far"):
+            return None
+        pos = obj["position"]
+        position: tuple[float, float] | None = None
+        if pos is not None:
+            if type(pos) is not list or len(pos) != 2:
+                return None
+            x, y = pos[0], pos[1]
+            if (type(x) is not float and type(x) is not int) or (type(y) is not float and type(y) is not int):
+                return None
+            position = (float(x), float(y))
+    except (KeyError, ValueError, OverflowError):  # a missing field, a bad orbit, a position beyond floats
+        return None
+    return Asteroid(aid, 0, mantle, core, orbit, pinned, position, exists, exposures, surveyed)
+
+
+def _asteroid_problem(obj: Any, path: str) -> NoReturn:
+    """Names what `_asteroid` doubted in `obj`, at `path`: GameFormatError, field by field in the document's
+    order (a reason it does not know of is still an error naming the asteroid)."""
+    get = _Reader.get
+    problem = id_problem(get(obj, path, "id", str))
+    _check(problem is None, f"{path}.id", problem or "")
+    orbit_text = get(obj, path, "orbit", str, nullable=True)
+    orbit: Orbit | None = None
+    if orbit_text is not None:
+        try:
+            orbit = Orbit.parse(orbit_text)
+        except ValueError as bad_orbit:  # not `exc`: compiled, one name keeps one exception type
+            raise GameFormatError(f"{path}.orbit", str(bad_orbit)) from None
+    pinned = get(obj, path, "pinned", str, nullable=True)
+    _check((orbit is None) == (pinned in ("near", "far")), f"{path}.pinned",
+           "must be near or far exactly when there is no orbit")
+    core = get(obj, path, "core", str)
+    _check(core in CORES, f"{path}.core", f"{core!r} is not a core")
+    _check(get(obj, path, "mantle", int) >= 0, f"{path}.mantle", "cannot be negative")
+    pos = get(obj, path, "position", list, nullable=True)
+    if pos is not None:
+        _check(len(pos) == 2 and all(type(v) in (int, float) for v in pos), f"{path}.position", "must be [x, y]")
+        _check(all(abs(v) <= _FLOAT_MAX for v in pos), f"{path}.position", "must be [x, y]")
+    get(obj, path, "exists", bool)
+    get(obj, path, "exposures", int)
+    get(obj, path, "surveyed", bool)
+    get(obj, path, "neighbours", list)
+    raise GameFormatError(path, "is not an asteroid this game can read")
+
+
 def _asteroids_one_by_one(items: list[Any]) -> tuple[dict[str, Asteroid], list[list[Any]]]:
     """The asteroids and their lists of neighbours, read one by one: GameFormatError at the first problem."""
-    get = _Reader.get
     known: dict[str, Asteroid] = {}
     neighbour_lists: list[list[Any]] = []
-    orbits: dict[str, Orbit] = {}  # belts share a few hundred orbits: each text is parsed once
+    orbits: dict[str, Orbit] = {}
     for i, obj in enumerate(items):
         path = f"asteroids[{i}]"
-        aid: str = get(obj, path, "id", str)
+        asteroid = _asteroid(obj, orbits)
+        if asteroid is None:
+            _asteroid_problem(obj, path)
+        aid = asteroid.id
         problem = id_problem(aid)
         _check(problem is None, f"{path}.id", problem or "")
         _check(aid not in known, f"{path}.id", f"{aid!r} is used twice")
-        orbit_text = get(obj, path, "orbit", str, nullable=True)
-        orbit = orbits.get(orbit_text) if orbit_text is not None else None
-        if orbit is None and orbit_text is not None:
-            try:
-                orbit = orbits[orbit_text] = Orbit.parse(orbit_text)
-            except ValueError as bad_orbit:  # not `exc`: compiled, one name keeps one exception type
-                raise GameFormatError(f"{path}.orbit", str(bad_orbit)) from None
-        pinned = get(obj, path, "pinned", str, nullable=True)
-        _check((orbit is None) == (pinned in ("near", "far")), f"{path}.pinned",
-               "must be near or far exactly when there is no orbit")
-        core = get(obj, path, "core", str)
-        _check(core in CORES, f"{path}.core", f"{core!r} is not a core")
-        mantle = get(obj, path, "mantle", int)
-        _check(mantle >= 0, f"{path}.mantle", "cannot be negative")
-        pos = get(obj, path, "position", list, nullable=True)
-        position: tuple[float, float] | None = None
-        if pos is not None:
-            _check(len(pos) == 2 and all(type(v) in (int, float) for v in pos),
-                   f"{path}.position", "must be [x, y]")
-            try:
-                position = (float(pos[0]), float(pos[1]))
-            except OverflowError:  # a whole number too large for a float
-                raise GameFormatError(f"{path}.position", "must be [x, y]") from None
-        known[aid] = Asteroid(aid, 0, mantle, core, orbit, pinned, position,
-                              exists=get(obj, path, "exists", bool), exposures=get(obj, path, "exposures", int),
-                              surveyed=get(obj, path, "surveyed", bool))
-        neighbour_lists.append(get(obj, path, "neighbours", list))
+        known[aid] = asteroid
+        neighbour_lists.append(obj["neighbours"])
     return known, neighbour_lists
 
 
 def _asteroids_at_once(items: list[Any]) -> tuple[dict[str, Asteroid], list[list[Any]]] | None:
-    """What `_asteroids_one_by_one` gives, when nothing is wrong; None at the first doubt.
-
-    Each object's fields are taken and checked in one go, without a path or a message for each (a belt of
-    100,000 asteroids has a million fields), and the ids in one match. It accepts only what the reading one by
-    one accepts, a little less (a subclass of `int` or `str` is read one by one), and builds the same records.
-    """
+    """What `_asteroids_one_by_one` gives, when nothing is wrong; None at the first doubt (the same reader of
+    each asteroid, `_asteroid`, and the ids checked in one match rather than one by one)."""
     known: dict[str, Asteroid] = {}
     neighbour_lists: list[list[Any]] = []
     ids: list[str] = []
     orbits: dict[str, Orbit] = {}
-    try:
-        for item in items:
-            if type(item) is not dict:
-                return None
-            obj: dict[str, Any] = item
-            aid = obj["id"]
-            mantle = obj["mantle"]
-            core = obj["core"]
-            exists = obj["exists"]
-            exposures = obj["exposures"]
-            surveyed = obj["surveyed"]
-            neighbours = obj["neighbours"]
-            if (type(aid) is not str or type(mantle) is not int or mantle < 0 or type(core) is not str
-                    or core not in CORES or type(exists) is not bool or type(exposures) is not int
-                    or type(surveyed) is not bool or type(neighbours) is not list):
-                return None
-            orbit_text = obj["orbit"]
-            orbit: Orbit | None = None
-            if orbit_text is not None:
-                if type(orbit_text) is not str:
-                    return None
-                orbit = orbits.get(orbit_text)
-                if orbit is None:
-                    orbit = orbits[orbit_text] = Orbit.parse(orbit_text)
-            pinned = obj["pinned"]
-            if pinned is not None and type(pinned) is not str:
-                return None
-            if (orbit is None) != (pinned == "near" or pinned == "far"):
-                return None
-            pos = obj["position"]
-            position: tuple[float, float] | None = None
-            if pos is not None:
-                if type(pos) is not list or len(pos) != 2:
-                    return None
-                x, y = pos[0], pos[1]
-                if (type(x) is not float and type(x) is not int) or (type(y) is not float and type(y) is not int):
-                    return None
-                position = (float(x), float(y))
-            known[aid] = Asteroid(aid, 0, mantle, core, orbit, pinned, position, exists, exposures, surveyed)
-            ids.append(aid)
-            neighbour_lists.append(neighbours)
-    except (KeyError, ValueError, OverflowError):  # a missing field, a bad orbit, a position beyond floats
-        return None
+    for item in items:
+        asteroid = _asteroid(item, orbits)
+        if asteroid is None:
+            return None
+        known[asteroid.id] = asteroid
+        ids.append(asteroid.id)
+        neighbour_lists.append(item["neighbours"])
     if len(known) != len(ids) or not all_ids(ids):  # an id used twice, or not an id
         return None
     return known, neighbour_lists
