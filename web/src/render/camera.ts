@@ -31,6 +31,11 @@ export class Camera {
     return this.target !== null;
   }
 
+  /** Where the view is going: the end of the glide under way, or where it is. */
+  get destination(): { x: number; y: number; zoom: number } {
+    return this.target ?? { x: this.x, y: this.y, zoom: this.zoom };
+  }
+
   /** Called whenever the view moved (to cull and place labels). */
   onChange: () => void = () => {};
   /** Called when a glide starts: the view will move on the coming frames. */

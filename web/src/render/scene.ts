@@ -15,7 +15,7 @@ import { type Highlights, SceneCore, type SceneText } from "./core";
 import { Effects } from "./effects";
 import { AsteroidLayer } from "./layers/asteroids";
 import { HighlightLayer } from "./layers/highlights";
-import { LabelLayer } from "./layers/labels";
+import { type LabelBox, LabelLayer } from "./layers/labels";
 import { LinkLayer } from "./layers/links";
 import { StormLayer } from "./layers/storms";
 import { TokenLayer } from "./layers/tokens";
@@ -77,6 +77,8 @@ export class BeltScene {
     this.highlightLayer = new HighlightLayer(this.core);
     this.tokens = new TokenLayer(this.core);
     this.labels = new LabelLayer(this.core);
+    this.labels.stormTexts = () => this.storms.texts;
+    this.labels.obstacles = () => this.tokens.boxes();
     const a = this.asteroids;
     this.world.addChild(
       this.stars, this.storms.container, this.links.container, this.links.gateLinks, this.highlightLayer.lines,
@@ -313,6 +315,12 @@ export class BeltScene {
     this.requestFrame();
   }
 
+  /** The labels on the map now, each with its box in CSS pixels of the map (tests read them: the labels are
+   * drawn on the canvas, out of the page's reach). */
+  labelBoxes(): LabelBox[] {
+    return this.labels.boxes();
+  }
+
   get dangerOverlay(): boolean {
     return this.labels.dangerOverlay;
   }
@@ -354,8 +362,9 @@ export class BeltScene {
     if (p) this.camera.lookAt(p.x, p.y, zoom ?? Math.max(this.camera.zoom, 0.9), smooth);
   }
 
-  /** Shows an asteroid and its neighbours. */
-  frame(ids: string[], smooth = true): void {
+  /** Shows these asteroids whole (an asteroid and its neighbours, a settler and its target), inside the part of
+   * the map that `insets` (CSS px covered at each edge: a banner, the map's buttons) leave free. */
+  frame(ids: string[], smooth = true, insets: Insets = NO_INSETS): void {
     const pts = ids.map((id) => this.position(id)).filter((p): p is { x: number; y: number } => Boolean(p));
     if (!pts.length) return;
     const R = this.radius * 4;
@@ -366,8 +375,43 @@ export class BeltScene {
       y1: Math.max(...pts.map((p) => p.y)) + R,
     };
     const { width, height } = this.camera.size;
-    const zoom = Math.min(1.6, (width - 120) / Math.max(1, r.x1 - r.x0), (height - 120) / Math.max(1, r.y1 - r.y0));
-    this.camera.lookAt((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, zoom, smooth);
+    const free = this.freeArea(insets);
+    const fw = free.x1 - free.x0;
+    const fh = free.y1 - free.y0;
+    // a margin for the labels under the asteroids at the edge (less of it on a small screen)
+    const margin = Math.min(60, fw * 0.12, fh * 0.12);
+    const zoom = Math.min(1.6, (fw - margin * 2) / Math.max(1, r.x1 - r.x0), (fh - margin * 2) / Math.max(1, r.y1 - r.y0));
+    const z = Math.min(this.camera.maxZoom, Math.max(this.camera.minZoom, zoom));
+    // the rectangle's centre on the free area's centre
+    const cx = (r.x0 + r.x1) / 2 - ((free.x0 + free.x1) / 2 - width / 2) / z;
+    const cy = (r.y0 + r.y1) / 2 - ((free.y0 + free.y1) / 2 - height / 2) / z;
+    this.camera.lookAt(cx, cy, z, smooth);
+  }
+
+  /** Whether these asteroids are all on screen, inside the part of the map that `insets` leave free (where the
+   * camera is gliding to, while it glides). */
+  shows(ids: string[], insets: Insets = NO_INSETS): boolean {
+    const free = this.freeArea(insets);
+    const { width, height } = this.camera.size;
+    const d = this.camera.destination;
+    const pad = this.radius * d.zoom;
+    for (const id of ids) {
+      const p = this.position(id);
+      if (!p) continue;
+      const sx = (p.x - d.x) * d.zoom + width / 2;
+      const sy = (p.y - d.y) * d.zoom + height / 2;
+      if (sx < free.x0 + pad || sx > free.x1 - pad || sy < free.y0 + pad || sy > free.y1 - pad) return false;
+    }
+    return true;
+  }
+
+  private freeArea(insets: Insets): { x0: number; y0: number; x1: number; y1: number } {
+    const { width, height } = this.camera.size;
+    const x0 = Math.min(insets.left, width * 0.4);
+    const x1 = Math.max(x0 + 80, width - Math.min(insets.right, width * 0.4));
+    const y0 = Math.min(insets.top, height * 0.6);
+    const y1 = Math.max(y0 + 80, height - Math.min(insets.bottom, height * 0.4));
+    return { x0, y0, x1, y1 };
   }
 
   fitAll(smooth = true): void {
@@ -405,6 +449,16 @@ export class BeltScene {
     return pulsing || this.camera.gliding || this.tweens.busy || this.effects.busy || this.core.labelsDirty;
   }
 }
+
+/** CSS pixels covered at each edge of the map (by a banner, the map's buttons). */
+export interface Insets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
 /** Whether two highlights show the same: the same places, the same destinations with the same legality. */
 function sameHighlights(a: Highlights, b: Highlights): boolean {

@@ -81,10 +81,22 @@ export class ReplayScreen {
     this.scene.camera.attach(this.mapHost, () => {}, () => {});
     this.shownModel = new Model(this.views[0]!);
     this.scene.setModel(this.shownModel);
-    this.scene.fitAll(false);
+    this.frameGame();
     window.__am.scene = this.scene;
     this.draw(false);
     document.body.dataset.ready = "1";
+  }
+
+  /** Opens on where the game starts: the settlers' asteroids and their neighbours (the first steps' stage), near
+   * enough to read the names, not the whole belt, in which a game's corner is a speck on a large one. */
+  private frameGame(): void {
+    if (!this.scene || !this.shownModel) return;
+    const start = new Set<string>();
+    for (const s of this.views[0]?.settlers ?? []) if (s.at) start.add(s.at);
+    const ids = [...start];
+    for (const id of start) ids.push(...(this.shownModel.asteroids.get(id)?.neighbours ?? []).slice(0, 30));
+    if (ids.length) this.scene.frame(ids, false);
+    else this.scene.fitAll(false);
   }
 
   destroy(): void {

@@ -1,8 +1,9 @@
 // The labels layer: names under the asteroids that matter now (the current one, the destinations, occupied ones,
 // every one when zoomed in), with their mantle, when they next come near the Sun or leave it, and the countdown
-// of a bare ice or uranium core; placed so that they never cover each other.
+// of a bare ice or uranium core; placed by priority so that they never cover each other nor the storms' labels
+// (a lower one moves to another side of its asteroid, or is hidden).
 
-import { BitmapText, Container, Graphics, Sprite } from "pixi.js";
+import { BitmapText, Container, Graphics, Rectangle, Sprite, type Text } from "pixi.js";
 import type { AsteroidView } from "../../types";
 import { LABEL_FONT, type SceneCore } from "../core";
 
@@ -15,6 +16,22 @@ interface Label {
   sunText: BitmapText;
   mantle: BitmapText;
   react: BitmapText;
+  /** Its bounds in its own frame (screen pixels, the label keeping its size whatever the zoom). */
+  local: Rectangle;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A label on screen and its box (CSS pixels of the map). */
+export interface LabelBox extends Box {
+  kind: "asteroid" | "storm";
+  /** The asteroid's id, or a storm label's text. */
+  id: string;
 }
 
 export class LabelLayer {
@@ -24,6 +41,11 @@ export class LabelLayer {
   private readonly freeLabels: Label[] = [];
   /** The danger overlay: every countdown of an exposed reactive core labelled, at any zoom. */
   dangerOverlay = false;
+  /** The storms' labels, placed among these by priority. */
+  stormTexts: (() => Text[]) | null = null;
+  /** Screen boxes no label but the first ones may cover (the settlers' tokens). */
+  obstacles: (() => Box[]) | null = null;
+  private readonly placed: { kind: "asteroid" | "storm"; id: string; label: Label | null; text?: Text }[] = [];
 
   constructor(private readonly core: SceneCore) {}
 
@@ -37,102 +59,198 @@ export class LabelLayer {
     const layout = this.core.layout;
     const model = this.core.model;
     if (!layout || !model) return;
-    const z = this.core.camera.zoom;
-    const vis = this.core.camera.visible(this.core.radius * 2);
+    const camera = this.core.camera;
+    const z = camera.zoom;
+    const vis = camera.visible(this.core.radius * 2);
     const h = this.core.highlights;
     const px = this.core.radius * z; // an asteroid's radius on screen
-    const wanted: string[] = [];
-    const important = new Set<string>();
+    const inView = (id: string): boolean => {
+      const p = layout.pos.get(id);
+      return Boolean(p && p.x >= vis.x0 && p.x <= vis.x1 && p.y >= vis.y0 && p.y <= vis.y1);
+    };
+    // Who goes first when two labels would cover each other (the later one is moved, or hidden): the current
+    // settler's asteroid, then the storms' labels and the countdowns of exposed cores (dangers), then what the
+    // player is pointed at (a lesson's or a hint's target, the destination chosen, the one under the pointer),
+    // then the destinations, then the asteroids with someone on them, then the rest.
     const key = new Set<string>([h.here, h.focus, h.hover].filter((x): x is string => Boolean(x)));
-    for (const id of key) important.add(id);
-    if (px >= 5) for (const id of h.targets.keys()) important.add(id);
-    // Every exposed ice or uranium core counts down on the map; the danger overlay labels them at any zoom.
+    const important = new Set<string>(key);
+    const danger: string[] = [];
     if (this.dangerOverlay || px >= 5) {
       for (const a of model.view.asteroids) {
         if (a.exists && a.mantle === 0 && (a.core === "ice" || a.core === "uranium") && this.core.text.reaction(a.id)) {
-          const p = layout.pos.get(a.id);
-          if (this.dangerOverlay || (p && p.x >= vis.x0 && p.x <= vis.x1 && p.y >= vis.y0 && p.y <= vis.y1)) important.add(a.id);
+          if (this.dangerOverlay || inView(a.id)) danger.push(a.id);
         }
       }
     }
-    for (const id of important) wanted.push(id);
+    for (const id of danger) important.add(id);
+    if (px >= 5) for (const id of h.targets.keys()) important.add(id);
     const everyLabel = px >= 9;
+    const wanted: string[] = [];
+    const seen = new Set<string>();
+    const want = (id: string | null | undefined): void => {
+      if (id && !seen.has(id)) {
+        seen.add(id);
+        wanted.push(id);
+      }
+    };
+    want(h.here);
+    const stormsAt = wanted.length; // the storms' labels are placed after the current settler's
+    for (const id of danger) want(id);
+    const tokensAt = wanted.length; // the tokens are obstacles to the labels after the dangers
+    want(h.focus);
+    want(h.hover);
+    if (px >= 5) for (const id of h.targets.keys()) want(id);
     if (everyLabel) {
       for (const a of model.view.asteroids) {
-        if (!a.exists || important.has(a.id)) continue;
-        const p = layout.pos.get(a.id);
-        if (!p || p.x < vis.x0 || p.x > vis.x1 || p.y < vis.y0 || p.y > vis.y1) continue;
-        wanted.push(a.id);
+        if (!a.exists || seen.has(a.id) || !inView(a.id)) continue;
+        want(a.id);
         if (wanted.length >= 320) break;
       }
     } else if (px >= 5) {
-      for (const id of model.occupied()) if (!important.has(id)) wanted.push(id);
+      for (const id of model.occupied()) want(id);
     }
-    // Each asteroid keeps its label while it stays wanted; its text is laid out again only when the view or
-    // the highlights changed, so that panning costs little.
-    const keep = new Set<string>();
-    // Labels must not cover each other: the important ones are placed first, the rest only where there is room.
-    const taken = new Map<string, { x0: number; y0: number; x1: number; y1: number }[]>();
+    // Boxes taken on screen (CSS px), found by a grid of cells; the settlers' tokens are taken first, so that no
+    // label but the current one's lies under them.
+    const taken = new Map<string, Box[]>();
     const CELL_PX = 48;
-    const fits = (box: { x0: number; y0: number; x1: number; y1: number }, force: boolean): boolean => {
+    const cellsOf = (box: Box): string[] => {
       const cells: string[] = [];
       for (let cx = Math.floor(box.x0 / CELL_PX); cx <= Math.floor(box.x1 / CELL_PX); cx++) {
         for (let cy = Math.floor(box.y0 / CELL_PX); cy <= Math.floor(box.y1 / CELL_PX); cy++) cells.push(`${cx},${cy}`);
       }
-      if (!force) {
-        for (const c of cells) {
-          for (const o of taken.get(c) ?? []) {
-            if (box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0) return false;
-          }
+      return cells;
+    };
+    const free = (box: Box): boolean => {
+      for (const c of cellsOf(box)) {
+        for (const o of taken.get(c) ?? []) {
+          if (box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0) return false;
         }
       }
-      for (const c of cells) {
+      return true;
+    };
+    const take = (box: Box): void => {
+      for (const c of cellsOf(box)) {
         const list = taken.get(c);
         if (list) list.push(box);
         else taken.set(c, [box]);
       }
-      return true;
     };
-    for (const id of wanted) {
+    const obstacles = this.obstacles?.() ?? [];
+    const keep = new Set<string>();
+    this.placed.length = 0;
+    wanted.forEach((id, i) => {
+      if (i === stormsAt) this.placeStorms(free, take);
+      if (i === tokensAt) {
+        // the tokens are taken only now: the current asteroid's label and the dangers are never pushed off by them
+        for (const o of obstacles) take(o);
+      }
       const a = model.asteroids.get(id);
       const p = layout.pos.get(id);
-      if (!a || !a.exists || !p) continue;
-      const strongOne = important.has(id);
-      const detailOne = key.has(id) || (strongOne ? px >= 7 : px >= 13);
-      const sp = this.core.camera.toScreen(p.x, p.y);
-      const top = sp.y + (this.core.sprites.get(id)?.radius ?? this.core.radius) * 1.05 * z;
-      const half = Math.max(id.length * 4 + 4, detailOne ? 30 : 0);
+      if (!a || !a.exists || !p) return;
+      const strong = important.has(id);
+      const detail = key.has(id) || (strong ? px >= 7 : px >= 13);
       const react = this.core.text.reaction(id);
-      const tall = (detailOne ? 34 : 17) + (react ? 16 : 0);
-      if (!fits({ x0: sp.x - half, y0: top, x1: sp.x + half, y1: top + tall }, key.has(id) || Boolean(react && this.dangerOverlay))) continue;
-      keep.add(id);
       let label = this.labelOf.get(id);
       const fresh = !label;
       if (!label) {
         label = this.freeLabels.pop() ?? this.newLabel();
         this.labelOf.set(id, label);
-        const R = this.core.sprites.get(id)?.radius ?? this.core.radius;
-        label.root.position.set(p.x, p.y + R * 1.05);
       }
+      const stamp = `${this.core.stamp}|${strong}|${detail}|${everyLabel}|${react}`;
+      if (fresh || label.stamp !== stamp) {
+        label.stamp = stamp;
+        this.fillLabel(label, a, model.round, strong, detail, everyLabel);
+        label.react.text = react ?? "";
+        label.react.visible = Boolean(react);
+        label.react.x = -label.react.width / 2;
+        label.react.y = detail ? 36 : 19;
+        label.local = label.root.getLocalBounds().rectangle.clone();
+      }
+      // Below the asteroid if there is room, else above it, to its right, to its left; the current settler's
+      // label always below (it is placed first).
+      const r = label.local;
+      const sp = camera.toScreen(p.x, p.y);
+      const R = (this.core.sprites.get(id)?.radius ?? this.core.radius) * z;
+      // clear of the ring drawn around the current asteroid, the chosen destination, the one pointed at
+      const ring = id === h.focus ? 1.6 : id === h.here ? 1.45 : id === h.hover ? 1.5 : 1.05;
+      const spots = [
+        { x: sp.x, y: sp.y + R * ring },
+        { x: sp.x, y: sp.y - R * ring - (r.y + r.height) },
+        { x: sp.x + R * (ring + 0.1) - r.x, y: sp.y - r.y - r.height / 2 },
+        { x: sp.x - R * (ring + 0.1) - (r.x + r.width), y: sp.y - r.y - r.height / 2 },
+      ];
+      const PAD = 2;
+      let at: { x: number; y: number; box: Box } | null = null;
+      for (const s of id === h.here ? spots.slice(0, 1) : spots) {
+        const box = { x0: s.x + r.x - PAD, y0: s.y + r.y - PAD, x1: s.x + r.x + r.width + PAD, y1: s.y + r.y + r.height + PAD };
+        if (id === h.here || free(box)) {
+          at = { ...s, box };
+          break;
+        }
+      }
+      if (!at) {
+        // no room anywhere near: hidden (it shows again when the view leaves room for it)
+        if (fresh) {
+          this.labelOf.delete(id);
+          this.freeLabels.push(label);
+        }
+        return;
+      }
+      take(at.box);
+      keep.add(id);
+      const w = camera.toWorld(at.x, at.y);
+      label.root.position.set(w.x, w.y);
       label.root.visible = true;
       label.root.scale.set(1 / z);
-      const strong = strongOne;
-      const detail = detailOne;
-      const stamp = `${this.core.stamp}|${strong}|${detail}|${everyLabel}|${react}`;
-      if (!fresh && label.stamp === stamp) continue;
-      label.stamp = stamp;
-      this.fillLabel(label, a, model.round, strong, detail, everyLabel);
-      label.react.text = react ?? "";
-      label.react.visible = Boolean(react);
-      label.react.x = -label.react.width / 2;
-      label.react.y = detail ? 36 : 19;
-    }
+      this.placed.push({ kind: "asteroid", id, label });
+    });
+    if (wanted.length <= stormsAt) this.placeStorms(free, take);
     for (const [id, label] of this.labelOf) {
       if (keep.has(id)) continue;
       label.root.visible = false;
       this.labelOf.delete(id);
       this.freeLabels.push(label);
     }
+  }
+
+  /** The storms' labels (kept in view by their layer) moved up or down out of the way of the labels placed
+   * before them, and taken. */
+  private placeStorms(free: (b: Box) => boolean, take: (b: Box) => void): void {
+    const camera = this.core.camera;
+    const z = camera.zoom;
+    const { height } = camera.size;
+    for (const text of this.stormTexts?.() ?? []) {
+      if (!text.visible) continue;
+      const c = camera.toScreen(text.x, text.y);
+      const w = text.width * z;
+      const hgt = text.height * z;
+      let chosen: Box | null = null;
+      for (const k of [0, 1, -1, 2, -2, 3, -3]) {
+        const y = c.y + k * (hgt + 4);
+        if (k !== 0 && (y - hgt / 2 < 0 || y + hgt / 2 > height)) continue;
+        const box = { x0: c.x - w / 2 - 2, y0: y - hgt / 2 - 2, x1: c.x + w / 2 + 2, y1: y + hgt / 2 + 2 };
+        if (free(box)) {
+          chosen = box;
+          break;
+        }
+      }
+      if (!chosen) chosen = { x0: c.x - w / 2 - 2, y0: c.y - hgt / 2 - 2, x1: c.x + w / 2 + 2, y1: c.y + hgt / 2 + 2 };
+      text.y = camera.toWorld(c.x, (chosen.y0 + chosen.y1) / 2).y;
+      take(chosen);
+      this.placed.push({ kind: "storm", id: text.text, label: null, text });
+    }
+  }
+
+  /** The labels on screen now, each with its box in CSS pixels of the map (for tests and tools). */
+  boxes(): LabelBox[] {
+    const out: LabelBox[] = [];
+    for (const p of this.placed) {
+      const node = p.label ? p.label.root : p.text;
+      if (!node || !node.visible || node.destroyed) continue;
+      const b = node.getBounds();
+      out.push({ kind: p.kind, id: p.id, x0: b.minX, y0: b.minY, x1: b.maxX, y1: b.maxY });
+    }
+    return out;
   }
 
   private fillLabel(label: Label, a: AsteroidView, round: number, strong: boolean, detail: boolean, every: boolean): void {
@@ -176,7 +294,7 @@ export class LabelLayer {
     react.tint = 0xff9a5c;
     root.addChild(name, layers, mantle, sun, sunText, react);
     this.container.addChild(root);
-    const label = { root, layers, name, sun, sunText, mantle, react, stamp: "" };
+    const label = { root, layers, name, sun, sunText, mantle, react, stamp: "", local: new Rectangle() };
     this.labels.push(label);
     return label;
   }

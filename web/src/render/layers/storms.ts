@@ -9,7 +9,8 @@ import { STORM } from "../palette";
 export class StormLayer {
   readonly container = new Container();
   private readonly graphics = new Graphics();
-  private readonly texts: Text[] = [];
+  /** The forecasts' labels (the labels layer places them among its own by priority). */
+  readonly texts: Text[] = [];
 
   constructor(private readonly core: SceneCore) {
     this.container.addChild(this.graphics);

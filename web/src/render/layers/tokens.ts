@@ -42,6 +42,21 @@ export class TokenLayer {
     return t;
   }
 
+  /** The settlers' tokens on screen, as boxes in CSS pixels of the map (labels keep clear of them). */
+  boxes(): { x0: number; y0: number; x1: number; y1: number }[] {
+    const camera = this.core.camera;
+    const half = this.core.radius * 0.5 * camera.zoom;
+    const out: { x0: number; y0: number; x1: number; y1: number }[] = [];
+    if (half < 3) return out; // too small to hide a word under
+    const vis = camera.visible(this.core.radius);
+    for (const t of this.tokens.values()) {
+      if (!t.visible || t.x < vis.x0 || t.x > vis.x1 || t.y < vis.y0 || t.y > vis.y1) continue;
+      const c = camera.toScreen(t.x, t.y);
+      out.push({ x0: c.x - half, y0: c.y - half, x1: c.x + half, y1: c.y + half });
+    }
+    return out;
+  }
+
   private slot(model: Model, id: string, kind: "settler" | "robot" | "ufo", at: string): { x: number; y: number } {
     const p = this.core.layout!.pos.get(at)!;
     const a = model.asteroids.get(at);
