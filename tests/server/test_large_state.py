@@ -121,3 +121,27 @@ def test_a_client_that_offers_no_compression_gets_none(tmp_path: Path) -> None:
             first, wire, payload = read_frame(sock)
             assert first == 0x81, hex(first)
             assert json.loads(payload)["type"] == "state" and wire > 500_000
+
+
+def test_a_compressed_message_is_held_to_the_limits_once_inflated(tmp_path: Path) -> None:
+    """A client's message is measured as it inflates: a megabyte of zeros in a kilobyte (far over the 256 KiB a
+    frame may take) closes the connection with 1009 before it is inflated whole, as the same message sent as it is
+    would."""
+    with running_server(tmp_path / "data") as server:
+        answer = httpx.post(f"{server.url}/api/games", json={"seats": 1, "settlers_per_seat": 1}, timeout=60)
+        assert answer.status_code == 201, answer.text
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+            handshake(sock, f"/api/games/{answer.json()['id']}/ws", OFFER)
+            first, _, payload = read_frame(sock)  # the (small) state, as it is
+            assert first == 0x81 and json.loads(payload)["type"] == "state"
+            packer = zlib.compressobj(wbits=-15)
+            bomb = (packer.compress(b"0" * 1_000_000) + packer.flush(zlib.Z_SYNC_FLUSH))[:-4]
+            assert len(bomb) < 2_000
+            mask = os.urandom(4)
+            sock.sendall(bytes((0xC1, 0x80 | 126)) + struct.pack("!H", len(bomb)) + mask
+                         + bytes(b ^ mask[i % 4] for i, b in enumerate(bomb)))
+            while True:
+                first, _, payload = read_frame(sock)
+                if first & 0x0F == 0x8:  # the close frame
+                    assert struct.unpack("!H", payload[:2])[0] == 1009
+                    break
