@@ -1,6 +1,9 @@
 """Fixed-size observations and a discrete action set for learning agents (numpy only).
 
-Actions (`N_ACTIONS = 11 + slots`):
+Actions (`N_ACTIONS = FIXED_ACTIONS + slots`), derived from the engine's action specs (`rules.ACTION_SPECS`, see
+`ACTION_LAYOUT`): wait first (what an index with nothing behind it plays), then each other settler action in the
+specs' order, as many indices as its fields call for (none or only new ids: one, the ids left to the engine; a
+material: one per kind; a gate carried: one per gate a settler may carry), then the move slots. Today:
 
 | index | action |
 |---|---|
@@ -22,25 +25,71 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..ai.observation import UNKNOWN, Observation
 from ..ai.team import team_needs
-from ..rules import KINDS, Action, BuildGates, BuildRobot, Deposit, Drill, Mine, Move, Place, Wait
+from ..rules import ACTION_SPECS, ACTION_TYPES, KINDS, Action, ActionSpec, Move, Wait
 from ..rules.dangers import exposed_now_reacts
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from .table import ASTEROID_FEATURES, CORE_CODES, BeltTable, Gathered
 
 __all__ = [
-    "ASTEROID_FEATURES", "ASTEROID_FEATURE_LIST", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS", "GLOBAL_FEATURES",
-    "GLOBAL_FEATURE_LIST", "Encoder", "Feature", "Mask", "Vector", "feature_names", "n_actions", "observation_size",
+    "ACTION_LAYOUT", "ASTEROID_FEATURES", "ASTEROID_FEATURE_LIST", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS",
+    "GLOBAL_FEATURES", "GLOBAL_FEATURE_LIST", "MOVE", "THINGS", "ActionIndices", "Encoder", "Feature", "Mask",
+    "Vector", "feature_names", "n_actions", "observation_size",
 ]
 
 DEFAULT_SLOTS = 16
 """Exit slots by default."""
-FIXED_ACTIONS = 11
+MOVE = Move.name
+"""The action whose indices are the exit slots, last."""
+THINGS: dict[tuple[str, str], str] = {("place", "gate"): "carried_gates"}
+"""The fields naming an existing thing (sort `thing`) that the action space knows how to fill, besides a move's
+target: (action, field) -> which things (`carried_gates`: the gates the settler carries, in its order). A new
+action with another such field has no indices until it is added here (`ACTION_LAYOUT` raises, naming it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionIndices:
+    """The indices of one action: `first` and `count` of them; `field` is the one field they vary (None: the
+    action with every field left out) and `over` what it takes (`kinds`, or an entry of `THINGS`)."""
+
+    name: str
+    first: int
+    count: int
+    field: str | None
+    over: str | None
+
+
+def _layout(specs: tuple[ActionSpec, ...]) -> tuple[ActionIndices, ...]:
+    """Wait first, then each other settler action in the specs' order; ValueError naming an action whose
+    fields the action space cannot fill."""
+    out = [ActionIndices(Wait.name, 0, 1, None, None)]
+    first = 1
+    for spec in specs:
+        if "settler" not in spec.actors or spec.name in (Wait.name, MOVE):
+            continue
+        given = [f for f in spec.fields if f.required]
+        if not given:  # no fields, or only optional ones (new ids the engine picks): one index
+            out.append(ActionIndices(spec.name, first, 1, None, None))
+        elif len(given) == 1 and given[0].sort == "material":
+            out.append(ActionIndices(spec.name, first, len(KINDS), given[0].name, "kinds"))
+        elif len(given) == 1 and (spec.name, given[0].name) in THINGS:
+            out.append(ActionIndices(spec.name, first, GATE_LIMIT, given[0].name, THINGS[spec.name, given[0].name]))
+        else:
+            raise ValueError(f"rl/encoding.py: the action {spec.name!r} has fields the action space cannot fill "
+                             f"({', '.join(f.name for f in given)}): add them to THINGS")
+        first += out[-1].count
+    return tuple(out)
+
+
+ACTION_LAYOUT: tuple[ActionIndices, ...] = _layout(ACTION_SPECS)
+"""The indices of each action but the moves, in index order, derived from the engine's action specs."""
+FIXED_ACTIONS = sum(a.count for a in ACTION_LAYOUT)
 """Actions before the move slots."""
 GLOBAL_FEATURES = 5 + 2 * len(KINDS) + 2
 """Features of the game and the settler."""
@@ -168,20 +217,16 @@ class Encoder:
         """The action an index stands for (it may be illegal: check the mask, or `obs.check` it).
 
         `exits` (from `exits`) saves working them out again."""
-        if index == 1:
-            return Drill(settler)
-        if index == 2:
-            return Mine(settler)
-        if 3 <= index < 3 + len(KINDS):
-            return Deposit(settler, KINDS[index - 3])
-        if index == 7:
-            return BuildRobot(settler)
-        if index == 8:
-            return BuildGates(settler)
-        if index in (9, 10):
+        if 0 <= index < FIXED_ACTIONS:
+            at = _AT_INDEX[index]
+            record = ACTION_TYPES[at.name]
+            if at.field is None:
+                return cast(Action, cast(Any, record)(settler))
+            offset = index - at.first
+            if at.over == "kinds":
+                return cast(Action, cast(Any, record)(settler, KINDS[offset]))
             gates = obs.settler(settler).gates
-            j = index - 9
-            return Place(settler, gates[j]) if j < len(gates) else Wait(settler)
+            return cast(Action, cast(Any, record)(settler, gates[offset])) if offset < len(gates) else Wait(settler)
         if FIXED_ACTIONS <= index < FIXED_ACTIONS + self.slots:
             if exits is None:
                 exits = self.exits(obs, settler)
@@ -197,11 +242,13 @@ class Encoder:
         fixed = _FIXED_INDEX.get(kind)
         if fixed is not None:
             return fixed
-        if isinstance(action, Deposit):
-            return 3 + KINDS.index(action.kind)
-        if isinstance(action, Place):
+        at = _VARIED.get(kind)
+        if at is not None:
+            value = getattr(action, at.field or "")
+            if at.over == "kinds":
+                return at.first + KINDS.index(value)
             gates = obs.settler(settler).gates
-            return 9 + gates.index(action.gate) if action.gate in gates else -1
+            return at.first + gates.index(value) if value in gates else -1
         if isinstance(action, Move):
             if exits is None:
                 exits = self.exits(obs, settler)
@@ -226,12 +273,14 @@ class Encoder:
             index = _FIXED_INDEX.get(kind)
             if index is not None:
                 out[index] = 1
-            elif isinstance(action, Deposit):
-                out[3 + KINDS.index(action.kind)] = 1
-            elif isinstance(action, Place):
+                continue
+            at = _VARIED[kind]
+            if at.over == "kinds":
+                out[at.first + KINDS.index(getattr(action, at.field or ""))] = 1
+            else:
                 if gates is None:
                     gates = obs.settler(settler).gates
-                out[9 + gates.index(action.gate)] = 1
+                out[at.first + gates.index(getattr(action, at.field or ""))] = 1
         if exits is None:
             exits = self.exits(obs, settler)
         out[FIXED_ACTIONS: FIXED_ACTIONS + len(exits)] = 1
@@ -319,7 +368,11 @@ def _filled_at(slots: int) -> npt.NDArray[np.intp]:
                      for row in range(1 + slots) for column in _FILLED], dtype=np.intp)
 
 
-_FIXED_INDEX: dict[type, int] = {Wait: 0, Drill: 1, Mine: 2, BuildRobot: 7, BuildGates: 8}
+_FIXED_INDEX: dict[type, int] = {ACTION_TYPES[a.name]: a.first for a in ACTION_LAYOUT if a.field is None}
 """The mask index of each action that has one index (the engine's action classes are final)."""
+_VARIED: dict[type, ActionIndices] = {ACTION_TYPES[a.name]: a for a in ACTION_LAYOUT if a.field is not None}
+"""The indices of each action that has several, by its class."""
+_AT_INDEX: tuple[ActionIndices, ...] = tuple(a for a in ACTION_LAYOUT for _ in range(a.count))
+"""Which action each index below `FIXED_ACTIONS` stands for."""
 _SAFE_TO_EXPOSE = [[0.0 if exposed_now_reacts(code, wait) else 1.0 for wait in (0, 1, 2)] for code in CORE_CODES]
 """The safe-to-expose feature of each core code (`CORE_CODES`) and wait (0, 1, later), as `rules.dangers` says."""

@@ -2,8 +2,10 @@
 hints a player needs to choose well (R6, R7, R11): what a drill would set off, which exposed cores around
 will react and when, and the storms forecast with whether the settler is in their path or sheltered.
 
-The one judge of actions for every layer: the server sends these to its clients, bots and the robots' AI ask
-the same functions (`rules.dangers`), and the entries agree with `check` and `legal_actions` by construction.
+The one judge of actions for every layer: the entries are what the one judging loop (`actions.judge`) hands a
+sink that makes `Choice` objects, the loop behind `legal_actions` and the JSON text too, so they agree with
+`check` and `legal_actions` by construction. The server sends these to its clients; bots and the robots' AI ask
+the same functions (`rules.dangers`).
 """
 
 from __future__ import annotations
@@ -11,20 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import RULES, Action, cannot_do, standing_refusal, turn_refusal
-from .actions.base import Choice, Rule
+from .actions import Action, judge, standing_refusal, turn_refusal
+from .actions.base import Choice, ChoiceSink
 from .dangers import Reaction, reaction
 from .errors import Refusal
 from .materials import MATERIALS
 from .state import Asteroid, GameState, Robot, Settler, Ufo
 
-__all__ = ["PLANS", "Choice", "Choices", "StormOutlook", "choices", "choices_scope", "reactions_near", "storms_ahead"]
+__all__ = ["Choice", "Choices", "StormOutlook", "choices", "choices_scope", "reactions_near", "storms_ahead"]
 
 _REACTIVE: Final = frozenset(kind for kind, material in MATERIALS.items() if material.reactive)
-PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool], ...]]] = {
-    kind: tuple((rule, kind in rule.actors) for rule in RULES) for kind in ("settler", "robot", "ufo")
-}
-"""Each action's rule and whether this kind of actor may do it, in the order of `RULES`, by kind of actor."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,16 +120,9 @@ def choices(state: GameState, actor_id: str, brief: bool = False) -> Choices:
     reactions, storms = reactions_near(state, here), storms_ahead(state, here)
     if brief and general is not None:
         return Choices(actor_id, state.round, general, (), reactions, storms)
-    entries: list[Choice] = []
-    for rule, may in PLANS[actor.kind]:
-        refusal = standing or (turn if may else cannot_do(actor, rule))
-        if refusal is not None or here is None:
-            danger = rule.danger(state, actor, here)
-            for a in rule.candidates(state, actor, here):
-                entries.append(Choice(a, refusal, danger))
-        else:
-            rule.offers(state, actor, here, entries)
-    return Choices(actor_id, state.round, general, tuple(entries), reactions, storms)
+    sink = ChoiceSink()
+    judge(state, actor, standing, turn, sink)
+    return Choices(actor_id, state.round, general, tuple(sink.out), reactions, storms)
 
 
 def choices_scope(state: GameState, actor_id: str) -> frozenset[str]:

@@ -16,8 +16,9 @@ everything about text is here:
 - the moves to an asteroid's neighbours are kept as one text on the asteroid (`Asteroid.moves_text`), which
   the asteroid's own link methods forget whenever its links change.
 
-Writers append pieces to a list that is joined once at the end. `choices_text` walks the rules as
-`choices.choices` does, writing each judgement as it is made instead of making `Choice` objects first.
+Writers append pieces to a list that is joined once at the end. `choices_text` runs the one judging loop
+(`actions.judge`) with a sink that writes each judgement as it is made, instead of making `Choice` objects
+first.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final, cast
 
-from .actions import Action, actor_refusal, cannot_do
-from .actions.base import Actor, Choice, Rule
-from .actions.move import Move, MoveRule
-from .choices import PLANS, Choices, StormOutlook, choices, reactions_near, storms_ahead
+from .actions import RULES, Action, actor_refusal, judge
+from .actions.base import Actor, Choice, Rule, Sink
+from .choices import Choices, StormOutlook, choices, reactions_near, storms_ahead
 from .dangers import Danger, Reaction
 from .errors import Refusal, RefusalShape
 from .records import field_names
@@ -278,43 +278,51 @@ def _write_choice(out: list[str], table: _ActionText, action: Action, refusal: R
         out.append("}")
 
 
-def _write_offers(rule: Rule[Any], table: _ActionText, state: GameState, actor: Actor, here: Asteroid,
-                  out: list[str]) -> None:
-    """What `rule.offers` appends, as JSON text: each candidate with its refusal and the action's danger (`table`:
-    the text of the rule's record class, its candidates' class)."""
-    danger = rule.danger(state, actor, here)
-    for action in rule.candidates(state, actor, here):
-        _write_choice(out, table, action, rule.refuse(state, actor, here, action), danger)
-
-
 _NEIGHBOUR_MOVES: Final[dict[str, str]] = {}
 """The JSON text of an accepted move, after its comma, by target: `,{"action":"move","target":"a7","refusal":null}`."""
+_TABLES: Final[dict[Rule[Any], _ActionText]] = {rule: _action_text(rule.record) for rule in RULES}
+"""The text of each rule's record class, its candidates' class: made once, so that writing a settler's choices
+looks nothing up by class."""
+_NEIGHBOURS_KEPT: Final = tuple(rule for rule in RULES if rule.to_neighbours)[:1]
+"""The rule whose candidates towards the neighbours are kept as text on the asteroid (`Asteroid.moves_text`
+holds one text: the moves')."""
 
 
-def _write_moves(rule: Rule[Any], table: _ActionText, state: GameState, actor: Actor, here: Asteroid,
-                 out: list[str]) -> None:
-    """`MoveRule.offers` as JSON text: the moves to the neighbours, which it accepts without a look, are the same
-    text whoever makes them, kept on the asteroid once written (`Asteroid.moves_text`) until its links change;
-    the moves through gates are judged."""
-    moves = here.moves_text
-    if moves is None:
-        moves = here.moves_text = "".join([
-            quoted_between(_NEIGHBOUR_MOVES, n, table.single, ',"refusal":null}') for n in here.neighbours
-        ])
-    if moves:  # each choice is written after its comma: an empty piece would take the first one's
-        out.append(moves)
-    aid = actor.id
-    for g in here.gates:
-        move = Move(aid, g)
-        _write_choice(out, table, move, rule.refuse(state, actor, here, move), None)
+class _TextSink(Sink):
+    """Writes each judgement of the judging loop (`actions.judge`) as JSON text, without a `Choice` in between."""
+
+    def __init__(self, out: list[str]) -> None:
+        super().__init__(True, True)
+        self.out = out
+        self.table: _ActionText | None = None
+
+    def rule(self, rule: Rule[Any]) -> None:
+        """The text of the rule's record class."""
+        self.table = _TABLES[rule]
+
+    def take(self, action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+        """The choice of `action`, after its comma."""
+        table = self.table
+        assert table is not None
+        _write_choice(self.out, table, action, refusal, danger)
+
+    def neighbours(self, rule: Rule[Any], actor: Actor, here: Asteroid, danger: Danger | None) -> None:
+        """The moves to the neighbours, which the rules accept without a look: the same text whoever makes them,
+        kept on the asteroid once written (`Asteroid.moves_text`) until its links change."""
+        table = self.table
+        assert table is not None
+        if danger is not None or rule not in _NEIGHBOURS_KEPT:
+            super().neighbours(rule, actor, here, danger)
+            return
+        moves = here.moves_text
+        if moves is None:
+            moves = here.moves_text = "".join([
+                quoted_between(_NEIGHBOUR_MOVES, n, table.single, ',"refusal":null}') for n in here.neighbours
+            ])
+        if moves:  # each choice is written after its comma: an empty piece would take the first one's
+            self.out.append(moves)
 
 
-_PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool, bool, _ActionText], ...]]] = {
-    kind: tuple((rule, may, isinstance(rule, MoveRule), _action_text(rule.record)) for rule, may in plan)
-    for kind, plan in PLANS.items()
-}
-"""`choices.PLANS` with, for each rule, whether its offers are the moves (`_write_moves`, else `_write_offers`)
-and the text of its record class: made once, so that writing a settler's choices looks nothing up by class."""
 _SETTLERS: Final[dict[str, str]] = {}
 """What opens the choices' JSON text, by actor: `{"settler":"s1","round":`."""
 _MEMBERS: Final[dict[str, str]] = {}
@@ -340,16 +348,7 @@ def choices_text(state: GameState, actor_id: str) -> str | None:
     out = [quoted_between(_SETTLERS, actor_id, '{"settler":', ',"round":'), integer(state.round),
            ',"refusal":null,"choices":[']
     start = len(out)
-    for rule, may, moves, table in _PLANS[actor.kind]:
-        if moves and may:
-            _write_moves(rule, table, state, actor, here, out)
-        elif may:
-            _write_offers(rule, table, state, actor, here, out)
-        else:
-            refusal = cannot_do(actor, rule)
-            danger = rule.danger(state, actor, here)
-            for action in rule.candidates(state, actor, here):
-                _write_choice(out, table, action, refusal, danger)
+    judge(state, actor, None, None, _TextSink(out))
     if len(out) > start:
         out[start] = out[start][1:]  # each choice is written after a comma: not the first
     _write_hints(out, reactions_near(state, here), storms_ahead(state, here))

@@ -1,19 +1,24 @@
-"""The actions (R11, R13, E2): one module per action, registered here in the order players are offered them.
+"""The actions (R11, R13, E2): one module per action, found here and listed in the order players are offered them.
 
-Each module holds an action's record (its JSON shape), its check, its effect and the actions of its kind an
-actor could take now; this registry dispatches to them. Adding an action is one new module and its `RULE` in
-`RULES` below.
+Each module holds an action's record (its JSON shape), its check (`refuse`), its effect and the actions of its
+kind an actor could take now (`candidates`); this registry dispatches to them, and `judge` is the one loop that
+judges every candidate, for `legal_actions`, `Game.choices` and its JSON text alike (each a `Sink`). Adding an
+action is one new module of this package with its `RULE`: `RULES` holds every module's, in the order of their
+`Rule.offered`.
 """
 
 from __future__ import annotations
 
+import importlib
+import itertools
+import pkgutil
+from pathlib import Path
 from typing import Any, Final, cast
 
 from ..errors import GameFormatError, Refusal, shape_of
 from ..events import Event
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
-from . import build_gates, build_robot, deposit, drill, mine, move, place, wait
-from .base import Action, ActionSpec, Actor, FieldSpec, Rule
+from .base import Action, ActionSpec, Actor, ChoiceSink, FieldSpec, LegalSink, Rule, Sink
 from .build_gates import BuildGates
 from .build_robot import BuildRobot
 from .deposit import Deposit
@@ -23,10 +28,30 @@ from .move import Move
 from .place import Place
 from .wait import Wait
 
-RULES: tuple[Rule[Any], ...] = (
-    move.RULE, drill.RULE, mine.RULE, deposit.RULE, build_robot.RULE, build_gates.RULE, place.RULE, wait.RULE,
-)
-"""Every action's rule, in the order `Game.choices` lists them."""
+_NOT_ACTIONS: Final = frozenset({"base", "costs"})
+"""The modules of this package that are not an action's."""
+
+
+def _found_rules() -> tuple[Rule[Any], ...]:
+    """The `RULE` of every action module of this package (each module but `_NOT_ACTIONS`), by `Rule.offered`;
+    ValueError naming a module without a `Rule` named `RULE`, or two rules offered at the same place."""
+    rules: list[Rule[Any]] = []
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.name in _NOT_ACTIONS or info.name.startswith("_"):
+            continue
+        rule = getattr(importlib.import_module(f"{__name__}.{info.name}"), "RULE", None)
+        if not isinstance(rule, Rule):
+            raise ValueError(f"rules/actions/{info.name}.py: an action module needs its rule as RULE")
+        rules.append(rule)
+    rules.sort(key=lambda rule: rule.offered)
+    for first, second in itertools.pairwise(rules):
+        if first.offered == second.offered:
+            raise ValueError(f"rules/actions: {first.name} and {second.name} are both offered at {first.offered}")
+    return tuple(rules)
+
+
+RULES: tuple[Rule[Any], ...] = _found_rules()
+"""Every action's rule, in the order `Game.choices` lists them (`Rule.offered`)."""
 
 RULE_BY_NAME: Final[dict[str, Rule[Any]]] = {rule.name: rule for rule in RULES}
 """Each action's rule by its JSON `type`."""
@@ -35,24 +60,18 @@ ACTION_TYPES: dict[str, type[Action]] = {rule.name: rule.record for rule in RULE
 """Action classes by their JSON `type`."""
 
 # Final: compiled, the registries are read directly (other module names are dictionary look-ups at each use)
-_RULES_OF: Final[dict[str, tuple[Rule[Any], ...]]] = {
-    kind: tuple(rule for rule in RULES if kind in rule.actors) for kind in ("settler", "robot", "ufo")
-}
 _RULE_OF_RECORD: Final[dict[type, Rule[Any]]] = {rule.record: rule for rule in RULES}
 """Each action's rule by its record class: `check` and `perform` find it by the action's type (a class's
 `name` is a class variable, which compiled code reads as slowly as any attribute)."""
-_RULES_OF_ACTOR: Final[dict[type, tuple[Rule[Any], ...]]] = {
-    Settler: _RULES_OF["settler"], Robot: _RULES_OF["robot"], Ufo: _RULES_OF["ufo"],
-}
-"""The rules an actor may follow, by the actor's class (for `legal_actions`, at every decision)."""
 
 ACTION_SPECS: tuple[ActionSpec, ...] = tuple(rule.spec() for rule in RULES)
 """What clients need to know of each action: name, fields (required or optional), which actors may do it."""
 
 __all__ = [
-    "ACTION_SPECS", "ACTION_TYPES", "RULES", "RULE_BY_NAME", "Action", "ActionSpec", "Actor", "BuildGates",
-    "BuildRobot", "Deposit", "Drill", "FieldSpec", "Mine", "Move", "Place", "Rule", "Wait", "action_from_json",
-    "actor_refusal", "cannot_do", "check", "legal_actions", "perform", "standing_refusal", "turn_refusal",
+    "ACTION_SPECS", "ACTION_TYPES", "PLANS", "RULES", "RULE_BY_NAME", "Action", "ActionSpec", "Actor", "BuildGates",
+    "BuildRobot", "ChoiceSink", "Deposit", "Drill", "FieldSpec", "LegalSink", "Mine", "Move", "Place", "Rule",
+    "Sink", "Wait", "action_from_json", "actor_refusal", "cannot_do", "check", "judge", "legal_actions", "perform",
+    "standing_refusal", "turn_refusal",
 ]
 
 
@@ -161,18 +180,61 @@ def perform(state: GameState, actor: Actor, action: Action) -> list[Event]:
     return events
 
 
+PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool, bool], ...]]] = {
+    kind: tuple((rule, kind in rule.actors, rule.to_neighbours) for rule in RULES)
+    for kind in ("settler", "robot", "ufo")
+}
+"""For each kind of actor, each rule in the order of `RULES`, whether this kind may do it and whether its first
+candidates are the neighbours' (`Rule.to_neighbours`): read once, not at every decision."""
+
+
+def judge(state: GameState, actor: Actor, standing: Refusal | None, turn: Refusal | None, sink: Sink) -> None:
+    """The one judging loop: every candidate of every rule (`Rule.candidates`, and the neighbours' of a rule
+    that declares `to_neighbours`) goes to `sink` with its refusal and its action's danger.
+
+    `standing` and `turn` are the actor's `standing_refusal` and `turn_refusal` (the latter None when the
+    former is not). The refusal of an action is, in this order as in `check`: `standing`, `cannot_do` for a kind
+    of actor that may never do it, `turn`, then the rule's own `refuse`. A sink that keeps only accepted
+    actions (`Sink.keeps_refused`) is handed none of a rule refused as a whole.
+    """
+    keeps = sink.keeps_refused
+    if not keeps and (standing is not None or turn is not None):
+        return
+    here: Asteroid | None = state.asteroids[actor.at] if actor.at is not None else None
+    wants_danger = sink.wants_danger
+    for rule, may, to_neighbours in PLANS[actor.kind]:
+        refusal = standing
+        if refusal is None:
+            if not may:
+                if not keeps:
+                    continue
+                refusal = cannot_do(actor, rule)
+            else:
+                refusal = turn
+        sink.rule(rule)
+        danger = rule.danger(state, actor, here) if wants_danger else None
+        if refusal is None and here is not None:
+            if to_neighbours:
+                sink.neighbours(rule, actor, here, danger)
+            for action in rule.candidates(state, actor, here):
+                sink.take(action, rule.refuse(state, actor, here, action), danger)
+        else:
+            if to_neighbours and here is not None:
+                aid = actor.id
+                for n in here.neighbours:
+                    sink.take(rule.towards(aid, n), refusal, danger)
+            for action in rule.candidates(state, actor, here):
+                sink.take(action, refusal, danger)
+
+
 def legal_actions(state: GameState, actor_id: str) -> list[Action]:
-    """The accepted actions of `actor_id`, in a stable order; empty when it cannot act now."""
+    """The accepted actions of `actor_id`, in a stable order; empty when it cannot act now (`judge` with a
+    sink that keeps the accepted ones)."""
     actor = state.things.get(actor_id)
     if not state.running or not isinstance(actor, (Settler, Robot, Ufo)) or not actor.alive:
         return []
     if isinstance(actor, Settler) and state.options.turns == "strict" and state.turn != actor_id:
         return []
-    assert actor.at is not None
-    here: Asteroid = state.asteroids[actor.at]
-    out: list[Action] = []
-    rules = _RULES_OF_ACTOR.get(type(actor))
-    for rule in rules if rules is not None else _RULES_OF[actor.kind]:
-        rule.legal(state, actor, here, out)
-    return out
-
+    sink = LegalSink()
+    judge(state, actor, None, None, sink)
+    return sink.out

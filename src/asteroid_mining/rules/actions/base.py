@@ -138,6 +138,66 @@ class ActionSpec:
                 "actors": list(self.actors)}
 
 
+class Sink:
+    """Where the one judging loop (`actions.judge`) puts its judgements: each candidate with its refusal (None:
+    accepted) and its action's danger. `legal_actions` keeps the accepted actions, `choices` makes `Choice`
+    objects, `choices_text` writes JSON text; none judges anything itself.
+
+    `keeps_refused` and `wants_danger` are the sink's own data: a sink that keeps only accepted actions is not
+    handed the candidates of a rule refused as a whole, and one that does not show dangers is not given them.
+    """
+
+    def __init__(self, keeps_refused: bool, wants_danger: bool) -> None:
+        self.keeps_refused = keeps_refused
+        self.wants_danger = wants_danger
+
+    def rule(self, rule: Rule[Any]) -> None:
+        """The rule whose candidates come next."""
+
+    def take(self, action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+        """One candidate and its judgement."""
+        raise NotImplementedError
+
+    def neighbours(self, rule: Rule[Any], actor: Actor, here: Asteroid, danger: Danger | None) -> None:
+        """The candidates towards each neighbour of `here`, accepted (a rule's `to_neighbours`). A sink may
+        write them faster than one by one; this is what it must amount to."""
+        aid = actor.id
+        for n in here.neighbours:
+            self.take(rule.towards(aid, n), None, danger)
+
+
+class ChoiceSink(Sink):
+    """Makes a `Choice` of each judgement (`Game.choices`)."""
+
+    def __init__(self) -> None:
+        super().__init__(True, True)
+        self.out: list[Choice] = []
+
+    def take(self, action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+        """The choice of `action`."""
+        self.out.append(Choice(action, refusal, danger))
+
+
+class LegalSink(Sink):
+    """Keeps the accepted actions (`legal_actions`)."""
+
+    def __init__(self) -> None:
+        super().__init__(False, False)
+        self.out: list[Action] = []
+
+    def take(self, action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
+        """`action` when it is accepted."""
+        if refusal is None:
+            self.out.append(action)
+
+    def neighbours(self, rule: Rule[Any], actor: Actor, here: Asteroid, danger: Danger | None) -> None:
+        """Each one, accepted."""
+        aid = actor.id
+        out = self.out
+        for n in here.neighbours:
+            out.append(rule.towards(aid, n))
+
+
 class Rule(Generic[A]):
     """The rules of one action. Subclasses set the class attributes and override what differs."""
 
@@ -152,6 +212,15 @@ class Rule(Generic[A]):
     """What each field of the record besides `actor` holds, in a few words (for the spec)."""
     words: ClassVar[Mapping[str, tuple[str, str]]] = MappingProxyType({})
     """How the scenario language writes each field besides `actor`: its placeholder and its sort (`FIELD_SORTS`)."""
+    offered: ClassVar[int]
+    """Its place among the actions, which `Game.choices` lists (and the action spaces built on the specs
+    number) in the order of this number: the engine's own take 10, 20, … so that a new one fits between."""
+    to_neighbours: ClassVar[bool] = False
+    """A shortcut for speed, declared as data: the first candidates are one towards each neighbour of the actor's
+    asteroid (`towards`), in `Asteroid.neighbours` order, and the rules accept them without a look (every
+    neighbour exists: an explosion unlinks it). `candidates` gives the others. The judging loop
+    (`actions.judge`) hands them to its sink as accepted; `refuse` must accept each of them too (the property
+    tests compare both with `check`)."""
 
     def __init__(self) -> None:
         # the record's own fields decide the JSON shape: a field with a default may be left out
@@ -180,25 +249,16 @@ class Rule(Generic[A]):
         raise NotImplementedError
 
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[A]:
-        """Every action of this kind the actor could be offered now, legal or not, in a stable order.
+        """Every action of this kind the actor could be offered now, legal or not, in a stable order (after the
+        neighbours' of a rule that declares `to_neighbours`): the judging loop refuses each with `refuse`.
 
         `here` is None for an actor that is nowhere (dead or destroyed).
         """
         raise NotImplementedError
 
-    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
-        """Append each of `candidates` to `out` as a `Choice`: with its refusal (`refuse`) and the action's
-        `danger` (an actor that may act now and may do this action)."""
-        danger = self.danger(state, actor, here)
-        for action in self.candidates(state, actor, here):
-            out.append(Choice(action, self.refuse(state, actor, here, action), danger))
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """Append the accepted ones among `candidates` to `out` (an actor that may act now and may do this
-        action). Appended to one list, not returned: `legal_actions` asks every rule at each decision."""
-        for a in self.candidates(state, actor, here):
-            if self.refuse(state, actor, here, a) is None:
-                out.append(a)
+    def towards(self, actor: str, asteroid: str) -> A:
+        """The candidate towards a neighbouring asteroid, for a rule that declares `to_neighbours`."""
+        raise NotImplementedError
 
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """A hint for the player: what this action would set off (only `drill` has one)."""

@@ -12,7 +12,7 @@ from ..events import Event, GatesBuilt
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
 from .base import Action, Actor, Rule
-from .costs import affords, missing, needs_of, new_id_refusal, pay
+from .costs import missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(GATES_COST)
 """A pair of gates' cost by kind, as `missing` takes it."""
@@ -44,6 +44,7 @@ class BuildGatesRule(Rule[BuildGates]):
     """Settlers only, one pair at a time."""
 
     record = BuildGates
+    offered = 60
     meanings: ClassVar[Mapping[str, str]] = {
         "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
     }
@@ -84,13 +85,6 @@ class BuildGatesRule(Rule[BuildGates]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[BuildGates]:
         """The one build, with the default ids."""
         return [BuildGates(actor.id)]
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """The build when the settler carries no gates and the cargo pays for a pair."""
-        assert isinstance(actor, Settler)
-        if not actor.gates and affords(actor, GATES_COST):
-            out.append(BuildGates(actor.id))
 
 
 RULE = BuildGatesRule()

@@ -12,7 +12,7 @@ from ..events import Event, RobotBuilt
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
-from .costs import affords, missing, needs_of, new_id_refusal, pay
+from .costs import missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(ROBOT_COST)
 """A robot's cost by kind, as `missing` takes it."""
@@ -37,6 +37,7 @@ class BuildRobotRule(Rule[BuildRobot]):
     """Settlers only; the robot is AI-controlled (R13)."""
 
     record = BuildRobot
+    offered = 50
     meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"new_id": ("NEWID", "new")}
 
@@ -61,13 +62,6 @@ class BuildRobotRule(Rule[BuildRobot]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[BuildRobot]:
         """The one build, with the default id."""
         return [BuildRobot(actor.id)]
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """The build when the cargo pays for it."""
-        assert isinstance(actor, Settler)
-        if affords(actor, ROBOT_COST):
-            out.append(BuildRobot(actor.id))
 
 
 RULE = BuildRobotRule()

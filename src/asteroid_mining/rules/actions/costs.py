@@ -40,12 +40,6 @@ def missing(settler: Settler, needs: tuple[int, ...], build: str) -> Refusal | N
     return Refusal(_MISSING[kinds], tuple(lacking)) if kinds else None
 
 
-def affords(settler: Settler, cost: dict[str, int]) -> bool:
-    """The settler's cargo pays for `cost` (what `missing` finds nothing lacking in)."""
-    cargo = settler.cargo
-    return all(cargo[kind] >= n for kind, n in cost.items())
-
-
 def new_id_refusal(state: GameState, settler: Settler, new_id: str | None) -> Refusal | None:
     """`bad_id` when a chosen id cannot name a new thing (malformed, reserved or taken), else None."""
     if new_id is None:

@@ -39,6 +39,7 @@ class DepositRule(Rule[Deposit]):
     """Settlers only."""
 
     record = Deposit
+    offered = 40
     meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"kind": ("KIND", "material")}
 
@@ -70,16 +71,6 @@ class DepositRule(Rule[Deposit]):
         """One per material, in the canonical order."""
         aid = actor.id
         return [Deposit(aid, kind) for kind in KINDS]
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """A deposit of each material the settler carries, on a shelter."""
-        if here.mantle > 0 or here.core != "hollow" or not isinstance(actor, Settler):
-            return
-        cargo = actor.cargo
-        for kind in KINDS:
-            if cargo[kind] > 0:
-                out.append(Deposit(actor.id, kind))
 
 
 RULE = DepositRule()

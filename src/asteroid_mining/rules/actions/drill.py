@@ -32,6 +32,7 @@ class DrillRule(Rule[Drill]):
     """Settlers and robots drill; UFOs never do (E2)."""
 
     record = Drill
+    offered = 20
     actors = ("settler", "robot")
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Drill) -> Refusal | None:
@@ -56,12 +57,6 @@ class DrillRule(Rule[Drill]):
     def danger(self, state: GameState, actor: Actor, here: Asteroid | None) -> Danger | None:
         """The last layer of a known reactive core near the Sun now or later (`dangers.drill_danger`)."""
         return None if here is None else drill_danger(state, here)
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """The drill while there is mantle left."""
-        if here.mantle > 0:
-            out.append(Drill(actor.id))
 
 
 RULE = DrillRule()

@@ -34,6 +34,7 @@ class MineRule(Rule[Mine]):
     """Settlers mine up to the cargo limit; UFOs' holds have none; robots carry nothing."""
 
     record = Mine
+    offered = 30
     actors = ("settler", "ufo")
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Mine) -> Refusal | None:
@@ -60,13 +61,6 @@ class MineRule(Rule[Mine]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Mine]:
         """The one mine."""
         return [Mine(actor.id)]
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """The mine on an exposed core that is not hollow, with room in a settler's hold."""
-        if here.mantle == 0 and here.core != "hollow" and (
-                not isinstance(actor, Settler) or actor.carry_total < CARGO_LIMIT):
-            out.append(Mine(actor.id))
 
 
 RULE = MineRule()

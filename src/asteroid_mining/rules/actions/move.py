@@ -10,7 +10,7 @@ from ..effects import check_win, place_actor
 from ..errors import Refusal, shape_of
 from ..events import Event, Moved
 from ..state import Asteroid, GameState, Settler, Ufo
-from .base import Action, Actor, Choice, Rule
+from .base import Action, Actor, Rule
 
 # the shapes of this module's refusals, made once: a refusal is its shape and its values (no dict on the way)
 _NO_SUCH_TARGET: Final = shape_of("no_such_target", ("actor", "target"))
@@ -41,11 +41,15 @@ class MoveRule(Rule[Move]):
     """Moves: settlers and robots through gates too, UFOs between neighbours only."""
 
     record = Move
+    offered = 10
     actors = ("settler", "robot", "ufo")
     meanings: ClassVar[Mapping[str, str]] = {
         "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",
     }
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"target": ("X", "thing")}
+    # every neighbour exists (an explosion unlinks it): moving there is accepted without a look, and only the
+    # gates are judged (a hub has hundreds of neighbours)
+    to_neighbours = True
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Move) -> Refusal | None:
         """A neighbour, or an active gate orbiting the actor's asteroid (never for a UFO)."""
@@ -83,37 +87,16 @@ class MoveRule(Rule[Move]):
         if isinstance(actor, Settler):
             check_win(state, target, events)
 
+    def towards(self, actor: str, asteroid: str) -> Move:
+        """The move to a neighbour."""
+        return Move(actor, asteroid)
+
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Move]:
-        """Each neighbour, then each gate orbiting the actor's asteroid."""
-        if here is None:
+        """After the neighbours (`to_neighbours`): each gate orbiting the actor's asteroid."""
+        if here is None or not here.gates:
             return []
         aid = actor.id
-        out = [Move(aid, n) for n in here.neighbours]
-        for g in here.gates:
-            out.append(Move(aid, g))
-        return out
-
-    def offers(self, state: GameState, actor: Actor, here: Asteroid, out: list[Choice]) -> None:
-        """Each candidate with its refusal: neighbours are always accepted, gates are looked at."""
-        # every neighbour exists (an explosion unlinks it): moving there is accepted without a look
-        aid = actor.id
-        for n in here.neighbours:
-            out.append(Choice(Move(aid, n), None))
-        for g in here.gates:
-            move = Move(aid, g)
-            out.append(Choice(move, self.refuse(state, actor, here, move)))
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """The neighbours, then the active gates (none for a UFO)."""
-        # every neighbour exists (an explosion unlinks it), so only the gates need a look
-        aid = actor.id
-        for n in here.neighbours:
-            out.append(Move(aid, n))
-        if here.gates and not isinstance(actor, Ufo):
-            gates = state.gates
-            for g in here.gates:
-                if state.gate_active(gates[g]):
-                    out.append(Move(aid, g))
+        return [Move(aid, g) for g in here.gates]
 
 
 RULE = MoveRule()

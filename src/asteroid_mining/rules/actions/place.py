@@ -36,6 +36,7 @@ class PlaceRule(Rule[Place]):
     """Settlers only; the pair is active once both gates are placed."""
 
     record = Place
+    offered = 70
     meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"gate": ("GATE", "thing")}
 
@@ -64,16 +65,6 @@ class PlaceRule(Rule[Place]):
         if isinstance(actor, Settler):
             return [Place(actor.id, gid) for gid in actor.gates]
         return []
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """Each carried gate whose partner does not orbit this asteroid."""
-        if not isinstance(actor, Settler) or not actor.gates:
-            return
-        gates = state.gates
-        for g in actor.gates:
-            if gates[gates[g].partner].at != here.id:
-                out.append(Place(actor.id, g))
 
 
 RULE = PlaceRule()

@@ -25,6 +25,7 @@ class WaitRule(Rule[Wait]):
     """Anyone may wait."""
 
     record = Wait
+    offered = 80
     actors = ("settler", "robot", "ufo")
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
@@ -34,11 +35,6 @@ class WaitRule(Rule[Wait]):
     def candidates(self, state: GameState, actor: Actor, here: Asteroid | None) -> list[Wait]:
         """The one wait."""
         return [Wait(actor.id)]
-
-
-    def legal(self, state: GameState, actor: Actor, here: Asteroid, out: list[Action]) -> None:
-        """Waiting is always accepted."""
-        out.append(Wait(actor.id))
 
 
 RULE = WaitRule()
