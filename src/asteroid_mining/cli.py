@@ -147,6 +147,50 @@ def serve(
                                 forwarded_allow_ips=comma_list(forwarded_allow_ips)))
 
 
+@app.command()
+def train(
+    out: Annotated[str, typer.Option(help="The output directory: policy.npz (the best checkpoint) and its "
+                                     ".json, checkpoints/, curve.csv, curve.png, config.json.")] = "runs/learned",
+    steps: Annotated[int, typer.Option(help="Reinforcement steps (MaskablePPO) after imitation.")] = 1_000_000,
+    imitate: Annotated[int, typer.Option(help="Planner moves to imitate first (0: none), DAgger's included.")
+                       ] = 200_000,
+    dagger: Annotated[int, typer.Option(help="DAgger rounds: the learner plays, the planner labels.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seeds the networks, the games and the demonstrations.")] = 0,
+    belt: Annotated[str, typer.Option(help="A shipped belt, a generator preset or a belt file.")] = "small",
+    difficulty: Annotated[str, typer.Option(help="easy, normal, hard or brutal; 'none': the belt as it is.")
+                          ] = "normal",
+    rules: Annotated[str, typer.Option(help="classic or extended.")] = "classic",
+    envs: Annotated[int, typer.Option(help="Games played side by side during reinforcement.")] = 8,
+    threads: Annotated[int, typer.Option(help="Torch's threads (the games run in this process too).")] = 1,
+    eval_every: Annotated[int, typer.Option(help="Steps between checkpoints (each evaluated).")] = 100_000,
+    eval_games: Annotated[int, typer.Option(help="Fixed games each checkpoint is evaluated on.")] = 40,
+    hidden: Annotated[str, typer.Option(help="The hidden layers' widths, comma-separated.")] = "128,128",
+    learning_rate: Annotated[float, typer.Option(help="MaskablePPO's learning rate.")] = 1e-4,
+) -> None:
+    """Train a policy for the `learned` bot (needs the extra: pip install asteroid-mining\\[learn]).
+
+    Imitates the planner, then runs MaskablePPO on the Gymnasium environment.
+    Writes checkpoints, a learning curve and the best policy as numpy weights (docs/ai.md, A learned agent).
+    """
+    from pathlib import Path
+
+    from .rl.train import TrainConfig, TrainError
+    from .rl.train import train as run
+
+    try:
+        widths = tuple(int(w) for w in hidden.split(","))
+    except ValueError:
+        _fail(f"--hidden: {hidden!r} is not comma-separated widths (such as 128,128)")
+    config = TrainConfig(Path(out), steps=steps, imitate=imitate, dagger=dagger, seed=seed, belt=belt,
+                         difficulty=None if difficulty == "none" else difficulty, rules=rules, envs=envs,
+                         hidden=widths, threads=threads, eval_every=eval_every, eval_games=eval_games,
+                         learning_rate=learning_rate)
+    try:
+        run(config)
+    except TrainError as wrong:
+        _fail(str(wrong))
+
+
 def _mount_maps() -> None:
     """Mount `asteroid-mining map …` from the maps package.
 

@@ -53,7 +53,7 @@ def test_a_belt_name_is_never_a_file(client: TestClient, tmp_path: Path) -> None
 
 
 def test_the_bots_of_the_registry(client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert client.get("/api/bots").json() == {"bots": ["random", "greedy", "planner"]}
+    assert client.get("/api/bots").json() == {"bots": ["random", "greedy", "planner", "learned"]}
     from asteroid_mining.ai import registry
 
     def never(spec: str) -> None:
@@ -68,7 +68,7 @@ def test_the_bots_of_the_registry(client: TestClient, tmp_path: Path, monkeypatc
     monkeypatch.syspath_prepend(str(EXAMPLE))
     installed_bots.cache_clear()
     try:
-        assert client.get("/api/bots").json() == {"bots": ["random", "greedy", "planner", "prospector"]}
+        assert client.get("/api/bots").json() == {"bots": ["random", "greedy", "planner", "learned", "prospector"]}
         made = client.post("/api/games", json={"seats": 2, "bots": {"2": "prospector"}})
         assert made.status_code == 201, made.text
         assert made.json()["seats"][1]["bot"] == "prospector"

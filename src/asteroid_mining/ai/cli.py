@@ -68,7 +68,7 @@ def simulate(
     rules: Annotated[str, typer.Option("--rules", help="classic or extended.")] = "classic",
     bot: Annotated[
         list[str] | None,
-        typer.Option("--bot", "-b", help="A bot to play: random, greedy, planner, an installed bot, or "
+        typer.Option("--bot", "-b", help="A bot to play: random, greedy, planner, learned, an installed bot, or "
                      "path/to/file.py:ClassName; repeat to compare bots.", show_default="planner"),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Game i uses seed SEED+i for its belt and its dice.")] = 0,

@@ -1,6 +1,6 @@
 """The bots by name: the built-in ones, those installed packages register, and (command line only) a file's class.
 
-    make_bot("planner", seed)                       # a built-in bot
+    make_bot("planner", seed)                       # a built-in bot (random, greedy, planner, learned)
     make_bot("mybot", seed)                         # a bot an installed package registers (entry point)
     make_bot("bots/mine.py:MyBot", seed, files=True)  # a class in a file (simulate --bot only)
 
@@ -36,14 +36,27 @@ ENTRY_POINT_GROUP = "asteroid_mining.bots"
 BotFactory = Callable[[int], SettlerBot]
 """Makes a bot from a seed."""
 
+LEARNED_MODULE = "asteroid_mining.rl.learned"
+"""Where the `learned` bot lives: `rl/` sits above `ai/` (it encodes observations for learning), so the bot is
+imported by name, and only when one is made (docs/architecture.md)."""
+
+
+def learned_bot(seed: int = 0) -> SettlerBot:
+    """`learned`: the shipped trained policy, played with numpy alone (`rl.learned.LearnedBot`)."""
+    bot: SettlerBot = importlib.import_module(LEARNED_MODULE).LearnedBot(seed)
+    return bot
+
+
 _BUILT_IN: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "planner": PlannerBot,
+    "learned": learned_bot,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_BUILT_IN)
-"""The built-in bots, weakest first (`bot_names()` adds the installed ones)."""
+"""The built-in bots: the three hand-written ones weakest first, then the learned one (`bot_names()` adds the
+installed ones)."""
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,31}$")
 """What an installed bot may be called (lower case, as short as a lobby's list allows)."""
@@ -135,5 +148,6 @@ __all__ = [
     "bot_names",
     "installed_bots",
     "is_file_spec",
+    "learned_bot",
     "make_bot",
 ]

@@ -9,12 +9,18 @@ Both have fixed-size observations, a discrete action set with masks (`encoding`)
 (`episode`, docs/ai.md). gymnasium and pettingzoo are imported only here, never by the rest of the package.
 """
 
-from .aec_env import SettlersEnv, env
+from importlib.util import find_spec as _find_spec
+
 from .batch import BatchEnv
 from .encoding import DEFAULT_SLOTS, Encoder, feature_names, n_actions, observation_size
 from .episode import Episode
-from .gym_env import TeamEnv
-from .parallel_env import ParallelSettlersEnv, parallel_env
+
+# The environments need the extra; the encoder and the `learned` bot (`rl.learned`, numpy alone) do not, and a
+# server's bot seats import them without it.
+if _find_spec("gymnasium") is not None and _find_spec("pettingzoo") is not None:
+    from .aec_env import SettlersEnv, env
+    from .gym_env import TeamEnv
+    from .parallel_env import ParallelSettlersEnv, parallel_env
 
 __all__ = [
     "DEFAULT_SLOTS", "BatchEnv", "Encoder", "Episode", "ParallelSettlersEnv", "SettlersEnv", "TeamEnv", "env",
@@ -22,8 +28,17 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> object:
+    # only reached for a name not defined above: an environment while the extra is missing
+    if name in ("SettlersEnv", "TeamEnv", "ParallelSettlersEnv", "env", "parallel_env"):
+        raise ImportError(f"asteroid_mining.rl.{name} needs the rl extra: pip install asteroid-mining[rl]")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _register() -> None:
-    """Make `gymnasium.make("AsteroidMining/Team-v0")` work."""
+    """Make `gymnasium.make("AsteroidMining/Team-v0")` work (when gymnasium is installed)."""
+    if _find_spec("gymnasium") is None:
+        return
     import gymnasium
 
     if "AsteroidMining/Team-v0" not in gymnasium.registry:

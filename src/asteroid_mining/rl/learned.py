@@ -1,0 +1,158 @@
+"""`learned`: a policy trained with `asteroid-mining train`, played with numpy alone.
+
+The weights are a small multi-layer perceptron exported from training (`rl.train`) to a `.npz` file, with a JSON
+sidecar naming what it was trained on: the observation's size and the feature table's version (`encoding`), the
+exit slots, the round cap the round feature is scaled by, and the command and seed that made it. Playing needs no
+torch: the observation vector (`Encoder.observe`), a few matrix products, the logits of the illegal actions
+masked out, and the highest one taken (deterministic: the same game gives the same moves).
+
+    from asteroid_mining.ai import make_bot
+    bot = make_bot("learned")          # the shipped reference policy, weights/learned-v1.npz
+    LearnedBot(policy=load_policy("runs/a/policy.npz"))   # a policy of one's own
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..ai.observation import Observation
+from ..rules import Action, Wait
+from .encoding import Encoder, Mask, Vector, feature_names, observation_size
+
+WEIGHTS = Path(__file__).with_name("weights") / "learned-v1.npz"
+"""The shipped reference policy (its sidecar: the same name, `.json`)."""
+
+ACTIVATIONS = ("relu", "tanh")
+"""The hidden layers' activations a policy file may name."""
+
+Floats = npt.NDArray[np.float32]
+
+
+def feature_version(slots: int) -> str:
+    """The feature table's version: a hash of the observation's feature names in order (`feature_names`), so
+    that a feature added, removed or moved gives another version and the shipped policy must be trained again."""
+    return hashlib.sha256("\n".join(feature_names(slots)).encode()).hexdigest()[:12]
+
+
+class PolicyError(ValueError):
+    """A policy file that cannot be played: missing, damaged, or made for another observation (the message
+    says which file and what)."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A trained policy's layers (weights `W` of shape (in, out) and biases), and what it was trained on."""
+
+    weights: tuple[Floats, ...]
+    biases: tuple[Floats, ...]
+    activation: str
+    slots: int
+    max_rounds: int
+    meta: dict[str, Any]
+    """The sidecar, as read."""
+
+    def logits(self, x: Floats) -> Floats:
+        """The action logits of an observation vector (or a batch of them, one per row)."""
+        h = x
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            h = h @ w + b
+            if i < last:
+                h = np.maximum(h, 0.0) if self.activation == "relu" else np.tanh(h)
+        return h
+
+    def act(self, x: Vector, mask: Mask) -> int:
+        """The legal action (a 1 in `mask`) with the highest logit; the lowest index among equals."""
+        logits = self.logits(x.astype(np.float32, copy=False))
+        return int(np.argmax(np.where(mask.astype(bool), logits, -np.inf)))
+
+
+def sidecar_of(path: Path) -> Path:
+    """The JSON sidecar of a weights file."""
+    return path.with_suffix(".json")
+
+
+def load_policy(path: str | Path = WEIGHTS) -> Policy:
+    """The policy in `path` (a `.npz` of `w0`, `b0`, `w1`, … and its `.json` sidecar), checked against the
+    current observation: raises PolicyError naming the file and what is wrong."""
+    path = Path(path)
+    side = sidecar_of(path)
+    try:
+        meta = json.loads(side.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"{side}: no sidecar (a policy file comes with its .json)") from None
+    except (OSError, ValueError) as bad:
+        raise PolicyError(f"{side}: not readable JSON ({bad})") from None
+    if not isinstance(meta, dict):
+        raise PolicyError(f"{side}: must be a JSON object")
+    for key, kind in (("observation_size", int), ("feature_version", str), ("slots", int), ("max_rounds", int),
+                      ("activation", str), ("layers", int)):
+        if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
+            raise PolicyError(f"{side}: {key}: missing or not a {kind.__name__}")
+    if meta["activation"] not in ACTIVATIONS:
+        raise PolicyError(f"{side}: activation: {meta['activation']!r} is not one of {', '.join(ACTIVATIONS)}")
+    size = observation_size(meta["slots"])
+    if meta["observation_size"] != size or meta["feature_version"] != feature_version(meta["slots"]):
+        raise PolicyError(
+            f"{side}: trained on observations of {meta['observation_size']} features (table "
+            f"{meta['feature_version']}), the game's are {size} (table {feature_version(meta['slots'])}): "
+            "train it again")
+    try:
+        with np.load(path) as data:
+            arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
+    except FileNotFoundError:
+        raise PolicyError(f"{path}: no such file") from None
+    except (OSError, ValueError) as bad:
+        raise PolicyError(f"{path}: not a weights file ({bad})") from None
+    layers = meta["layers"]
+    try:
+        weights = tuple(arrays[f"w{i}"] for i in range(layers))
+        biases = tuple(arrays[f"b{i}"] for i in range(layers))
+    except KeyError as missing:
+        raise PolicyError(f"{path}: no array {missing.args[0]} (the sidecar says {layers} layers)") from None
+    width = size
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise PolicyError(f"{path}: w{i}/b{i}: shapes {w.shape}/{b.shape} do not follow a layer of {width}")
+        width = w.shape[1]
+    n_actions = Encoder(meta["slots"]).n_actions
+    if width != n_actions:
+        raise PolicyError(f"{path}: the last layer gives {width} actions, the game has {n_actions}")
+    return Policy(weights, biases, meta["activation"], meta["slots"], meta["max_rounds"], meta)
+
+
+@cache
+def _shipped() -> Policy:
+    """The shipped policy, read once per process (every `learned` bot shares it: it is never changed)."""
+    return load_policy(WEIGHTS)
+
+
+class LearnedBot:
+    """Plays a trained policy: the legal action it ranks highest (deterministic; the seed is not used)."""
+
+    name = "learned"
+
+    def __init__(self, seed: int = 0, policy: Policy | None = None) -> None:
+        self.policy = policy if policy is not None else _shipped()
+        self.encoder = Encoder(self.policy.slots, self.policy.max_rounds)
+
+    def choose(self, obs: Observation, settler: str) -> Action:
+        """The action the policy ranks highest among the legal ones (`wait` when none is legal)."""
+        encoder = self.encoder
+        exits = encoder.exits(obs, settler)
+        mask = encoder.mask(obs, settler, exits)
+        if not mask.any():
+            return Wait(settler)
+        index = self.policy.act(encoder.observe(obs, settler, exits=exits), mask)
+        return encoder.action(obs, settler, index, exits)
+
+
+__all__ = ["WEIGHTS", "LearnedBot", "Policy", "PolicyError", "feature_version", "load_policy", "sidecar_of"]
