@@ -100,7 +100,8 @@ export const api = {
 export type StateMessage = Sunned<P.StateMessage>;
 export type UpdateMessage = P.UpdateMessage;
 export type ViewDiff = P.ViewDiff;
-export type ServerMessage = StateMessage | UpdateMessage | ErrorMessage | AckMessage | EndedMessage;
+/** Any message the server sends (the protocol's union), its `state` as the client holds it. */
+export type ServerMessage = Exclude<P.ServerMessage, P.StateMessage> | StateMessage;
 
 export { sunState } from "./sun";
 
