@@ -74,7 +74,7 @@ def client_gaps(root: Path) -> list[str]:
     table = (root / "web/src/generated/actions.ts").read_text(encoding="utf-8")
     gaps: list[str] = []
     presses = re.search(r"export const PRESSES = (\[.*?\]) as const;", table)
-    if presses is None or json.loads(presses.group(1)) != settler:
+    if presses is None or sorted(json.loads(presses.group(1))) != sorted(settler):
         gaps.append("web/src/generated/actions.ts: PRESSES is not every settler action (run make protocol)")
     slots = re.search(r"export const ACTION_SLOTS = (\[.*?\]) as const;", table)
     named = [slot["name"] for slot in json.loads(slots.group(1))] if slots else []
@@ -83,6 +83,10 @@ def client_gaps(root: Path) -> list[str]:
     for path in ("web/src/ui/actionbar.ts", "web/src/ui/keymap.ts"):
         if "ACTION_SLOTS" not in (root / path).read_text(encoding="utf-8"):
             gaps.append(f"{path}: does not build its actions from the generated ACTION_SLOTS")
+    bar = (root / "web/src/ui/actionbar.ts").read_text(encoding="utf-8")
+    icons = re.search(r"const ICON_OF[^=]*= \{(.*?)\};", bar, re.DOTALL)
+    pictured = set(re.findall(r"^\s*(\w+):", icons.group(1), re.MULTILINE)) if icons else set()
+    gaps += [f"web/src/ui/actionbar.ts ICON_OF: no picture for {name}" for name in named if name not in pictured]
     return gaps
 
 
@@ -104,4 +108,4 @@ def word_gaps(root: Path) -> list[str]:
 
 if __name__ == "__main__":
     here = Path(sys.argv[1])
-    print(json.dumps(action_gaps(here) + word_gaps(here)))
+    print(json.dumps(action_gaps(here) + word_gaps(here) + client_gaps(here)))

@@ -210,13 +210,19 @@ def _run(root: Path, *args: str) -> str:
 
 def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
     """Add `scan` to a copy of the project: the checks name what it lacks until its files are in; then it is
-    offered, judged, written, encoded for learning agents and played by a scenario, and the files edited are the
-    section's: the rule, its words in two languages, its key, its scenario."""
+    offered, judged, written, encoded for learning agents and played by a scenario, and the files edited by hand
+    are the section's: the rule, its words in two languages, its key, its picture, its scenario (`make protocol`
+    writes the client's action table)."""
+    node = shutil.which("node")
+    assert node is not None, "Node.js is needed to write the client's action table (make protocol)"
+    assert (ROOT / "web/node_modules").exists(), "run `make web` first (npm ci)"
     root = tmp_path / "copy"
     shutil.copytree(ROOT / "src/asteroid_mining", root / "src/asteroid_mining", symlinks=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "_compiled.json"))
-    for part in ("web/static/i18n", "web/src/generated", "web/src/ui", "tests/scenarios"):
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "_compiled.json", "static"))
+    for part in ("web/static/i18n", "web/src", "tests/scenarios"):
         shutil.copytree(ROOT / part, root / part)
+    shutil.copy(ROOT / "web/protocol.mjs", root / "web/protocol.mjs")
+    (root / "web/node_modules").symlink_to(ROOT / "web/node_modules")
     shutil.copy(Path(__file__).with_name("action_gaps.py"), tmp_path / "action_gaps.py")
     before = _tree(root)
     gaps = [str(tmp_path / "action_gaps.py"), str(root)]
@@ -228,6 +234,8 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
         "server/action_schemas.py ACTION_KEYS: scan: no key (add it, or None for no button)",
         "web/static/i18n/en.json: action.scan", "web/static/i18n/en.json: help.scan",
         "web/static/i18n/hu.json: action.scan", "web/static/i18n/hu.json: help.scan",
+        "web/src/generated/actions.ts: PRESSES is not every settler action (run make protocol)",
+        "web/src/generated/actions.ts: no slot for scan (run make protocol)",
     ]
     # 2, 3. its words in both languages
     for lang, words in (("en", ("Scan", "Survey the core without drilling.")),
@@ -236,12 +244,21 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
         found = json.loads(path.read_text(encoding="utf-8"))
         found["action.scan"], found["help.scan"] = words
         path.write_text(json.dumps(found, ensure_ascii=False, indent=1), encoding="utf-8")
-    # 4. its key on the action bar
+    # 4. its key on the action bar, and `make protocol`
     schemas = root / "src/asteroid_mining/server/action_schemas.py"
     schemas.write_text(schemas.read_text(encoding="utf-8").replace('"mine": "m",', '"mine": "m", "scan": "s",'),
                        encoding="utf-8")
+    schema = _run(root, "-m", "asteroid_mining.server.protocol")
+    done = subprocess.run([node, "protocol.mjs"], cwd=root / "web", input=schema, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(_run(root, *gaps)) == ["web/src/ui/actionbar.ts ICON_OF: no picture for scan"]
+    # 5. its picture on the action bar
+    bar = root / "web/src/ui/actionbar.ts"
+    bar.write_text(bar.read_text(encoding="utf-8").replace("  mine: ICONS.mine,\n", "  mine: ICONS.mine,\n"
+                                                           "  scan: ICONS.drill,\n"), encoding="utf-8")
     assert json.loads(_run(root, *gaps)) == []
-    # 5. its scenario
+    # 6. its scenario
     (root / "tests/scenarios/r11_scan.scn").write_text(SCENARIO, encoding="utf-8")
     summary = _run(root, "-m", "asteroid_mining", "script", "-q", "tests/scenarios/r11_scan.scn")
     assert re.fullmatch(r"[1-9]\d* passed, 0 failed", summary.splitlines()[-1]), summary
@@ -253,9 +270,11 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
                       "played": {"type": "scan", "actor": "s1"}, "surveyed": True}
     after = _tree(root)
     touched = sorted(path for path in after if before.get(path) != after[path])
-    assert touched == [
+    written = ["web/src/generated/actions.ts", "web/src/generated/protocol.schema.json", "web/src/protocol.ts"]
+    assert [path for path in touched if path not in written] == [  # by hand: 6 files
         "src/asteroid_mining/rules/actions/scan.py", "src/asteroid_mining/server/action_schemas.py",
-        "tests/scenarios/r11_scan.scn", "web/static/i18n/en.json", "web/static/i18n/hu.json",
+        "tests/scenarios/r11_scan.scn", "web/src/ui/actionbar.ts", "web/static/i18n/en.json",
+        "web/static/i18n/hu.json",
     ]
 
 
