@@ -78,8 +78,14 @@ def simulate(
     ] = None,
     ray: Annotated[
         str | None, typer.Option("--ray", metavar="[ADDRESS]",
-                                 help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or on one "
-                                 "started on this machine for the run when no address is given.")
+                                 help="Play on a Ray cluster at ADDRESS (host:port, ray://host:port), or, with no "
+                                 "address, on the one running on this machine (RAY_ADDRESS, or `ray start`'s), "
+                                 "else on one started for the run.")
+    ] = None,
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", metavar="ADDRESS",
+                                 help="Join the Ray cluster at ADDRESS (host:port, ray://host:port, or auto: the one "
+                                 "`ray start` runs on this machine); the same as --ray ADDRESS.")
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write every game's result to a .csv or .json file.")
@@ -104,6 +110,13 @@ def simulate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if ray_address is not None:
+        if ray is not None and ray != ray_address:
+            _fail(f"--ray {ray} and --ray-address {ray_address}: give the cluster's address once")
+        if not ray_address.strip() or ray_address == LOCAL:
+            _fail("--ray-address needs a cluster's address (host:port, ray://host:port or auto); --ray alone "
+                  "starts or joins one on this machine")
+        ray = ray_address
     if benchmark is not None:
         if (belt, difficulty, rules, seed, settlers, max_rounds, record) != ("standard", None, "classic", 0, 3, 300,
                                                                               None):
