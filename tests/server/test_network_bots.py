@@ -4,6 +4,7 @@ checks of those fields (docs/server.md, `POST /api/games` and Limits)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +111,16 @@ def test_the_create_answer_carries_every_link(client: TestClient) -> None:
     assert three["invite"] == f"http://testserver/#/game/{game['id']}?seat=3&token={three['token']}"
     assert bot["invite"] is None and bot["token"] is None
     assert game["watch"] == f"http://testserver/#/watch/{game['id']}"
+    # the very link the browser's lobby makes (web/src/session.ts, `inviteLink`), and the route it watches by
+    web = Path(__file__).parents[2] / "web" / "src"
+    source = (web / "session.ts").read_text(encoding="utf-8")
+    made = re.search(r"export function inviteLink\(.*?\): string \{\s*return `(.*?)`;", source, re.DOTALL)
+    assert made is not None
+    browser = (made.group(1).replace("${location.origin}", "http://testserver")
+               .replace("${encodeURIComponent(game)}", game["id"]).replace("${seat}", "3")
+               .replace("${encodeURIComponent(token)}", three["token"]))
+    assert browser == three["invite"]
+    assert "#/watch/ID" in (web / "main.ts").read_text()
 
 
 @pytest.mark.parametrize(("body", "code", "field"), [
