@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -57,6 +58,28 @@ def test_the_sidecar_matches_the_observation_of_today() -> None:
 def test_learned_is_a_built_in_bot() -> None:
     bot = make_bot("learned", 4)
     assert isinstance(bot, LearnedBot) and bot.name == "learned"
+
+
+def test_a_server_seats_it_without_the_learning_extras() -> None:
+    # the server's bot seats: a game on a server installed by `make play` (no gymnasium, no torch) plays it
+    code = """
+import sys
+for blocked in ("gymnasium", "pettingzoo", "torch", "sb3_contrib", "stable_baselines3"):
+    sys.modules[blocked] = None
+from asteroid_mining.maps.generator import generate_belt
+from asteroid_mining.rules import CLASSIC, Game
+from asteroid_mining.server.bots import available_bots, make_player
+assert "learned" in available_bots(), available_bots()
+game = Game.new(generate_belt("small", seed=2), CLASSIC, seed=2, settlers=3)
+player = make_player("learned", 2)
+for _ in range(30):
+    action = player(game, game.turn)
+    assert game.check(action) is None, action
+    game.apply(action)
+print("played", game.round)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and "played" in done.stdout, done.stderr
 
 
 def _policy_files(tmp_path: Path, **changes: object) -> Path:
