@@ -548,7 +548,8 @@ def run_server(args: argparse.Namespace, limits: list[str], runner: Callable[...
     if postgres is not None and postgres.process is not None and postgres.process.proc is not None:
         parts["postgresql"] = [postgres.process.proc.pid]
     try:
-        for _ in range(4000 if args.instructions else 200):  # valgrind starts the server 20 to 50 times slower
+        # valgrind starts the server 20 to 50 times slower; a loaded machine several times
+        for _ in range(4000 if args.instructions else 1200):
             try:
                 if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
                     break
