@@ -12,13 +12,12 @@ from __future__ import annotations
 import importlib
 import itertools
 import pkgutil
-from pathlib import Path
 from typing import Any, Final, cast
 
+from .. import _engine
 from ..errors import GameFormatError, Refusal, shape_of
 from ..events import Event
 from ..state import Asteroid, GameState, Robot, Settler, Ufo
-from . import base
 from .base import Action, ActionSpec, Actor, ChoiceSink, FieldSpec, LegalSink, Rule, Sink
 from .build_gates import BuildGates
 from .build_robot import BuildRobot
@@ -36,11 +35,11 @@ _NOT_ACTIONS: Final = frozenset({"base", "costs"})
 def _found_rules() -> tuple[Rule[Any], ...]:
     """The `RULE` of every action module of this package (each module but `_NOT_ACTIONS`), by `Rule.offered`;
     ValueError naming a module without a `Rule` named `RULE`, or two rules offered at the same place."""
-    # where the package is, from a module of it that is imported already: compiled, this module's own `__file__`
-    # and `__name__` are not yet set while it runs
-    package = base.__name__.rpartition(".")[0]
+    # where the package is, from the engine's build chooser (`_engine`, never compiled): compiled, the modules'
+    # own `__file__` does not name their place
+    package = f"{_engine.PACKAGE}.actions"
     rules: list[Rule[Any]] = []
-    for info in pkgutil.iter_modules([str(Path(base.__file__ or "").parent)]):
+    for info in pkgutil.iter_modules([str(_engine.HERE / "actions")]):
         if info.name in _NOT_ACTIONS or info.name.startswith("_"):
             continue
         rule = getattr(importlib.import_module(f"{package}.{info.name}"), "RULE", None)
@@ -48,7 +47,7 @@ def _found_rules() -> tuple[Rule[Any], ...]:
             raise ValueError(f"rules/actions/{info.name}.py: an action module needs its rule as RULE")
         rules.append(rule)
     if not rules:
-        raise ImportError(f"rules/actions: no action module found beside {base.__file__}")
+        raise ImportError(f"rules/actions: no action module found in {_engine.HERE / 'actions'}")
     rules.sort(key=lambda rule: rule.offered)
     for first, second in itertools.pairwise(rules):
         if first.offered == second.offered:
