@@ -113,6 +113,11 @@ def test_axe_finds_nothing_on_any_screen(server: Server, new_page: Any, width: i
     tap(page, phone, ".overlay .handover button.primary")
     page.wait_for_selector(".overlay", state="hidden")
     audit("game")
+    # the map is a labelled picture, and its icon buttons are named in the page's language
+    names = {"en": ("Map of the belt", "Zoom in"), "hu": ("Az aszteroidaöv térképe", "Nagyítás")}[lang]
+    assert page.get_attribute(".map canvas", "role") == "img"
+    assert page.get_attribute(".map canvas", "aria-label") == names[0]
+    assert page.get_attribute(".map-tools button[data-tool='in']", "aria-label") == names[1]
     for name_of_tab in ("settler", "here", "go", "storms", "log") if phone else ():
         tab(page, phone, name_of_tab)
         audit(f"game-{name_of_tab}")
