@@ -1,13 +1,12 @@
 """The `learned` bot (rl/learned.py) and the pieces of `asteroid-mining train` (rl/train.py).
 
 None of these needs torch: the shipped policy plays with numpy alone. The one test of a whole training run is
-skipped (with its reason) where the learn extra is not installed.
+in test_training_run.py, collected only where the learn extra is installed (tests/ai/conftest.py).
 """
 
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import subprocess
 import sys
@@ -227,19 +226,3 @@ def test_the_learn_extra_is_installed_by_no_make_goal(tmp_path: Path) -> None:
     assert "torch==2.13.0" in PYPROJECT["optional-dependencies"]["learn"]
     for goal in ("play", "test", "setup"):
         assert not installed(dry_run(tmp_path / goal, goal)) & {"torch", "sb3-contrib", "stable-baselines3"}
-
-
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None or importlib.util.find_spec("sb3_contrib") is None,
-                    reason="a training run needs the learn extra (pip install asteroid-mining[learn])")
-def test_a_short_training_run_writes_everything(tmp_path: Path) -> None:  # pragma: no cover - needs the extra
-    from asteroid_mining.rl.train import train
-
-    out = tmp_path / "run"
-    config = TrainConfig(out, steps=64, imitate=200, dagger=1, envs=2, eval_every=32, eval_games=1, seed=3,
-                         difficulty="easy", hidden=(16,), command="asteroid-mining train --steps 64")
-    best = train(config, echo=lambda line: None)
-    assert best == out / "policy.npz" and load_policy(best).weights[0].shape == (observation_size(), 16)
-    assert (out / "curve.png").is_file() and (out / "config.json").is_file()
-    steps = [int(r["step"]) for r in csv.DictReader((out / "curve.csv").open(encoding="utf-8"))]
-    assert steps[:2] == [100, 200] and steps[-1] >= 200 + 64  # the planner's moves, one DAgger round, then PPO
-    assert sorted(p.name for p in (out / "checkpoints").glob("*.npz")) == sorted(f"step-{s}.npz" for s in steps)
