@@ -114,7 +114,8 @@ export class SettlerPanel {
           : ctx.spectator ? h("span", { class: "badge watch" }, t("watch.badge")) : null),
       h("div", { class: "cargo-head" }, h("span", {}, t("cargo.title")),
         h("span", { class: `cap ${total >= CARGO_LIMIT ? "full" : ""}` }, `${total}/${CARGO_LIMIT}`)),
-      h("div", { class: "cargo" }, ...cargo),
+      // in a box of its own: the cargo's columns follow the panel's width (a container query, style.css)
+      h("div", { class: "cargo-box" }, h("div", { class: "cargo" }, ...cargo)),
       h("div", { class: "gates-row" }, h("span", { class: "muted" }, t("gates.title")), ...gates));
   }
 
