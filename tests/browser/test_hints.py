@@ -46,7 +46,7 @@ def test_the_hint_shows_a_good_action_and_why(server: Server, new_page: Any, lan
                 page.locator(".tabs button[data-tab='go']").tap()
             target = page.locator(".dest .lesson-target, .dest-panel .lesson-target").first
         # the named action is one the rules take: doing it is answered by an update, and the hint goes away
-        acted(page, (lambda t=target: t.tap()) if touch else (lambda t=target: t.click()))
+        acted(page, target.tap if touch else target.click)
         assert seq(page) > before
         page.wait_for_selector(".hint-card", state="hidden")
         if touch:

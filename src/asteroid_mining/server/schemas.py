@@ -104,8 +104,10 @@ class CreatedSeat(BaseModel):
     bot: str | None = None
     token: str | None = Field(description="The seat's secret: whoever has it plays the seat. None for bots.")
     settlers: list[str]
-    invite: str | None = Field(default=None, description="The seat's invite link (`…/#/game/ID?seat=N&token=T`), as the "
-                               "lobby shows it: the program or person given it plays the seat. None for bots.")
+    invite: str | None = Field(
+        default=None,
+        description="The seat's invite link (`…/#/game/ID?seat=N&token=T`), as the lobby shows it: the program or "
+                    "person given it plays the seat. None for bots.")
 
 
 class CreatedGame(BaseModel):
@@ -113,7 +115,8 @@ class CreatedGame(BaseModel):
 
     id: str
     seats: list[CreatedSeat]
-    watch: str | None = Field(default=None, description="The spectator link (`…/#/watch/ID`): it shows the game to anyone.")
+    watch: str | None = Field(
+        default=None, description="The spectator link (`…/#/watch/ID`): it shows the game to anyone.")
 
 
 class GameSummary(BaseModel):
