@@ -200,7 +200,8 @@ def judge(state: GameState, actor: Actor, standing: Refusal | None, turn: Refusa
     `standing` and `turn` are the actor's `standing_refusal` and `turn_refusal` (the latter None when the
     former is not). The refusal of an action is, in this order as in `check`: `standing`, `cannot_do` for a kind
     of actor that may never do it, `turn`, then the rule's own `refuse`. A sink that keeps only accepted
-    actions (`Sink.keeps_refused`) is handed none of a rule refused as a whole.
+    actions (`Sink.keeps_refused`) is handed none of a rule refused as a whole, nor of one whose quick
+    `Rule.may_accept` says that `refuse` would refuse every candidate now.
     """
     keeps = sink.keeps_refused
     if not keeps and (standing is not None or turn is not None):
@@ -216,6 +217,8 @@ def judge(state: GameState, actor: Actor, standing: Refusal | None, turn: Refusa
                 refusal = cannot_do(actor, rule)
             else:
                 refusal = turn
+        if not keeps and here is not None and not rule.may_accept(state, actor, here):
+            continue  # every candidate would be refused: one look instead of each candidate and its refusal
         sink.rule(rule)
         danger = rule.danger(state, actor, here) if wants_danger else None
         if refusal is None and here is not None:

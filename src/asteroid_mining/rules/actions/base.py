@@ -244,6 +244,17 @@ class Rule(Generic[A]):
         """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""
         return None
 
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """False only when `refuse` would refuse every candidate now: a necessary condition, never a judgement.
+
+        The judging loop asks it for a sink that keeps only accepted actions (`legal_actions`, which bots and
+        the learning environments call at every decision), so that a rule refused as a whole costs one look
+        instead of its candidates and their refusals. Whatever it lets through is still judged by `refuse`, so
+        it can never accept an action; that it never hides one is held over random play by
+        tests/rules/test_choices_properties.py (`choices(...).legal()`, which never asks it, equals
+        `legal_actions`). True (no shortcut) unless a rule says otherwise."""
+        return True
+
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: A, events: list[Event]) -> None:
         """Carry out an accepted action, appending the events it causes."""
         raise NotImplementedError

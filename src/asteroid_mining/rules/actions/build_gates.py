@@ -12,7 +12,7 @@ from ..events import Event, GatesBuilt
 from ..materials import GATES_COST
 from ..state import Asteroid, GameState, Gate, Settler
 from .base import Action, Actor, Rule
-from .costs import missing, needs_of, new_id_refusal, pay
+from .costs import affords, missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(GATES_COST)
 """A pair of gates' cost by kind, as `missing` takes it."""
@@ -63,6 +63,10 @@ class BuildGatesRule(Rule[BuildGates]):
         if action.first is not None and action.first == action.second:
             return Refusal(_BAD_ID_ID, (actor.id, "same", action.first))
         return new_id_refusal(state, actor, action.first) or new_id_refusal(state, actor, action.second)
+
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only by a settler carrying no gates whose cargo pays for a pair."""
+        return isinstance(actor, Settler) and not actor.gates and affords(actor, _NEEDS)
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildGates,
                 events: list[Event]) -> None:

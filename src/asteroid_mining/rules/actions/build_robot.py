@@ -12,7 +12,7 @@ from ..events import Event, RobotBuilt
 from ..materials import ROBOT_COST
 from ..state import Asteroid, GameState, Robot, Settler
 from .base import Action, Actor, Rule
-from .costs import missing, needs_of, new_id_refusal, pay
+from .costs import affords, missing, needs_of, new_id_refusal, pay
 
 _NEEDS: Final = needs_of(ROBOT_COST)
 """A robot's cost by kind, as `missing` takes it."""
@@ -45,6 +45,10 @@ class BuildRobotRule(Rule[BuildRobot]):
         """Needs the materials; a chosen id must be free and valid."""
         assert isinstance(actor, Settler)
         return missing(actor, _NEEDS, "robot") or new_id_refusal(state, actor, action.new_id)
+
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only when the cargo pays for it."""
+        return isinstance(actor, Settler) and affords(actor, _NEEDS)
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: BuildRobot,
                 events: list[Event]) -> None:

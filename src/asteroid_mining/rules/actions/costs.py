@@ -40,6 +40,13 @@ def missing(settler: Settler, needs: tuple[int, ...], build: str) -> Refusal | N
     return Refusal(_MISSING[kinds], tuple(lacking)) if kinds else None
 
 
+def affords(settler: Settler, needs: tuple[int, ...]) -> bool:
+    """The cargo pays for `needs` (`needs_of` a cost): what `missing` finds nothing lacking in, without making
+    the refusal (a rule's quick `may_accept`)."""
+    cargo = settler.cargo
+    return all(needs[i] <= cargo[KINDS[i]] for i in range(len(needs)))
+
+
 def new_id_refusal(state: GameState, settler: Settler, new_id: str | None) -> Refusal | None:
     """`bad_id` when a chosen id cannot name a new thing (malformed, reserved or taken), else None."""
     if new_id is None:

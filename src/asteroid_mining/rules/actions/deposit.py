@@ -57,6 +57,10 @@ class DepositRule(Rule[Deposit]):
             return Refusal(_NOT_CARRIED, (actor.id, kind))
         return None
 
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only into the hollow core of a drilled-through asteroid, by a settler carrying something."""
+        return here.mantle == 0 and here.core == "hollow" and isinstance(actor, Settler) and actor.carry_total > 0
+
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Deposit, events: list[Event]) -> None:
         """The unit becomes the core; it may react at once (R6)."""
         assert isinstance(actor, Settler)

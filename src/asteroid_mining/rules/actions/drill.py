@@ -41,6 +41,10 @@ class DrillRule(Rule[Drill]):
             return Refusal(_DRILLED_THROUGH, (actor.id, here.id))
         return None
 
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only with mantle left."""
+        return here.mantle > 0
+
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Drill, events: list[Event]) -> None:
         """One layer less; the last one surveys the core and may set off a reaction (R6)."""
         here.mantle -= 1

@@ -47,6 +47,10 @@ class MineRule(Rule[Mine]):
             return Refusal(_CARGO_FULL, (actor.id, CARGO_LIMIT))
         return None
 
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only on an exposed core that is not hollow."""
+        return here.mantle == 0 and here.core != "hollow"
+
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Mine, events: list[Event]) -> None:
         """The unit goes to the hold and the core is hollow; a settler may complete a win (R14)."""
         assert not isinstance(actor, Robot)

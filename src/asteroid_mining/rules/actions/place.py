@@ -50,6 +50,10 @@ class PlaceRule(Rule[Place]):
             return Refusal(_PARTNER_HERE, (actor.id, action.gate, partner.id, here.id))
         return None
 
+    def may_accept(self, state: GameState, actor: Actor, here: Asteroid) -> bool:
+        """Only by a settler carrying a gate."""
+        return isinstance(actor, Settler) and bool(actor.gates)
+
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Place, events: list[Event]) -> None:
         """The gate orbits the settler's asteroid; the pair is active when both are placed."""
         assert isinstance(actor, Settler)
