@@ -93,8 +93,13 @@ class Player:
         if page.locator(".actionbar .action.armed").count():
             self.tap(f".actionbar .action[data-action='{action}']")
         if seq(page) == before and page.locator(".deposit-kind:not(.refused)").count():
-            # which kind: the one pointed at, else the one that can go (the lesson's hint names it)
-            self.tap(".deposit-kind.lesson-target, .deposit-kind:not(.refused)")
+            # which kind: a lesson that says which points at it in the menu (and it can go); else the one that can
+            kind = page.locator(".deposit-kind.lesson-target")
+            if kind.count():
+                assert "refused" not in (kind.first.get_attribute("class") or ""), "the lesson points at a refused kind"
+                self.tap(".deposit-kind.lesson-target")
+            else:
+                self.tap(".deposit-kind:not(.refused)")
 
     def back_to_map(self) -> None:
         if self.phone and self.page.locator(".tabs button[data-tab='map']").is_visible() \

@@ -309,6 +309,7 @@ export class ActionBar {
     });
     fill(this.menu, h("span", { class: "menu-title" }, t("action.deposit_which")), ...items);
     this.menu.hidden = false;
+    this.ctl.menuOpened();
     const first = this.menu.querySelector<HTMLButtonElement>(".deposit-kind:not(.refused)");
     first?.focus();
   }

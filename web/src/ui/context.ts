@@ -36,4 +36,6 @@ export interface Controller {
   centre(id: string): void;
   /** Frames these asteroids on the map. */
   show(ids: string[]): void;
+  /** The deposit's kinds were just drawn: a lesson's pointer may name one of them. */
+  menuOpened(): void;
 }

@@ -390,6 +390,11 @@ export class GameScreen implements Controller {
     if (press !== before) this.keepFramed();
   }
 
+  /** The deposit's kinds are drawn anew each time the menu opens: the kind a lesson names is marked again. */
+  menuOpened(): void {
+    this.markPointed();
+  }
+
   private markPointed(): void {
     for (const el of this.el.querySelectorAll(".lesson-target")) el.classList.remove("lesson-target");
     const press = this.pointed;
