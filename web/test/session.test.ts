@@ -85,6 +85,17 @@ function recorder(): { calls: [string, ...unknown[]][]; on: SessionHandlers } {
   };
 }
 
+/** A session of seat 1 (token `tok1`) whose socket is open and has had the first `state`. */
+function connected(): { calls: [string, ...unknown[]][]; session: PlaySession; sock: FakeSocket } {
+  const { calls, on } = recorder();
+  const session = new PlaySession("g1", new Map([[1, "tok1"]]), on);
+  session.connect();
+  const sock = FakeSocket.made[0]!;
+  sock.open();
+  sock.receive(state(1));
+  return { calls, session, sock };
+}
+
 beforeEach(() => {
   FakeSocket.made = [];
 });
@@ -109,12 +120,7 @@ test("a state message gives the whole view, the sun state derived, and each sett
 });
 
 test("an act is sent as the offered choice with a ref; its update is the answer, folded into the view", () => {
-  const { calls, on } = recorder();
-  const session = new PlaySession("g1", new Map([[1, "tok1"]]), on);
-  session.connect();
-  const sock = FakeSocket.made[0]!;
-  sock.open();
-  sock.receive(state(1));
+  const { calls, session, sock } = connected();
   assert.equal(session.act(1, actOf("s1", moveOre)), true);
   const sent = sock.sent.at(-1)!;
   assert.deepEqual({ ...sent, ref: 0 }, { type: "act", settler: "s1", action: "move", target: "Ore", ref: 0 });
@@ -151,12 +157,7 @@ test("updates come in order: a repeated one is dropped, a gap asks the server ag
 });
 
 test("an error answers the pending act: it is over, and the screen hears the code and ref", () => {
-  const { calls, on } = recorder();
-  const session = new PlaySession("g1", new Map([[1, "tok1"]]), on);
-  session.connect();
-  const sock = FakeSocket.made[0]!;
-  sock.open();
-  sock.receive(state(1));
+  const { calls, session, sock } = connected();
   session.act(1, actOf("s1", moveOre));
   const ref = session.pending!.ref;
   sock.receive({ type: "error", code: "not_your_turn", params: { actor: "s1", turn: "s2" }, message: "not yet", ref });
@@ -166,12 +167,7 @@ test("an error answers the pending act: it is over, and the screen hears the cod
 });
 
 test("an act not answered before a reconnect is sent again with its ref; its ack ends it", () => {
-  const { calls, on } = recorder();
-  const session = new PlaySession("g1", new Map([[1, "tok1"]]), on);
-  session.connect();
-  const sock = FakeSocket.made[0]!;
-  sock.open();
-  sock.receive(state(1));
+  const { calls, session, sock } = connected();
   session.act(1, actOf("s1", moveOre));
   const act = sock.sent.at(-1)!;
   sock.receive(state(1)); // the state a reconnect brings
