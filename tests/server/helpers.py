@@ -286,14 +286,18 @@ def sent_choices(game: Game, settler: str) -> dict[str, Any] | None:
     return game.choices(settler).to_json()
 
 
-def websocket_handshake(sock: socket.socket, path: str) -> None:
-    """Open a WebSocket on `sock` (a plain socket to the server) at `path`, reading the answer's head and no more."""
+def websocket_handshake(sock: socket.socket, path: str, extensions: str | None = None) -> dict[str, str]:
+    """Open a WebSocket on `sock` (a plain socket to the server) at `path`, offering `extensions` if given,
+    reading the answer's head and no more; the answer's headers (lower-case names)."""
     key = base64.b64encode(os.urandom(16)).decode()
+    offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
     sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{offer}\r\n").encode())
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = sock.recv(1)
         assert chunk, "the server closed the handshake"
         answer += chunk
-    assert answer.startswith(b"HTTP/1.1 101"), answer
+    head, *lines = answer.decode().strip().split("\r\n")
+    assert head.startswith("HTTP/1.1 101"), answer
+    return {name.strip().lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}

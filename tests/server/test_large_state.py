@@ -7,7 +7,6 @@ Read over a plain socket, byte for byte, so that what is checked is what crosses
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import socket
@@ -20,28 +19,12 @@ import httpx
 
 from asteroid_mining.server.transport import DEFLATE_MIN_BYTES
 
-from .helpers import ServerProcess, running_server
+from .helpers import ServerProcess, running_server, websocket_handshake
 
 TARGET_BYTES = 150_000
 """Issue 28's target for the large belt's first state on the wire."""
 OFFER = "permessage-deflate; client_max_window_bits"
 """What Chromium offers."""
-
-
-def handshake(sock: socket.socket, path: str, extensions: str | None) -> dict[str, str]:
-    """Opens a WebSocket at `path`, offering `extensions`; the answer's headers (lower-case names)."""
-    key = base64.b64encode(os.urandom(16)).decode()
-    offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{offer}\r\n").encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = sock.recv(1)
-        assert chunk, "the server closed the handshake"
-        answer += chunk
-    head, *lines = answer.decode().strip().split("\r\n")
-    assert head.startswith("HTTP/1.1 101"), answer
-    return {name.strip().lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}
 
 
 def exactly(sock: socket.socket, n: int) -> bytes:
@@ -90,7 +73,7 @@ def test_a_large_first_state_is_compressed_and_the_updates_are_not(tmp_path: Pat
     with running_server(tmp_path / "data") as server:
         game, token = large_game(server)
         with socket.create_connection(("127.0.0.1", server.port), timeout=120) as sock:
-            headers = handshake(sock, f"/api/games/{game}/ws?token={token}", OFFER)
+            headers = websocket_handshake(sock, f"/api/games/{game}/ws?token={token}", OFFER)
             agreed = headers.get("sec-websocket-extensions", "")
             assert agreed.startswith("permessage-deflate"), headers
             assert "server_no_context_takeover" in agreed and "client_no_context_takeover" in agreed
@@ -116,7 +99,7 @@ def test_a_client_that_offers_no_compression_gets_none(tmp_path: Path) -> None:
     with running_server(tmp_path / "data") as server:
         game, token = large_game(server)
         with socket.create_connection(("127.0.0.1", server.port), timeout=120) as sock:
-            headers = handshake(sock, f"/api/games/{game}/ws?token={token}", None)
+            headers = websocket_handshake(sock, f"/api/games/{game}/ws?token={token}", None)
             assert "sec-websocket-extensions" not in headers
             first, wire, payload = read_frame(sock)
             assert first == 0x81, hex(first)
@@ -131,7 +114,7 @@ def test_a_compressed_message_is_held_to_the_limits_once_inflated(tmp_path: Path
         answer = httpx.post(f"{server.url}/api/games", json={"seats": 1, "settlers_per_seat": 1}, timeout=60)
         assert answer.status_code == 201, answer.text
         with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
-            handshake(sock, f"/api/games/{answer.json()['id']}/ws", OFFER)
+            websocket_handshake(sock, f"/api/games/{answer.json()['id']}/ws", OFFER)
             first, _, payload = read_frame(sock)  # the (small) state, as it is
             assert first == 0x81 and json.loads(payload)["type"] == "state"
             packer = zlib.compressobj(wbits=-15)
