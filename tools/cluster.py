@@ -169,9 +169,31 @@ class Process:
         self.wait()
 
 
-class Postgres:
+class _Server:
+    """What a throwaway server shares: its process (once started), its directory, and how it is stopped."""
+
+    stop_signal: int = signal.SIGTERM
+    """The signal that stops it (each server says why its own)."""
+    process: Process | None
+    dir: Path
+
+    def stop(self) -> None:
+        """Stop the server with its `stop_signal`."""
+        if self.process is not None:
+            self.process.stop(self.stop_signal)
+
+    def close(self) -> None:
+        """Stop the server and remove its directory."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Postgres(_Server):
     """A PostgreSQL cluster made by initdb in a temporary directory, on a free port (trust authentication on
     127.0.0.1 only)."""
+
+    stop_signal = signal.SIGINT
+    """A fast shutdown: what is committed stays."""
 
     def __init__(self, fsync: bool = False) -> None:
         bindir = postgres_bin()
@@ -247,19 +269,13 @@ class Postgres:
             raise AssertionError(f"psql failed: {done.stderr.decode()}")
         return done.stdout.decode().strip()
 
-    def stop(self) -> None:
-        """A fast shutdown (SIGINT): what is committed stays."""
-        if self.process is not None:
-            self.process.stop(signal.SIGINT)
-
-    def close(self) -> None:
-        """Stop the server and remove its directory."""
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class Redis:
+class Redis(_Server):
     """redis-server on a free port, persisting nothing (a restart empties it, as losing Redis would)."""
+
+    stop_signal = signal.SIGKILL
+    """Killed: what it held is lost, as when Redis dies."""
 
     def __init__(self) -> None:
         binary = shutil.which("redis-server")
@@ -294,15 +310,6 @@ class Redis:
         self.started = True
         return self
 
-    def stop(self) -> None:
-        """Kill the server: what it held is lost, as when Redis dies."""
-        if self.process is not None:
-            self.process.stop(signal.SIGKILL)
-
-    def close(self) -> None:
-        """Stop the server and remove its directory."""
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 BALANCER_ADDRESS = "127.0.0.1"

@@ -7,7 +7,8 @@ from __future__ import annotations
 import socket
 from urllib.parse import urlsplit
 
-from tests.server.test_large_state import OFFER, TARGET_BYTES, handshake, inflate, read_frame
+from tests.server.helpers import websocket_handshake
+from tests.server.test_large_state import OFFER, TARGET_BYTES, inflate, read_frame
 
 from .harness import Cluster
 
@@ -20,7 +21,7 @@ def test_a_large_first_state_comes_compressed_through_the_balancer() -> None:
         token = game["seats"][0]["token"]
         where = urlsplit(running.balancer.url)
         with socket.create_connection((where.hostname, where.port), timeout=120) as sock:
-            headers = handshake(sock, f"/api/games/{game['id']}/ws?token={token}", OFFER)
+            headers = websocket_handshake(sock, f"/api/games/{game['id']}/ws?token={token}", OFFER)
             assert headers.get("sec-websocket-extensions", "").startswith("permessage-deflate"), headers
             first, wire, payload = read_frame(sock)
             assert first == 0xC1, hex(first)  # compressed
