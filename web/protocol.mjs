@@ -67,9 +67,9 @@ function tidy(types) {
 }
 
 const ACTIONS_HEADER = `// The settler actions as the client offers them: the action bar's slots and their keys, what a lesson may ask
-// to press, and each action's fields. GENERATED from the engine's action specs (rules.ACTION_SPECS) and the key
-// table beside them (server/action_schemas.py ACTION_KEYS) by \`make protocol\`; do not edit. A test fails when
-// this file is stale.
+// to press, and each action's fields. GENERATED from the engine's action specs (rules.ACTION_SPECS: each
+// action's rule says its fields and its button's key) by \`make protocol\`; do not edit. A test fails when this
+// file is stale.
 `;
 
 function actionsModule(actions) {

@@ -1,7 +1,8 @@
 """docs/engine.md's "Adding an action" stays true: every action the engine registers has its scenario words, its
 place in the RL action space, its button and key in the client's generated action table, its words in both of the
 client's languages (and every refusal code and event too), the lessons press only actions that exist, and a toy
-action added to a copy of the project plays end to end after editing the files the section names, and no others.
+action added to a copy of the project plays end to end after editing the 4 files the section names, and no others
+(the client gets its button, with a lettered picture, and compiles with no edit).
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ class ScanRule(Rule[Scan]):
 
     record = Scan
     offered = 25
+    key = "s"
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Scan) -> Refusal | None:
         """Needs mantle left."""
@@ -200,19 +202,30 @@ def _tree(root: Path) -> dict[str, str]:
             for p in root.rglob("*") if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts}
 
 
-def _run(root: Path, *args: str) -> str:
+def _python(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(root / "src"), "ASTEROID_MINING_ENGINE": "pure"}
-    done = subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    return subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, timeout=600,
                           check=False)
+
+
+def _run(root: Path, *args: str) -> str:
+    done = _python(root, *args)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
 
+def _refused(root: Path, *args: str) -> str:
+    """The last line of what a run that must fail wrote (its error)."""
+    done = _python(root, *args)
+    assert done.returncode != 0, done.stdout
+    return done.stderr.strip().splitlines()[-1]
+
+
 def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
     """Add `scan` to a copy of the project: the checks name what it lacks until its files are in; then it is
-    offered, judged, written, encoded for learning agents and played by a scenario, and the files edited by hand
-    are the section's: the rule, its words in two languages, its key, its picture, its scenario (`make protocol`
-    writes the client's action table)."""
+    offered, judged, written, encoded for learning agents and played by a scenario, the client compiles with its
+    button (a lettered picture: no client edit), and the files edited by hand are the section's 4: the rule (with
+    its key), its words in two languages, its scenario (`make protocol` writes the client's action table)."""
     node = shutil.which("node")
     assert node is not None, "Node.js is needed to write the client's action table (make protocol)"
     assert (ROOT / "web/node_modules").exists(), "run `make web` first (npm ci)"
@@ -221,17 +234,29 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "_compiled.json", "static"))
     for part in ("web/static/i18n", "web/src", "tests/scenarios"):
         shutil.copytree(ROOT / part, root / part)
-    shutil.copy(ROOT / "web/protocol.mjs", root / "web/protocol.mjs")
+    for part in ("web/protocol.mjs", "web/tsconfig.json"):
+        shutil.copy(ROOT / part, root / part)
     (root / "web/node_modules").symlink_to(ROOT / "web/node_modules")
     shutil.copy(Path(__file__).with_name("action_gaps.py"), tmp_path / "action_gaps.py")
     before = _tree(root)
     gaps = [str(tmp_path / "action_gaps.py"), str(root)]
     assert json.loads(_run(root, *gaps)) == []
 
-    # 1. the rule object
-    (root / "src/asteroid_mining/rules/actions/scan.py").write_text(TOY, encoding="utf-8")
+    # 1. the rule object, with its button's key: the engine does not load it without one, or with another's
+    rule = root / "src/asteroid_mining/rules/actions/scan.py"
+    rule.write_text(TOY.replace('    key = "s"\n', ""), encoding="utf-8")
+    assert _refused(root, *gaps) == (
+        "ValueError: rules/actions/scan.py: scan needs its key in ScanRule: the key of its button on the action bar "
+        "(`key = 'x'`, one lowercase letter), or `key = None` for no button")
+    rule.write_text(TOY.replace('key = "s"', 'key = "d"'), encoding="utf-8")
+    assert _refused(root, *gaps) == (
+        "ValueError: rules/actions/scan.py: scan's key 'd' is drill's already (rules/actions/drill.py): give it "
+        "another")
+    rule.write_text(TOY.replace('key = "s"', 'key = "S"'), encoding="utf-8")
+    assert _refused(root, *gaps) == (
+        "ValueError: rules/actions/scan.py: scan's key must be one lowercase letter (or None: no button), not 'S'")
+    rule.write_text(TOY, encoding="utf-8")
     assert json.loads(_run(root, *gaps)) == [
-        "server/action_schemas.py ACTION_KEYS: scan: no key (add it, or None for no button)",
         "web/static/i18n/en.json: action.scan", "web/static/i18n/en.json: help.scan",
         "web/static/i18n/hu.json: action.scan", "web/static/i18n/hu.json: help.scan",
         "web/src/generated/actions.ts: PRESSES is not every settler action (run make protocol)",
@@ -244,21 +269,23 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
         found = json.loads(path.read_text(encoding="utf-8"))
         found["action.scan"], found["help.scan"] = words
         path.write_text(json.dumps(found, ensure_ascii=False, indent=1), encoding="utf-8")
-    # 4. its key on the action bar, and `make protocol`
-    schemas = root / "src/asteroid_mining/server/action_schemas.py"
-    schemas.write_text(schemas.read_text(encoding="utf-8").replace('"mine": "m",', '"mine": "m", "scan": "s",'),
-                       encoding="utf-8")
+    assert json.loads(_run(root, *gaps)) == [
+        "web/src/generated/actions.ts: PRESSES is not every settler action (run make protocol)",
+        "web/src/generated/actions.ts: no slot for scan (run make protocol)",
+    ]
+    # `make protocol`: the client's action table, with scan's button after drill's
     schema = _run(root, "-m", "asteroid_mining.server.protocol")
     done = subprocess.run([node, "protocol.mjs"], cwd=root / "web", input=schema, capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(_run(root, *gaps)) == ["web/src/ui/actionbar.ts ICON_OF: no picture for scan"]
-    # 5. its picture on the action bar
-    bar = root / "web/src/ui/actionbar.ts"
-    bar.write_text(bar.read_text(encoding="utf-8").replace("  mine: ICONS.mine,\n", "  mine: ICONS.mine,\n"
-                                                           "  scan: ICONS.drill,\n"), encoding="utf-8")
     assert json.loads(_run(root, *gaps)) == []
-    # 6. its scenario
+    table = (root / "web/src/generated/actions.ts").read_text(encoding="utf-8")
+    assert '[{"name":"drill","key":"d"},{"name":"scan","key":"s"},{"name":"mine","key":"m"},' in table
+    # the client compiles as it is: the new button shows its initial (no picture is drawn for it)
+    tsc = subprocess.run([node, str(root / "web/node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."],
+                         cwd=root / "web", capture_output=True, text=True, timeout=600, check=False)
+    assert tsc.returncode == 0, tsc.stdout + tsc.stderr
+    # 4. its scenario
     (root / "tests/scenarios/r11_scan.scn").write_text(SCENARIO, encoding="utf-8")
     summary = _run(root, "-m", "asteroid_mining", "script", "-q", "tests/scenarios/r11_scan.scn")
     assert re.fullmatch(r"[1-9]\d* passed, 0 failed", summary.splitlines()[-1]), summary
@@ -271,9 +298,8 @@ def test_a_toy_action_end_to_end(tmp_path: Path) -> None:
     after = _tree(root)
     touched = sorted(path for path in after if before.get(path) != after[path])
     written = ["web/src/generated/actions.ts", "web/src/generated/protocol.schema.json", "web/src/protocol.ts"]
-    assert [path for path in touched if path not in written] == [  # by hand: 6 files
-        "src/asteroid_mining/rules/actions/scan.py", "src/asteroid_mining/server/action_schemas.py",
-        "tests/scenarios/r11_scan.scn", "web/src/ui/actionbar.ts", "web/static/i18n/en.json",
+    assert [path for path in touched if path not in written] == [  # by hand: 4 files
+        "src/asteroid_mining/rules/actions/scan.py", "tests/scenarios/r11_scan.scn", "web/static/i18n/en.json",
         "web/static/i18n/hu.json",
     ]
 

@@ -31,30 +31,14 @@ SPEC_OF: dict[str, ActionSpec] = {spec.name: spec for spec in SETTLER_SPECS}
 ARGUMENTS: frozenset[str] = frozenset(field.name for spec in SETTLER_SPECS for field in spec.fields)
 """Every field any settler action takes besides `type` and `actor`."""
 
-ACTION_KEYS: dict[str, str | None] = {
-    "move": None, "drill": "d", "mine": "m", "deposit": "e", "build_robot": "b", "build_gates": "g",
-    "place": "p", "wait": "w",
-}
-"""How a player gives each settler action in the browser: the key of its button on the action bar, in the bar's
-order; None: no button (a move is played on the map, or with 1-9). `make protocol` writes it, with the specs,
-into the client's generated action table (web/src/generated/actions.ts); a settler action missing here stops it."""
-
 
 def action_slots() -> list[dict[str, Any]]:
-    """Every settler action for the client: its name, its key (null: no button), its fields, in the bar's order
-    (the order of `ACTION_KEYS`). ValueError naming the action when an action and the table disagree."""
-    missing = [name for name in SPEC_OF if name not in ACTION_KEYS]
-    unknown = [name for name in ACTION_KEYS if name not in SPEC_OF]
-    if missing or unknown:
-        raise ValueError("server/action_schemas.py ACTION_KEYS: "
-                         + "; ".join([*(f"{n}: no key (add it, or None for no button)" for n in missing),
-                                      *(f"{n}: not a settler action" for n in unknown)]))
-    keys = [key for key in ACTION_KEYS.values() if key is not None]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"server/action_schemas.py ACTION_KEYS: a key is given twice ({', '.join(keys)})")
-    return [{"name": name, "key": key, "fields": [field.name for field in SPEC_OF[name].fields]}
-            for name, key in ACTION_KEYS.items()]
-
+    """Every settler action for the client: its name, the key of its button on the action bar (null: no button;
+    `Rule.key`, which the engine holds to one letter each), its fields, in the bar's order (the order the
+    engine offers them, `Rule.offered`). `make protocol` writes them into the client's generated action table
+    (web/src/generated/actions.ts)."""
+    return [{"name": spec.name, "key": spec.key, "fields": [field.name for field in spec.fields]}
+            for spec in SETTLER_SPECS]
 
 
 def pascal(name: str) -> str:

@@ -1,7 +1,7 @@
 // The settler actions as the client offers them: the action bar's slots and their keys, what a lesson may ask
-// to press, and each action's fields. GENERATED from the engine's action specs (rules.ACTION_SPECS) and the key
-// table beside them (server/action_schemas.py ACTION_KEYS) by `make protocol`; do not edit. A test fails when
-// this file is stale.
+// to press, and each action's fields. GENERATED from the engine's action specs (rules.ACTION_SPECS: each
+// action's rule says its fields and its button's key) by `make protocol`; do not edit. A test fails when this
+// file is stale.
 
 /** The action bar's buttons, in order: each settler action that has one, and its key (a move is played on the
  * map, or with 1-9). */

@@ -15,35 +15,28 @@
 
 import { t } from "../i18n";
 import { type Choice, choiceFor } from "../choices";
-import { ACTION_SLOTS, type SlotName } from "../generated/actions";
+import { ACTION_SLOTS } from "../generated/actions";
 import { type Part, dangerText, needsConfirm } from "../outcome";
 import { KINDS, type Kind } from "../types";
 import { kindName, refusalText } from "../words";
 import type { Controller, Ctx } from "./context";
-import { ICONS, coreIcon, fill, h, icon } from "./dom";
+import { initialOf, letteredIcon, pictureOf, setLetter } from "./action_icons";
+import { coreIcon, fill, h, icon } from "./dom";
 
 interface Slot {
   name: string;
   key: string;
-  iconPath: string;
+  /** The lettered picture of an action with no drawn one (its letter follows the language), else null. */
+  lettered: SVGSVGElement | null;
   button: HTMLButtonElement;
   label: HTMLElement;
   sub: HTMLElement;
 }
 
-/** Each action's picture: the slots and their keys are the generated action table's (from the engine's action
- * specs); a new action fails to compile here until it has its icon. */
-const ICON_OF: Record<SlotName, string> = {
-  drill: ICONS.drill,
-  mine: ICONS.mine,
-  deposit: ICONS.deposit,
-  build_robot: ICONS.robot,
-  build_gates: ICONS.gates,
-  place: ICONS.place,
-  wait: ICONS.wait,
-};
-
-const SLOTS: [string, string, string][] = ACTION_SLOTS.map(({ name, key }) => [name, key.toUpperCase(), ICON_OF[name]]);
+/** The bar's buttons: the generated action table's slots and keys (from the engine's action specs), each with its
+ * drawn picture, or null for one without (it shows its initial: `action_icons`). */
+const SLOTS: [string, string, string | null][] =
+  ACTION_SLOTS.map(({ name, key }) => [name, key.toUpperCase(), pictureOf(name)]);
 
 /** The cross of Cancel. */
 const CANCEL = "M6.4 5L12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z";
@@ -78,6 +71,7 @@ export class ActionBar {
     this.menu = h("div", { class: "deposit-menu", role: "menu", hidden: true });
     const row = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
     for (const [name, key, path] of SLOTS) {
+      const picture = path === null ? letteredIcon(initialOf(t(`action.${name}`))) : icon(path);
       const label = h("span", { class: "label" });
       const sub = h("span", { class: "sub" });
       const button = h("button", {
@@ -90,9 +84,9 @@ export class ActionBar {
         onfocus: () => this.explain(name),
         onmouseleave: () => this.explain(null),
         onblur: () => this.explain(null),
-      }, icon(path), h("span", { class: "text" }, label, sub), h("kbd", {}, key));
+      }, picture, h("span", { class: "text" }, label, sub), h("kbd", {}, key));
       row.appendChild(button);
-      this.slots.set(name, { name, key, iconPath: path, button, label, sub });
+      this.slots.set(name, { name, key, lettered: path === null ? picture : null, button, label, sub });
     }
     row.appendChild(this.cancels[1]!);
     const line = h("div", { class: "reason-line" }, this.reason, this.cancels[0]);
@@ -118,6 +112,7 @@ export class ActionBar {
       // The warning about the bare core here says to mine it now: Mine is marked too.
       slot.button.classList.toggle("suggested", slot.name === "mine" && ok && this.warning !== null);
       slot.label.textContent = t(`action.${slot.name}`);
+      if (slot.lettered) setLetter(slot.lettered, initialOf(slot.label.textContent));
       slot.sub.textContent = this.subtitle(slot.name, ctx);
       slot.button.title = `${t(`action.${slot.name}`)} (${slot.key})`;
     }

@@ -30,6 +30,8 @@ from .wait import Wait
 
 _NOT_ACTIONS: Final = frozenset({"base", "costs"})
 """The modules of this package that are not an action's."""
+_NO_KEY: Final = object()
+"""A rule that says no `Rule.key` at all (None says: no button)."""
 
 
 def _found_rules() -> tuple[Rule[Any], ...]:
@@ -39,6 +41,7 @@ def _found_rules() -> tuple[Rule[Any], ...]:
     # own `__file__` does not name their place
     package = f"{_engine.PACKAGE}.actions"
     rules: list[Rule[Any]] = []
+    modules: dict[str, str] = {}
     for info in pkgutil.iter_modules([str(_engine.HERE / "actions")]):
         if info.name in _NOT_ACTIONS or info.name.startswith("_"):
             continue
@@ -46,13 +49,41 @@ def _found_rules() -> tuple[Rule[Any], ...]:
         if not isinstance(rule, Rule):
             raise ValueError(f"rules/actions/{info.name}.py: an action module needs its rule as RULE")
         rules.append(rule)
+        modules[rule.name] = info.name
     if not rules:
         raise ImportError(f"rules/actions: no action module found in {_engine.HERE / 'actions'}")
     rules.sort(key=lambda rule: rule.offered)
+    _check_keys(rules, modules)
     for first, second in itertools.pairwise(rules):
         if first.offered == second.offered:
             raise ValueError(f"rules/actions: {first.name} and {second.name} are both offered at {first.offered}")
     return tuple(rules)
+
+
+def _check_keys(rules: list[Rule[Any]], modules: dict[str, str]) -> None:
+    """Every action settlers take says the key of its button (`Rule.key`): one lowercase letter, or None for no
+    button, and no two the same; ValueError naming the action and its module otherwise. The client's action
+    table is written from these keys (`make protocol`): a settler action must not reach it without one."""
+    owner: dict[str, str] = {}
+    for rule in rules:
+        where = f"rules/actions/{modules[rule.name]}.py"
+        key: object = getattr(rule, "key", _NO_KEY)
+        if "settler" not in rule.actors:
+            if key is not _NO_KEY and key is not None:
+                raise ValueError(f"{where}: {rule.name} has the key {key!r} but settlers do not take it (no button)")
+            continue
+        if key is _NO_KEY:
+            raise ValueError(f"{where}: {rule.name} needs its key in {type(rule).__name__}: the key of its button on "
+                             "the action bar (`key = 'x'`, one lowercase letter), or `key = None` for no button")
+        if key is None:
+            continue
+        if not isinstance(key, str) or len(key) != 1 or not "a" <= key <= "z":
+            raise ValueError(f"{where}: {rule.name}'s key must be one lowercase letter (or None: no button), "
+                             f"not {key!r}")
+        if key in owner:
+            raise ValueError(f"{where}: {rule.name}'s key {key!r} is {owner[key]}'s already "
+                             f"(rules/actions/{modules[owner[key]]}.py): give it another")
+        owner[key] = rule.name
 
 
 RULES: tuple[Rule[Any], ...] = _found_rules()

@@ -131,11 +131,13 @@ class ActionSpec:
     doc: str
     fields: tuple[FieldSpec, ...]
     actors: tuple[str, ...]
+    key: str | None = None
+    """The key of its button on the client's action bar (`Rule.key`); None: no button."""
 
     def to_json(self) -> dict[str, Any]:
         """The spec as a JSON object."""
         return {"name": self.name, "doc": self.doc, "fields": [f.to_json() for f in self.fields],
-                "actors": list(self.actors)}
+                "actors": list(self.actors), "key": self.key}
 
 
 class Sink:
@@ -215,6 +217,11 @@ class Rule(Generic[A]):
     offered: ClassVar[int]
     """Its place among the actions, which `Game.choices` lists (and the action spaces built on the specs
     number) in the order of this number: the engine's own take 10, 20, … so that a new one fits between."""
+    key: ClassVar[str | None]
+    """The key of its button on the client's action bar, one lowercase letter, or None for no button (a move is
+    played on the map). Every action settlers take says it, each its own key (`actions` refuses to load
+    otherwise, naming the module); `make protocol` writes the client's action table, its buttons in the order
+    of `offered`, from the specs."""
     to_neighbours: ClassVar[bool] = False
     """A shortcut for speed, declared as data: the first candidates are one towards each neighbour of the actor's
     asteroid (`towards`), in `Asteroid.neighbours` order, and the rules accept them without a look (every
@@ -238,7 +245,9 @@ class Rule(Generic[A]):
 
     def spec(self) -> ActionSpec:
         """The action's public spec."""
-        return ActionSpec(self.name, self.record.doc, self.fields, self.actors)
+        # an action only robots or UFOs take may leave `key` out (`actions` holds settlers' actions to it)
+        key: str | None = getattr(self, "key", None)
+        return ActionSpec(self.name, self.record.doc, self.fields, self.actors, key)
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: A) -> Refusal | None:
         """Why the rules refuse `action` of an actor that may act now and may do this action, or None."""

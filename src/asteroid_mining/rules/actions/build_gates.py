@@ -45,6 +45,7 @@ class BuildGatesRule(Rule[BuildGates]):
 
     record = BuildGates
     offered = 60
+    key = "g"
     meanings: ClassVar[Mapping[str, str]] = {
         "first": "the first gate's id (give both ids or neither)", "second": "the second gate's id",
     }

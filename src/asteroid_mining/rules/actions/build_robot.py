@@ -38,6 +38,7 @@ class BuildRobotRule(Rule[BuildRobot]):
 
     record = BuildRobot
     offered = 50
+    key = "b"
     meanings: ClassVar[Mapping[str, str]] = {"new_id": "the new robot's id (default: the lowest free robotN)"}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"new_id": ("NEWID", "new")}
 

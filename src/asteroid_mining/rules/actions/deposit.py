@@ -40,6 +40,7 @@ class DepositRule(Rule[Deposit]):
 
     record = Deposit
     offered = 40
+    key = "e"
     meanings: ClassVar[Mapping[str, str]] = {"kind": "a material: " + ", ".join(KINDS)}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"kind": ("KIND", "material")}
 

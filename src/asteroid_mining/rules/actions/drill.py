@@ -33,6 +33,7 @@ class DrillRule(Rule[Drill]):
 
     record = Drill
     offered = 20
+    key = "d"
     actors = ("settler", "robot")
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Drill) -> Refusal | None:

@@ -35,6 +35,7 @@ class MineRule(Rule[Mine]):
 
     record = Mine
     offered = 30
+    key = "m"
     actors = ("settler", "ufo")
 
     def refuse(self, state: GameState, actor: Actor, here: Asteroid, action: Mine) -> Refusal | None:

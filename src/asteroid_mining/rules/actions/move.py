@@ -42,6 +42,7 @@ class MoveRule(Rule[Move]):
 
     record = Move
     offered = 10
+    key = None  # no button: a move is played on the map (or with 1-9)
     actors = ("settler", "robot", "ufo")
     meanings: ClassVar[Mapping[str, str]] = {
         "target": "a neighbouring asteroid, or a gate orbiting the actor's asteroid",

@@ -37,6 +37,7 @@ class PlaceRule(Rule[Place]):
 
     record = Place
     offered = 70
+    key = "p"
     meanings: ClassVar[Mapping[str, str]] = {"gate": "a gate the settler carries"}
     words: ClassVar[Mapping[str, tuple[str, str]]] = {"gate": ("GATE", "thing")}
 

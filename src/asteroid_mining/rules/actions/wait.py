@@ -26,6 +26,7 @@ class WaitRule(Rule[Wait]):
 
     record = Wait
     offered = 80
+    key = "w"
     actors = ("settler", "robot", "ufo")
 
     def perform(self, state: GameState, actor: Actor, here: Asteroid, action: Wait, events: list[Event]) -> None:
