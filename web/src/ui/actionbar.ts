@@ -70,6 +70,8 @@ export class ActionBar {
     ];
     this.menu = h("div", { class: "deposit-menu", role: "menu", hidden: true });
     const row = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    // wide screens give every button one column of a single row, however many actions the engine offers
+    row.style.setProperty("--slots", String(SLOTS.length));
     for (const [name, key, path] of SLOTS) {
       const picture = path === null ? letteredIcon(initialOf(t(`action.${name}`))) : icon(path);
       const label = h("span", { class: "label" });
