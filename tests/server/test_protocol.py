@@ -111,6 +111,28 @@ def test_every_settler_action_has_its_place_in_the_client() -> None:
                                                                           "fields": ["kind"]}
 
 
+def test_a_view_field_needs_no_edit_to_the_server() -> None:
+    """The view's models are derived from the records `rules/view.py` declares: a field added there is in the
+    protocol with its meaning (an optional one left out rather than null), and a record without a protocol name
+    is named."""
+    from importlib import resources
+
+    from asteroid_mining.server.view_schemas import VIEW_MODELS, view_models
+
+    source = resources.files("asteroid_mining.rules").joinpath("view.py").read_text(encoding="utf-8")
+    assert "near" in source and "near" not in VIEW_MODELS["Asteroid"].model_fields  # messages leave it out
+    added = source.replace('    surveyed: bool\n', '    surveyed: bool\n    heat: int\n    """how hot it is"""\n'
+                           '    dust: NotRequired[list[str]]\n', 1)
+    asteroid = view_models(added)["Asteroid"]
+    assert list(asteroid.model_fields)[4:7] == ["surveyed", "heat", "dust"]
+    schema = asteroid.model_json_schema()
+    assert schema["properties"]["heat"] == {"description": "how hot it is", "title": "Heat", "type": "integer"}
+    assert schema["properties"]["dust"] == {"items": {"type": "string"}, "title": "Dust", "type": "array"}
+    assert "heat" in schema["required"] and "dust" not in schema["required"]
+    with pytest.raises(TypeError, match=r"rules/view.py: DustView has no name in the protocol"):
+        view_models(source + "\n\nclass DustView(TypedDict):\n    grains: int\n")
+
+
 def test_the_schema_carries_the_rules_constants_and_every_message() -> None:
     schema = protocol_schema()
     assert schema["x-constants"]["kinds"] == ["ice", "iron", "carbon", "uranium"]

@@ -128,7 +128,7 @@ export interface SeatInfo {
   connected?: number;
 }
 /**
- * The public view (R17) of a game, as messages carry it (no `near`, `next_change`: see the module).
+ * The public view (R17) of a game; messages leave out each asteroid's `near` and `next_change`.
  */
 export interface GameView {
   round: number;
@@ -158,7 +158,7 @@ export interface Options {
   turns: "strict" | "free";
 }
 /**
- * An asteroid as messages carry it (R17).
+ * An asteroid as the players see it (R17).
  */
 export interface Asteroid {
   id: string;

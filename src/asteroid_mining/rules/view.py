@@ -1,9 +1,15 @@
-"""What the players see (R17): everything but the cores of asteroids nobody has surveyed."""
+"""What the players see (R17): everything but the cores of asteroids nobody has surveyed.
+
+The view's records are declared here (`PlayerView` and the records it holds), beside the functions that write
+them: their fields, types and meanings, from which the server derives its protocol models (`server.view_schemas`,
+read from this source: a field added here needs no edit there, and its tests validate real views against the
+models, unknown fields refused). The functions build plain dicts of these shapes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from .dangers import reacts_at
 from .effects import winnable
@@ -12,6 +18,142 @@ from .state import Asteroid, Forecast, GameState, Gate, Robot, Settler, Ufo
 
 UNKNOWN = "unknown"
 """The core of an unsurveyed asteroid, as the players see it."""
+
+
+# ----- the records of the view (a `NotRequired` field is left out when it has no value, never null) -----
+class CargoView(TypedDict):
+    """Units of each material a settler carries."""
+
+    ice: int
+    iron: int
+    carbon: int
+    uranium: int
+
+
+class UfoCargoView(TypedDict):
+    """What a UFO has taken (only the materials it has)."""
+
+    ice: NotRequired[int]
+    iron: NotRequired[int]
+    carbon: NotRequired[int]
+    uranium: NotRequired[int]
+
+
+class OptionsView(TypedDict):
+    """The game's rule options (RULES.md, Options)."""
+
+    uranium_fuse: int
+    ufos: int
+    haywire_gates: bool
+    storm_warning: int
+    storm_interval: int
+    turns: Literal["strict", "free"]
+
+
+class AsteroidView(TypedDict):
+    """An asteroid as the players see it (R17)."""
+
+    id: str
+    exists: Literal[True]
+    mantle: int
+    """layers of rock left over the core"""
+    core: Literal["ice", "iron", "carbon", "uranium", "hollow", "unknown"]
+    """`unknown` until someone surveys it or drills through"""
+    surveyed: bool
+    near: NotRequired[bool]
+    """near the Sun this round (R5); messages leave it out: it follows from `orbit`, `pinned` and the round"""
+    next_change: NotRequired[int | None]
+    """the round it next moves nearer or farther (R5); messages leave it out, as `near`"""
+    orbit: str | None
+    """`P/K/F`: near the Sun in round r when (r - 1 + F) mod P < K; null: it is pinned"""
+    pinned: Literal["near", "far"] | None
+    """where an asteroid without an orbit stays"""
+    position: tuple[float, float] | None
+    """where to draw it; null on a belt without a layout"""
+    shelter: bool
+    """drilled through and hollow: it shelters from storms"""
+    exposures: int
+    """rounds its exposed uranium core has spent near the Sun"""
+    reacts_at: int | None
+    """the round at whose end its exposed reactive core reacts; null: no such core, or its orbit never brings it
+    near"""
+    neighbours: list[str]
+    gates: list[str]
+    """the gates orbiting it"""
+    settlers: list[str]
+    robots: list[str]
+    ufos: list[str]
+
+
+class DestroyedAsteroidView(TypedDict):
+    """An asteroid blown apart (R6): only its id is left."""
+
+    id: str
+    exists: Literal[False]
+
+
+class SettlerView(TypedDict):
+    """A settler: where it is (null once dead and gone), its cargo and the gates it carries."""
+
+    id: str
+    at: str | None
+    alive: bool
+    cargo: CargoView
+    gates: list[str]
+
+
+class RobotView(TypedDict):
+    """A robot: it drills and explores by itself (R13)."""
+
+    id: str
+    at: str | None
+    alive: bool
+
+
+class UfoView(TypedDict):
+    """A UFO: it steals exposed cores (E2)."""
+
+    id: str
+    at: str | None
+    alive: bool
+    cargo: UfoCargoView
+
+
+class GateView(TypedDict):
+    """A teleport gate: carried (`carrier`) or placed (`at`); `active` when it and its partner are placed."""
+
+    id: str
+    partner: str
+    at: str | None
+    carrier: str | None
+    exists: bool
+    haywire: bool
+    active: bool
+
+
+class ForecastView(TypedDict):
+    """A forecast storm: it hits `asteroids` at the end of `round` (R7)."""
+
+    round: int
+    asteroids: list[str]
+    sector: tuple[float, float] | None
+
+
+class PlayerView(TypedDict):
+    """The public view (R17) of a game; messages leave out each asteroid's `near` and `next_change`."""
+
+    round: int
+    status: Literal["running", "won", "lost"]
+    turn: str | None
+    """the settler whose step it is; null once the game is over"""
+    winnable: bool
+    options: OptionsView
+    asteroids: list[AsteroidView | DestroyedAsteroidView]
+    settlers: list[SettlerView]
+    robots: list[RobotView]
+    ufos: list[UfoView]
+    gates: list[GateView]
+    forecasts: list[ForecastView]
 
 
 def _sorted_ids(state: GameState, ids: dict[str, None]) -> list[str]:

@@ -2,8 +2,10 @@
 
 The server sends the engine's `Game.view()` as plain JSON (see `diff`); these models describe it for the
 generated TypeScript types and for the tests, which validate real views and diffs against them (unknown fields
-are errors), so the description cannot drift from the engine. Every message leaves out each asteroid's `near` and
-`next_change` (clients derive them from `orbit`, `pinned` and the round; `diff.with_sun`).
+are errors). They are derived from the records the engine declares beside the functions that write the view
+(`rules/view.py`: each field's type and meaning), so a view field needs no edit here. Every message leaves out
+each asteroid's `near` and `next_change` (clients derive them from `orbit`, `pinned` and the round;
+`diff.with_sun`).
 """
 
 from __future__ import annotations
@@ -13,18 +15,11 @@ from dataclasses import fields as dataclass_fields
 from functools import reduce
 from importlib import resources
 from operator import or_
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..rules import Event
-
-Kind = Literal["ice", "iron", "carbon", "uranium"]
-"""A material (`rules.KINDS`)."""
-Core = Literal["ice", "iron", "carbon", "uranium", "hollow", "unknown"]
-"""An asteroid's core as players see it: unknown until surveyed."""
-Status = Literal["running", "won", "lost"]
-"""The engine's status of a game."""
 
 
 class Record(BaseModel):
@@ -50,146 +45,93 @@ def absent(description: str = "") -> Any:
     return Field(None, description=description or None, json_schema_extra=_absent_not_null)
 
 
-class Cargo(Record):
-    """Units of each material a settler carries."""
-
-    ice: int
-    iron: int
-    carbon: int
-    uranium: int
-
-
-class UfoCargo(Record):
-    """What a UFO has taken (only the materials it has)."""
-
-    ice: int | None = absent()
-    iron: int | None = absent()
-    carbon: int | None = absent()
-    uranium: int | None = absent()
+# ----- the view: derived from the records `rules/view.py` declares -----
+VIEW_NAMES: Final[dict[str, str]] = {
+    "CargoView": "Cargo", "UfoCargoView": "UfoCargo", "OptionsView": "Options", "AsteroidView": "Asteroid",
+    "DestroyedAsteroidView": "DestroyedAsteroid", "SettlerView": "SettlerRecord", "RobotView": "RobotRecord",
+    "UfoView": "UfoRecord", "GateView": "GateRecord", "ForecastView": "ForecastRecord", "PlayerView": "GameView",
+}
+"""The protocol's name of each record of the view (the names the client's generated types carry)."""
+LEFT_OUT: Final[dict[str, tuple[str, ...]]] = {"AsteroidView": ("near", "next_change")}
+"""Fields of the view no message carries: clients derive them from `orbit`, `pinned` and the round
+(`diff.with_sun`)."""
 
 
-class Options(Record):
-    """The game's rule options (RULES.md, Options)."""
-
-    uranium_fuse: int
-    ufos: int
-    haywire_gates: bool
-    storm_warning: int
-    storm_interval: int
-    turns: Literal["strict", "free"]
-
-
-class Asteroid(Record):
-    """An asteroid as messages carry it (R17)."""
-
-    id: str
-    exists: Literal[True]
-    mantle: int = Field(description="layers of rock left over the core")
-    core: Core = Field(description="`unknown` until someone surveys it or drills through")
-    surveyed: bool
-    orbit: str | None = Field(description="`P/K/F`: near the Sun in round r when (r - 1 + F) mod P < K; "
-                              "null: it is pinned")
-    pinned: Literal["near", "far"] | None = Field(description="where an asteroid without an orbit stays")
-    position: tuple[float, float] | None = Field(description="where to draw it; null on a belt without a layout")
-    shelter: bool = Field(description="drilled through and hollow: it shelters from storms")
-    exposures: int = Field(description="rounds its exposed uranium core has spent near the Sun")
-    reacts_at: int | None = Field(description="the round at whose end its exposed reactive core reacts; null: "
-                                  "no such core, or its orbit never brings it near")
-    neighbours: list[str]
-    gates: list[str] = Field(description="the gates orbiting it")
-    settlers: list[str]
-    robots: list[str]
-    ufos: list[str]
+def _record_sources(source: str) -> list[tuple[str, str, list[tuple[str, ast.expr, str]]]]:
+    """Each typed dict of `source` in order: its name, its docstring, and each field's name, annotation and
+    meaning (the string under it, if any)."""
+    out: list[tuple[str, str, list[tuple[str, ast.expr, str]]]] = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef) or not any(ast.unparse(b) == "TypedDict" for b in node.bases):
+            continue
+        fields: list[tuple[str, ast.expr, str]] = []
+        for item, after in zip(node.body, [*node.body[1:], None], strict=True):
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                meaning = ""
+                if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) \
+                        and isinstance(after.value.value, str):
+                    meaning = " ".join(after.value.value.split())
+                fields.append((item.target.id, item.annotation, meaning))
+        out.append((node.name, ast.get_docstring(node) or "", fields))
+    return out
 
 
-class DestroyedAsteroid(Record):
-    """An asteroid blown apart (R6): only its id is left."""
+def view_models(source: str | None = None) -> dict[str, type[Record]]:
+    """A model of each record of the view, by its protocol name: its fields as `rules/view.py` declares them (a
+    `NotRequired` one left out when it has no value, never null), but those messages leave out (`LEFT_OUT`).
 
-    id: str
-    exists: Literal[False]
+    Read from the source (`source`: that text instead), as the events are: the compiled engine keeps no
+    docstrings. TypeError naming a record that has no name in the protocol."""
+    if source is None:
+        source = resources.files("asteroid_mining.rules").joinpath("view.py").read_text(encoding="utf-8")
+    names: dict[str, Any] = {"Literal": Literal, "list": list, "tuple": tuple, "str": str, "int": int,
+                             "bool": bool, "float": float, "None": None}
+    models: dict[str, type[Record]] = {}
+    for cls, doc, declared in _record_sources(source):
+        name = VIEW_NAMES.get(cls)
+        if name is None:
+            raise TypeError(f"rules/view.py: {cls} has no name in the protocol (server/view_schemas.py VIEW_NAMES)")
+        fields: dict[str, Any] = {}
+        for field, annotation, meaning in declared:
+            if field in LEFT_OUT.get(cls, ()):
+                continue
+            optional = isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "NotRequired"
+            if isinstance(annotation, ast.Subscript) and optional:
+                annotation = annotation.slice
+            kind = eval(ast.unparse(annotation), {"__builtins__": {}}, names)  # names of this table only
+            if optional:
+                fields[field] = (kind | None, absent(meaning))
+            else:
+                fields[field] = (kind, Field(description=meaning) if meaning else ...)
+        models[name] = names[cls] = create_model(name, __base__=Record, __doc__=doc, **fields)
+    return models
 
 
-AsteroidRecord = Asteroid | DestroyedAsteroid
+VIEW_MODELS: dict[str, type[Record]] = view_models()
+"""Each record of the view as messages carry it, by its protocol name (`VIEW_NAMES`)."""
+GameView: Any = VIEW_MODELS["GameView"]
+"""The public view (R17) of a game, as messages carry it (no `near`, `next_change`: see the module)."""
+AsteroidRecord: Any = VIEW_MODELS["Asteroid"] | VIEW_MODELS["DestroyedAsteroid"]
 """An asteroid of the view."""
 
-
-class SettlerRecord(Record):
-    """A settler: where it is (null once dead and gone), its cargo and the gates it carries."""
-
-    id: str
-    at: str | None
-    alive: bool
-    cargo: Cargo
-    gates: list[str]
+def _of_view(field: str) -> Any:
+    """The type of a field of the view (`GameView`), without its meaning."""
+    return GameView.model_fields[field].annotation
 
 
-class RobotRecord(Record):
-    """A robot: it drills and explores by itself (R13)."""
-
-    id: str
-    at: str | None
-    alive: bool
-
-
-class UfoRecord(Record):
-    """A UFO: it steals exposed cores (E2)."""
-
-    id: str
-    at: str | None
-    alive: bool
-    cargo: UfoCargo
-
-
-class GateRecord(Record):
-    """A teleport gate: carried (`carrier`) or placed (`at`); `active` when it and its partner are placed."""
-
-    id: str
-    partner: str
-    at: str | None
-    carrier: str | None
-    exists: bool
-    haywire: bool
-    active: bool
-
-
-class ForecastRecord(Record):
-    """A forecast storm: it hits `asteroids` at the end of `round` (R7)."""
-
-    round: int
-    asteroids: list[str]
-    sector: tuple[float, float] | None
-
-
-class GameView(Record):
-    """The public view (R17) of a game, as messages carry it (no `near`, `next_change`: see the module)."""
-
-    round: int
-    status: Status
-    turn: str | None = Field(description="the settler whose step it is; null once the game is over")
-    winnable: bool
-    options: Options
-    asteroids: list[AsteroidRecord]
-    settlers: list[SettlerRecord]
-    robots: list[RobotRecord]
-    ufos: list[UfoRecord]
-    gates: list[GateRecord]
-    forecasts: list[ForecastRecord]
-
-
-class ViewDiff(Record):
-    """What changed in the view after a command: the scalars always; a list's changed or new records (whole),
-    and `forecasts` (the whole list), only when they changed."""
-
-    round: int
-    status: Status
-    turn: str | None
-    winnable: bool
-    forecasts: list[ForecastRecord] | None = absent("the whole list, when it changed")
-    asteroids: list[AsteroidRecord] | None = absent()
-    settlers: list[SettlerRecord] | None = absent()
-    robots: list[RobotRecord] | None = absent()
-    ufos: list[UfoRecord] | None = absent()
-    gates: list[GateRecord] | None = absent()
+_DIFF_FIELDS: dict[str, Any] = {
+    **{name: (_of_view(name), ...) for name in ("round", "status", "turn", "winnable")},
+    "forecasts": (_of_view("forecasts") | None, absent("the whole list, when it changed")),
+    **{name: (_of_view(name) | None, absent()) for name in ("asteroids", "settlers", "robots", "ufos", "gates")},
+}
+ViewDiff: Any = create_model(
+    "ViewDiff",
+    __base__=Record,
+    __doc__="What changed in the view after a command: the scalars always; a list's changed or new records (whole),\n"
+            "and `forecasts` (the whole list), only when they changed.",
+    **_DIFF_FIELDS,
+)
+"""What changed in the view after a command (`diff`)."""
 
 
 def _event_sources(source: str) -> dict[str, tuple[str, dict[str, str]]]:
