@@ -15,15 +15,18 @@
 //
 //   node build.mjs            one production build (minified, with source maps), then a table of the chunks
 //   node build.mjs --watch    rebuild on change, for development (no compression, no service worker)
+//   node build.mjs --out DIR  the production build into DIR instead (e.g. to compare two builds' first loads)
 import { build, context } from "esbuild";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "..", "src", "asteroid_mining", "server", "static");
+const outArg = process.argv.indexOf("--out");
+const out = outArg > 0 && process.argv[outArg + 1]
+  ? resolve(process.argv[outArg + 1]) : join(here, "..", "src", "asteroid_mining", "server", "static");
 const assets = join(out, "assets");
 const watch = process.argv.includes("--watch");
 
@@ -104,8 +107,17 @@ function writeManifests(names) {
   }
 }
 
+/** `pixi.js` is bundled from src/render/pixi.mjs: only the parts of PixiJS the map uses (see there). */
+const pixiParts = {
+  name: "pixi-parts",
+  setup(b) {
+    b.onResolve({ filter: /^pixi\.js$/ }, () => ({ path: join(here, "src", "render", "pixi.mjs") }));
+  },
+};
+
 const jsOptions = {
   entryPoints: [join(here, "src", "main.ts")],
+  plugins: [pixiParts],
   bundle: true,
   format: "esm",
   splitting: true,
@@ -161,9 +173,29 @@ mkdirSync(assets, { recursive: true });
 const names = await copyAssets();
 writeManifests(names);
 
+/** src/early.ts as one small script, to run inline in the page. */
+async function earlyScript() {
+  const result = await build({
+    entryPoints: [join(here, "src", "early.ts")],
+    bundle: true,
+    format: "iife",
+    target: ["es2022"],
+    minify: true,
+    write: false,
+    logLevel: "warning",
+  });
+  return result.outputFiles[0].text.trim();
+}
+
 /** index.html, naming this build's files; `lazy`: the files of each screen loaded later (by its module's name),
- * which the entry asks for at once when the screen is opened (rather than one import after another). */
-function writePage(entry, preloads, lazy = {}) {
+ * which the entry asks for at once when the screen is opened (rather than one import after another), or the
+ * page itself (`early`, inline) when it is opened on that screen's address.
+ *
+ * The order of the head is the order of the requests, which matters on a phone's six connections: the font,
+ * the entry's files, then (early.ts, on a game's address) the new quick game and the game screen's files; the
+ * stylesheet after the inline script, since a script waits for the stylesheets before it (the stylesheet is
+ * asked for first anyway once a connection is free: it blocks rendering). */
+function writePage(entry, preloads, lazy = {}, early = "") {
   let page = readFileSync(join(here, "static", "index.html"), "utf8");
   const replace = (from, to) => {
     if (!page.includes(from)) throw new Error(`index.html lacks ${from}`);
@@ -176,13 +208,14 @@ function writePage(entry, preloads, lazy = {}) {
   // the entry's own chunks are asked for at once, not after the entry has been read
   const modulepreload = preloads.map((p) => `<link rel="modulepreload" href="${p}">\n`).join("");
   const data = Object.entries(lazy).map(([name, files]) => ` data-${name}="${files.join(" ")}"`).join("");
-  replace('<script type="module" src="app.js"></script>', `${modulepreload}<script type="module" src="${entry}"${data}></script>`);
+  const inline = early ? `\n<script>${early}</script>` : "";
+  replace('<script type="module" src="app.js"></script>', `${modulepreload}<script type="module" src="${entry}"${data}></script>${inline}`);
   writeFileSync(join(out, "index.html"), page);
 }
 
 if (watch) {
   const ctx = await context({ ...jsOptions, metafile: false, entryNames: "main", chunkNames: "[name]-[hash]" });
-  writePage("assets/main.js", []);
+  writePage("assets/main.js", [], {}, await earlyScript());
   await ctx.watch();
   console.log(`watching; output in ${out}`);
 } else {
@@ -192,12 +225,16 @@ if (watch) {
   const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith("src/main.ts"));
   const closure = staticClosure(result.metafile, entryKey);
   const lazy = {};
+  // PixiJS imports the renderer it picks when the map is first drawn: WebGL's comes with each screen's files
+  const webgl = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith("renderers/gl/WebGLRenderer.mjs"));
+  if (!webgl) throw new Error("no chunk of PixiJS's WebGL renderer");
   for (const screen of ["game", "replay"]) {
     const key = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith(`src/ui/${screen}.ts`));
     if (!key) throw new Error(`no chunk of src/ui/${screen}.ts: is it still imported by main.ts?`);
-    lazy[screen] = [...staticClosure(result.metafile, key)].filter((k) => !closure.has(k)).map(rel);
+    const files = new Set([...staticClosure(result.metafile, key), ...staticClosure(result.metafile, webgl)]);
+    lazy[screen] = [...files].filter((k) => !closure.has(k)).map(rel);
   }
-  writePage(rel(entryKey), [...closure].filter((k) => k !== entryKey).map(rel), lazy);
+  writePage(rel(entryKey), [...closure].filter((k) => k !== entryKey).map(rel), lazy, await earlyScript());
 
   // The version: a hash of every hashed file's name (their names are hashes of their contents) and of the page.
   const files = readdirSync(assets).filter((n) => !n.endsWith(".map") && !n.endsWith(".LEGAL.txt")).map((n) => `assets/${n}`).sort();
@@ -226,7 +263,8 @@ if (watch) {
     const path = join(here, k);
     const size = (suffix) => statSync(`${path}${suffix}`).size;
     const what = k === entryKey ? "entry (lobby, Learn)" : closure.has(k) ? "loaded with the entry"
-      : "loaded by the game screen";
+      : lazy.game.includes(rel(k)) ? "loaded by the game screen" : lazy.replay.includes(rel(k)) ? "loaded by the replay"
+      : "loaded on demand (PixiJS's renderers without WebGL)";
     return { name: basename(k), raw: size(""), gz: size(".gz"), br: size(".br"), what };
   }).sort((a, b) => b.raw - a.raw);
   console.log(`built ${out}, version ${version}`);

@@ -12,13 +12,13 @@
 // the Learn page need neither, and on a phone network they open in about half the time without them.
 
 import { getLang, onLangChange, t } from "./i18n";
-import { ApiError } from "./net";
+import { ApiError, type CreatedGame, answered, dropPreconnected, preconnect } from "./net";
 import { api } from "./net";
-import { quickGame, saveToken, setQuickGame, tokensFor } from "./session";
+import { QUICK_GAME, resumableQuickGame, saveToken, setQuickGame, takeEarlyQuickGame, tokensFor } from "./session";
 import { clear, h } from "./ui/dom";
 import type { GameScreen } from "./ui/game";
 import { LearnScreen, LessonGuide } from "./ui/learn";
-import { Lobby, QUICK_GAME, createAndSave } from "./ui/lobby";
+import { Lobby, createAndSave, saveCreated } from "./ui/lobby";
 
 /** Asks at once for every file of a screen loaded later (the build names them on the entry's script element as
  * `data-game`, `data-replay`): one round trip for all, rather than one per level of imports. */
@@ -103,6 +103,8 @@ async function navigate(force = false): Promise<void> {
   route = location.hash;
   const { path, query } = parse(location.hash);
   const [page, id] = path;
+  // sockets opened for a game whose screen did not come (the page went elsewhere first)
+  dropPreconnected(page === "game" || page === "watch" ? id ?? null : null);
   document.body.dataset.ready = "";
   document.body.dataset.page = page ?? "lobby";
   if (!navigator.onLine && (!page || page === "lobby" || page === "learn" || page === "quick")) {
@@ -111,11 +113,17 @@ async function navigate(force = false): Promise<void> {
   }
   if (page === "quick") {
     show(loading());
-    void loadGame().catch(() => {}); // the game screen's files come while the game is made
+    // This browser's unfinished quick game, when there is one, rather than another new game.
+    const last = resumableQuickGame();
+    // A new game is asked for before the game screen's files (which come while it is made): on a phone's six
+    // connections it would otherwise wait behind them. The page asked for it as it opened (early.ts) when it
+    // was opened on this address.
+    const early = takeEarlyQuickGame();
+    const making = last ? null : early ? saveCreated(answered<CreatedGame>(early)) : createAndSave(QUICK_GAME);
+    making?.catch(() => {}); // handled below, once awaited
+    void loadGame().catch(() => {});
     try {
-      // This browser's unfinished quick game, when there is one, rather than another new game.
-      const last = quickGame();
-      if (last && tokensFor(last).size) {
+      if (last) {
         const running = (await api.lobby()).games.some((g) => g.id === last && (g.status === "open" || g.status === "running"));
         if (running) {
           history.replaceState(null, "", `#/game/${encodeURIComponent(last)}`);
@@ -124,7 +132,7 @@ async function navigate(force = false): Promise<void> {
           return;
         }
       }
-      const made = await createAndSave(QUICK_GAME);
+      const made = await (making ?? createAndSave(QUICK_GAME));
       setQuickGame(made.id);
       history.replaceState(null, "", `#/game/${encodeURIComponent(made.id)}`);
       route = "";
@@ -154,6 +162,8 @@ async function navigate(force = false): Promise<void> {
       return;
     }
     const lesson = query.get("lesson");
+    // the game's first state comes while the screen's files do
+    preconnect(id!, [...tokens.values()]);
     show(later(async () => gameWithGuide(new (await loadGame()).GameScreen(id!, tokens), id!, lesson)));
     return;
   }
@@ -162,6 +172,7 @@ async function navigate(force = false): Promise<void> {
     return;
   }
   if (page === "watch") {
+    preconnect(id!, [null]);
     show(later(async () => new (await loadGame()).GameScreen(id!, new Map())));
     return;
   }

@@ -42,14 +42,25 @@ export class ApiError extends Error {
   }
 }
 
+/** The request of a call (`fetch`'s arguments): a JSON body when there is one. */
+export function request(method: string, body?: unknown): RequestInit {
+  return {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  };
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return answered<T>(fetch(path, request(method, body)));
+}
+
+/** The JSON of an API request's answer; an ApiError when the server cannot be reached or refuses (its code,
+ * message and field). For a request made elsewhere too: the page's first one (index.html, early.ts). */
+export async function answered<T>(sent: Promise<Response>): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    res = await sent;
   } catch {
     throw new ApiError(0, "offline", "the server cannot be reached");
   }
@@ -163,10 +174,30 @@ export class GameSocket {
   /** Acts sent but not answered yet: sent again, with their refs, after a reconnect. */
   private unanswered = new Map<number, Record<string, unknown>>();
   seq = -1;
-  onMessage: (m: ServerMessage) => void = () => {};
-  onStatus: (s: SocketStatus, detail?: string) => void = () => {};
+  /** What came before anyone listened (a socket opened early: `preconnect`), handed on by `listen`. */
+  private backlog: ServerMessage[] = [];
+  private lastStatus: { status: SocketStatus; detail: string | undefined } | null = null;
+  onMessage: (m: ServerMessage) => void = (m) => {
+    this.backlog.push(m);
+  };
+  onStatus: (s: SocketStatus, detail?: string) => void = (status, detail) => {
+    this.lastStatus = { status, detail };
+  };
 
-  constructor(private readonly game: string, private readonly token: string | null) {}
+  constructor(readonly game: string, readonly token: string | null) {}
+
+  /** Listens to the socket: the handlers first hear its last status and the messages that came before (a
+   * socket opened early), then what comes. */
+  listen(onMessage: (m: ServerMessage) => void, onStatus: (s: SocketStatus, detail?: string) => void): void {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    const last = this.lastStatus;
+    const held = this.backlog;
+    this.lastStatus = null;
+    this.backlog = [];
+    if (last) onStatus(last.status, last.detail);
+    for (const m of held) onMessage(m);
+  }
 
   connect(): void {
     this.stopped = false;
@@ -246,5 +277,54 @@ export class GameSocket {
     this.stopped = true;
     this.ws?.close();
     this.ws = null;
+  }
+}
+
+// ---- sockets opened before the game screen --------------------------------------------------------------
+
+/** Sockets opened for a game whose screen is still loading, by game and token, with the timer that closes
+ * them if the screen never takes them; the screen takes them. */
+const early = new Map<string, { sock: GameSocket; timer: number }>();
+/** How long an early socket waits to be taken before it is closed (ms): its screen failed to come. */
+const EARLY_KEPT_MS = 60_000;
+
+function earlyKey(game: string, token: string | null): string {
+  return `${game}\n${token ?? ""}`;
+}
+
+/** Opens a game's sockets (one per seat's token; a `null` token watches) while its screen's code is still
+ * coming, so that the first state is on its way meanwhile rather than after it; the screen's session takes
+ * them (`takeSocket`), with what they heard. Sockets not taken within a minute are closed. */
+export function preconnect(game: string, tokens: (string | null)[]): void {
+  for (const token of tokens) {
+    const key = earlyKey(game, token);
+    if (early.has(key)) continue;
+    const sock = new GameSocket(game, token);
+    const timer = window.setTimeout(() => {
+      early.delete(key);
+      sock.close();
+    }, EARLY_KEPT_MS);
+    early.set(key, { sock, timer });
+    sock.connect();
+  }
+}
+
+/** The socket `preconnect` opened for this game and token (no longer kept for anyone else), or null. */
+export function takeSocket(game: string, token: string | null): GameSocket | null {
+  const key = earlyKey(game, token);
+  const kept = early.get(key);
+  if (!kept) return null;
+  early.delete(key);
+  window.clearTimeout(kept.timer);
+  return kept.sock;
+}
+
+/** Closes the early sockets of every game but `keep` (the page went elsewhere before their screen came). */
+export function dropPreconnected(keep: string | null = null): void {
+  for (const [key, { sock, timer }] of early) {
+    if (sock.game === keep) continue;
+    early.delete(key);
+    window.clearTimeout(timer);
+    sock.close();
   }
 }

@@ -4,7 +4,7 @@
 // reacts to its callbacks.
 
 import type { Act, Choices } from "./choices";
-import { GameSocket, type SeatPublic, type ServerMessage, type SocketStatus, applyDiff } from "./net";
+import { GameSocket, type SeatPublic, type ServerMessage, type SocketStatus, applyDiff, takeSocket } from "./net";
 import type { GameEvent, GameView } from "./types";
 
 export interface SessionHandlers {
@@ -45,21 +45,28 @@ export class PlaySession {
     return new Set(this.tokens.keys());
   }
 
+  /** Opens the connections, or takes those opened while the screen was loading (`preconnect`): what they
+   * heard meanwhile is handled at once. */
   connect(): void {
     const seats = [...this.tokens.keys()].sort((a, b) => a - b);
+    const open = (token: string | null): [GameSocket, boolean] => {
+      const taken = takeSocket(this.gameId, token);
+      return taken ? [taken, true] : [new GameSocket(this.gameId, token), false];
+    };
     if (!seats.length) {
-      this.primary = new GameSocket(this.gameId, null);
-      this.wire(this.primary, true, 0);
-      this.primary.connect();
+      const [sock, started] = open(null);
+      this.primary = sock;
+      this.wire(sock, true, 0);
+      if (!started) sock.connect();
       return;
     }
     for (const seat of seats) {
-      const sock = new GameSocket(this.gameId, this.tokens.get(seat)!);
+      const [sock, started] = open(this.tokens.get(seat)!);
       this.sockets.set(seat, sock);
       const primary = this.primary === null;
       if (primary) this.primary = sock;
       this.wire(sock, primary, seat);
-      sock.connect();
+      if (!started) sock.connect();
     }
   }
 
@@ -69,10 +76,10 @@ export class PlaySession {
   }
 
   private wire(sock: GameSocket, primary: boolean, seat: number): void {
-    sock.onStatus = (s, detail) => {
+    const onStatus = (s: SocketStatus, detail?: string): void => {
       if (primary || s === "failed") this.on.status(s, detail);
     };
-    sock.onMessage = (m) => {
+    const onMessage = (m: ServerMessage): void => {
       if (m.type === "ack") {  // an action sent again after a reconnect had been applied already: it is done
         if (this.pending && m.ref === this.pending.ref) this.pending = null;
         this.on.choices();
@@ -95,6 +102,7 @@ export class PlaySession {
       if (primary) this.receive(m);
       else if (m.choices) this.on.choices();
     };
+    sock.listen(onMessage, onStatus);
   }
 
   private receive(m: ServerMessage): void {

@@ -1,6 +1,8 @@
 // The seats this browser plays: their tokens, kept in localStorage per game (a token is the seat's secret,
 // shown once by the server when the game is created, or carried by an invite link).
 
+import type { CreateBody } from "./net";
+
 const KEY = "am.tokens";
 
 type Store = Record<string, Record<string, string>>;
@@ -74,6 +76,10 @@ export function myGames(): string[] {
 
 const QUICK = "am.quick";
 
+/** The quick game of `make play` and the lobby's big button: standard belt, classic rules, two players
+ * hot-seat. */
+export const QUICK_GAME: CreateBody = { seats: 2, settlers_per_seat: 2, belt: "standard", rules: "classic" };
+
 /** The id of this browser's last quick game, if any. */
 export function quickGame(): string | null {
   try {
@@ -81,6 +87,27 @@ export function quickGame(): string | null {
   } catch {
     return null;
   }
+}
+
+/** This browser's last quick game when it still holds its seats (`#/quick` resumes it if it is not over), or
+ * null. */
+export function resumableQuickGame(): string | null {
+  const last = quickGame();
+  return last && tokensFor(last).size ? last : null;
+}
+
+declare global {
+  interface Window {
+    /** The request for a new quick game that the page made before its entry came (early.ts). */
+    __amQuickGame?: Promise<Response>;
+  }
+}
+
+/** The request for a new quick game that the page made as it opened (early.ts), once; null when it made none. */
+export function takeEarlyQuickGame(): Promise<Response> | null {
+  const sent = window.__amQuickGame ?? null;
+  delete window.__amQuickGame;
+  return sent;
 }
 
 export function setQuickGame(game: string | null): void {

@@ -2,6 +2,7 @@ import "./env";
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { actOf, type Choice, type Choices } from "../src/choices";
+import { dropPreconnected, preconnect, takeSocket } from "../src/net";
 import { PlaySession, type SessionHandlers } from "../src/play";
 import type { GameEvent, GameView } from "../src/types";
 
@@ -212,4 +213,40 @@ test("a spectator connects without a token and takes no choices; an ended game i
   sock.receive({ type: "ended", seq: 0, status: "abandoned", by: { seat: 2 } });
   assert.equal(session.view?.status, "abandoned");
   assert.deepEqual(calls.at(-1)?.slice(0, 1), ["state"]);
+});
+
+test("sockets opened before the screen are taken by its session with what they heard meanwhile", () => {
+  preconnect("g1", ["tok1", "tok2"]);
+  assert.equal(FakeSocket.made.length, 2);
+  const [one, two] = FakeSocket.made;
+  one!.open();
+  one!.receive(state(1, 3));
+  two!.receive(state(2, 3));
+  const { calls, on } = recorder();
+  const session = new PlaySession("g1", new Map([[2, "tok2"], [1, "tok1"]]), on);
+  session.connect();
+  assert.equal(FakeSocket.made.length, 2, "no other socket is opened");
+  assert.deepEqual(calls.map(([n]) => n), ["status", "state", "choices"]);
+  assert.deepEqual(calls[0], ["status", "open"]);
+  assert.equal(session.seq, 3);
+  assert.deepEqual(Object.keys(session.choices).sort(), ["s1", "s2"]);
+  one!.receive(update(4));
+  assert.equal(session.view?.round, 2, "what comes after is handled as before");
+  assert.equal(takeSocket("g1", "tok1"), null, "a socket is taken once");
+});
+
+test("sockets opened early for a game the page left are closed; another game's session opens its own", () => {
+  preconnect("g1", ["tok1"]);
+  preconnect("g2", ["tok9"]);
+  dropPreconnected("g2");
+  assert.equal(FakeSocket.made[0]!.readyState, 3);
+  assert.equal(takeSocket("g1", "tok1"), null);
+  const session = new PlaySession("g2", new Map([[1, "tok9"]]), recorder().on);
+  session.connect();
+  assert.equal(FakeSocket.made.length, 2, "g2's socket was taken");
+  dropPreconnected();
+  assert.notEqual(FakeSocket.made[1]!.readyState, 3, "a taken socket is the session's own");
+  const other = new PlaySession("g1", new Map([[1, "tok1"]]), recorder().on);
+  other.connect();
+  assert.equal(FakeSocket.made.length, 3);
 });

@@ -3,7 +3,7 @@
 // watch or replay.
 
 import { has, t } from "../i18n";
-import { ApiError, type BeltCatalog, type CreateBody, type CreatedSeat, type GameSummary, api } from "../net";
+import { ApiError, type BeltCatalog, type CreateBody, type CreatedGame, type CreatedSeat, type GameSummary, api } from "../net";
 import { forgetGame, inviteLink, myGames, saveToken, setHandover, tokensFor } from "../session";
 import { botName, seatName, settlerName } from "../words";
 import { ICONS, fill, h, icon } from "./dom";
@@ -12,8 +12,6 @@ import { langSwitch } from "./topbar";
 
 const TIMERS = [0, 30, 60, 120, 300];
 
-/** The quick game of `make play` and the big button: standard belt, classic rules, two players hot-seat. */
-export const QUICK_GAME: CreateBody = { seats: 2, settlers_per_seat: 2, belt: "standard", rules: "classic" };
 
 /** A new game of a lesson, its seats' tokens kept in this browser. */
 export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
@@ -24,7 +22,12 @@ export async function createLessonGame(lesson: string): Promise<{ id: string; se
 }
 
 export async function createAndSave(body: CreateBody): Promise<{ id: string; seats: CreatedSeat[] }> {
-  const made = await api.create(body);
+  return saveCreated(api.create(body));
+}
+
+/** A new game's seats kept in this browser once the server has made it (`answer`: the server's answer). */
+export async function saveCreated(answer: Promise<CreatedGame>): Promise<CreatedGame> {
+  const made = await answer;
   for (const s of made.seats) if (s.token) saveToken(made.id, s.seat, s.token);
   return made;
 }
