@@ -12,7 +12,6 @@ import { langSwitch } from "./topbar";
 
 const TIMERS = [0, 30, 60, 120, 300];
 
-
 /** A new game of a lesson, its seats' tokens kept in this browser. */
 export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
   const made = await api.lessonGame(lesson);
