@@ -1,6 +1,6 @@
 """The first load on a phone network, measured in headless Chromium against a real server.
 
-    .venv/bin/python benchmarks/bench_firstload.py [--runs 3] [--json out.json] [--static DIR]
+    .venv/bin/python benchmarks/bench_firstload.py [--runs 3] [--json out.json] [--static DIR] [--trace FILE]
 
 The phone: a 390×844 touch screen, the CPU slowed 4× (`Emulation.setCPUThrottlingRate`) and Lighthouse's mobile
 network (`Network.emulateNetworkConditions`: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up). Measured, each
@@ -18,6 +18,9 @@ in a fresh browser context (an empty cache) unless said otherwise:
 Times are the page's own (`performance.now()`, from the navigation's start). Bytes on the wire are counted by a
 TCP relay between the browser and the server (every byte the server sent, headers included: the page's requests,
 the service worker's and the WebSockets'). `--static DIR` serves another build of the client, e.g. an older one.
+`--trace FILE` then opens one more cold game and keeps its Chromium performance trace (from opening the page until
+its map is drawn; open it in DevTools' Performance panel or https://ui.perfetto.dev): where the time goes,
+request by request and task by task. Tracing slows the page, so that run is not among the figures.
 The server runs in a temporary directory on a free port. Needs the built client (`make web`) and Chromium at
 /usr/bin/chromium (or ASTEROID_MINING_CHROMIUM).
 """
@@ -182,10 +185,18 @@ def lobby(page: Page, url: str, relay: Relay) -> dict[str, float]:
     return {"s": seconds, "kb": (relay.down - before) / 1000}
 
 
-def game(page: Page, url: str, relay: Relay, from_lobby: bool) -> dict[str, float]:
+# What a trace records: the page's tasks, scripts, layout and paint, its requests, and the GPU process's work.
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink.user_timing",
+                    "loading", "netlog", "toplevel", "gpu"]
+
+
+def game(page: Page, url: str, relay: Relay, from_lobby: bool, trace: Path | None = None) -> dict[str, float]:
     """Opens the quick game (`#/quick`, or the lobby and then "Play now"); seconds until its map is drawn, KB on
-    the wire, and KB of them down the game's WebSocket (its first state)."""
+    the wire, and KB of them down the game's WebSocket (its first state). `trace`: a Chromium trace of it there."""
     before, before_ws = relay.down, relay.ws_down
+    browser = page.context.browser
+    if trace is not None and browser is not None:
+        browser.start_tracing(page=page, path=str(trace), screenshots=True, categories=TRACE_CATEGORIES)
     if from_lobby:
         page.goto(url, wait_until="commit")
         page.wait_for_selector("#quick-play", timeout=120_000)
@@ -193,6 +204,9 @@ def game(page: Page, url: str, relay: Relay, from_lobby: bool) -> dict[str, floa
     else:
         page.goto(f"{url}/#/quick", wait_until="commit")
     page.wait_for_function("document.body.dataset.ready === '1' && window.__am?.ready", timeout=60_000)
+    if trace is not None and browser is not None:
+        browser.stop_tracing()
+        print(f"trace of a cold game: {trace}", file=sys.stderr)
     seconds = page.evaluate("window.__am.readyAt") / 1000
     return {"s": seconds, "kb": (relay.down - before) / 1000, "ws_kb": (relay.ws_down - before_ws) / 1000}
 
@@ -284,6 +298,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path, help="write the figures here too")
     parser.add_argument("--static", type=Path, help="serve this build of the client instead of the package's")
+    parser.add_argument("--trace", type=Path, help="write a Chromium trace of the first cold game here (JSON)")
     args = parser.parse_args()
     static = args.static or ROOT / "src/asteroid_mining/server/static"
     if not (static / "index.html").is_file():
@@ -297,6 +312,12 @@ def main() -> int:
             url = f"http://127.0.0.1:{relay.port}"
             results.update(measure(browser, url, f"http://127.0.0.1:{port}", relay, args.runs,
                                    (static / "sw.js").is_file()))
+            if args.trace:  # one more cold game, traced (not among the figures: tracing slows the page)
+                context = new_context(browser)
+                try:
+                    game(phone(context), url, relay, False, args.trace)
+                finally:
+                    context.close()
             results["load_after"] = os.getloadavg()[0]
         finally:
             browser.close()
