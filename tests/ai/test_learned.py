@@ -89,11 +89,32 @@ def _policy_files(tmp_path: Path, **changes: object) -> Path:
 
 def test_a_policy_for_another_observation_is_refused_by_name(tmp_path: Path) -> None:
     path = _policy_files(tmp_path, observation_size=SIDECAR["observation_size"] + 2)
-    with pytest.raises(PolicyError, match=r"p\.json: trained on observations of .* train it again"):
+    with pytest.raises(PolicyError, match=r"p\.json: learned-v2 was trained on observations of .* train it again"):
         load_policy(path)
     path = _policy_files(tmp_path, feature_version="000000000000")
     with pytest.raises(PolicyError, match="train it again"):
         load_policy(path)
+
+
+LEARNED_V1 = {
+    "format": "asteroid-mining policy 1", "observation_size": 355, "feature_version": "2dab7e0166ac", "slots": 16,
+    "max_rounds": 300, "activation": "relu", "layers": 3,
+    "command": "asteroid-mining train --out runs/learned-v1 --seed 1 --belt small --difficulty normal --imitate "
+               "300000 --dagger 0 --steps 600000 --threads 1", "seed": 1,
+}
+"""The sidecar of the first shipped policy, made before the guidance features (`rl.hops`)."""
+
+
+def test_the_first_policy_is_refused_by_name(tmp_path: Path) -> None:
+    # learned-v1 saw 355 features: the guidance columns came after it, so it cannot play today's observation
+    assert WEIGHTS.name == "learned-v2.npz" and SIDECAR["version"] == "learned-v2"
+    assert not (WEIGHTS.parent / "learned-v1.npz").exists()
+    old = tmp_path / "learned-v1.npz"
+    sidecar_of(old).write_text(json.dumps(LEARNED_V1), encoding="utf-8")
+    with pytest.raises(PolicyError, match=r"learned-v1\.json: learned-v1 was trained on observations of 355 "
+                                          r"features \(table 2dab7e0166ac\), the game's are 525 .*learned-v2\): "
+                                          "train it again"):
+        load_policy(old)
 
 
 @pytest.mark.parametrize(("changes", "message"), [

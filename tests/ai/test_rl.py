@@ -13,7 +13,9 @@ from pettingzoo.test import api_test  # type: ignore[import-untyped]
 
 from asteroid_mining.ai import Observation, make_bot
 from asteroid_mining.rl import Encoder, SettlersEnv, TeamEnv
-from asteroid_mining.rl.encoding import ASTEROID_FEATURES, CORE_CODES, GLOBAL_FEATURES
+from asteroid_mining.rl.encoding import CORE_CODES, feature_names
+from asteroid_mining.rl.hops import Hops, links_key
+from asteroid_mining.rl.table import GUIDES
 from asteroid_mining.rules import Game, Options
 
 
@@ -88,9 +90,9 @@ def test_observation_hides_unsurveyed_cores() -> None:
     vector = encoder.observe(Observation(game), "s1")
     exits = encoder.exits(Observation(game), "s1")
     cores = {}
+    names = feature_names(4)
     for i, (_, dest) in enumerate(exits):
-        start = GLOBAL_FEATURES + ASTEROID_FEATURES * (1 + i)
-        one_hot = vector[start + ASTEROID_FEATURES - len(CORE_CODES): start + ASTEROID_FEATURES]
+        one_hot = [vector[names.index(f"exit{i}.core_{code}")] for code in CORE_CODES]
         cores[dest] = CORE_CODES[int(np.argmax(one_hot))]
     assert cores == {"B": "unknown", "C": "iron"}  # C is bare, so its core shows (R17)
     assert Observation(game).core("B") == "unknown"
@@ -145,3 +147,62 @@ def test_core_package_does_not_import_the_rl_extra() -> None:
             "print('gymnasium' in sys.modules or 'pettingzoo' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_guidance_counts_the_moves_to_each_target_and_hides_cores() -> None:
+    # A - B - C - D in a line, and E hanging off A. s2 stands on D (a shelter) carrying 2 units; C's iron is
+    # bare; B hides iron under its mantle and E hides carbon: neither counts as a needed core (R17)
+    game = Game.empty(Options(turns="strict"))
+    game.add_asteroid("A", mantle=2, core="hollow")
+    game.add_asteroid("B", mantle=3, core="iron")
+    game.add_asteroid("C", mantle=0, core="iron")
+    game.add_asteroid("D", mantle=0, core="hollow")
+    game.add_asteroid("E", mantle=2, core="carbon")
+    game.link("A", "B", "E")
+    game.link("B", "C")
+    game.link("C", "D")
+    game.add_settler("s1", "A")
+    game.add_settler("s2", "D", {"carbon": 2})
+    encoder = Encoder(slots=4)
+    obs = Observation(game)
+    assert [dest for _, dest in encoder.exits(obs, "s1")] == ["B", "E"]
+    vector = encoder.observe(obs, "s1")
+    names = feature_names(4)
+
+    def row(prefix: str) -> dict[str, tuple[float, float]]:
+        return {g: (float(vector[names.index(f"{prefix}.{g}_hops")]) * 16,
+                    float(vector[names.index(f"{prefix}.{g}_closer")])) for g in GUIDES}
+
+    # moves (× 16 undone) and whether the exit is closer than A
+    assert row("here") == {"mate": (3, 0), "cargo": (3, 0), "need": (2, 0), "unknown": (1, 0), "shelter": (3, 0)}
+    assert row("exit0") == {"mate": (2, 1), "cargo": (2, 1), "need": (1, 1), "unknown": (0, 1), "shelter": (2, 1)}
+    assert row("exit1") == {"mate": (4, 0), "cargo": (4, 0), "need": (3, 0), "unknown": (0, 1), "shelter": (4, 0)}
+    assert all(0.0 <= v <= 1.0 for v in vector)
+
+
+def test_the_environment_keeps_the_distances_of_its_own_game() -> None:
+    # the environment keeps its distances between steps and starts again with each game: its observations
+    # equal ones made from scratch, game after game
+    env = TeamEnv("small", difficulty="normal")
+    for seed in (3, 4):
+        obs, _ = env.reset(seed=seed)
+        game = env.episode.game
+        assert game is not None and game.turn is not None
+        assert np.array_equal(obs["observation"], env.episode.encoder.observe(Observation(game), game.turn))
+
+
+def test_distances_are_worked_out_again_when_the_links_change() -> None:
+    game = Game.empty(Options(turns="strict"))
+    for aid in "ABC":
+        game.add_asteroid(aid)
+    game.link("A", "B")
+    game.link("B", "C")
+    obs = Observation(game)
+    hops = Hops(obs)
+    hops.sync(links_key(obs))
+    assert hops.rows([0]).tolist() == [[0, 1, 2]]
+    game.link("A", "C")  # (set-up only: in play, links change with an explosion or a gate pair, which the key sees)
+    hops.sync(links_key(obs))
+    assert hops.rows([0]).tolist() == [[0, 1, 2]]  # the same key: the rows are kept
+    hops.sync(("another key",))
+    assert hops.rows([0]).tolist() == [[0, 1, 1]]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import Any, cast
 
 import numpy as np
@@ -35,11 +36,13 @@ from ..ai.team import team_needs
 from ..rules import ACTION_SPECS, ACTION_TYPES, KINDS, Action, ActionSpec, Move, Wait
 from ..rules.dangers import exposed_now_reacts
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
-from .table import ASTEROID_FEATURES, CORE_CODES, BeltTable, Gathered
+from .hops import HOPS_SCALE, TARGETS, Hops, links_key
+from .table import ASTEROID_FEATURES, CORE_CODES, GUIDE_AT, GUIDES, BeltTable, Gathered, belt_columns
 
 __all__ = [
     "ACTION_LAYOUT", "ASTEROID_FEATURES", "ASTEROID_FEATURE_LIST", "CORE_CODES", "DEFAULT_SLOTS", "FIXED_ACTIONS",
-    "GLOBAL_FEATURES", "GLOBAL_FEATURE_LIST", "MOVE", "THINGS", "ActionIndices", "Encoder", "Feature", "Mask",
+    "GLOBAL_FEATURES", "GLOBAL_FEATURE_LIST", "GUIDES", "HOPS_SCALE", "MOVE", "THINGS", "ActionIndices", "Encoder",
+    "Feature", "Mask",
     "Vector", "feature_names", "n_actions", "observation_size",
 ]
 
@@ -134,9 +137,26 @@ ASTEROID_FEATURE_LIST: tuple[Feature, ...] = (
     *(Feature(f"core_{code}", "{0, 1}", f"1 if its core is {code}" + (" (nobody has surveyed it, R17)"
                                                                        if code == UNKNOWN else ""))
       for code in CORE_CODES),
+    *(feature
+      for guide, target in (
+          ("mate", "the nearest other living settler of the team"),
+          ("cargo", "the asteroid where the team's living settlers carry the most units together (the first "
+                    "such settler's in turn order among equals: where the team meets to build a base, R14)"),
+          ("need", "the nearest asteroid whose core is known (bare or surveyed) and of a kind the team still "
+                   "needs"),
+          ("unknown", "the nearest asteroid nobody has surveyed (R17)"),
+          ("shelter", "the nearest shelter (R4)"),
+      )
+      for feature in (
+          Feature(f"{guide}_hops", "[0, 1]", f"moves from it to {target} / {HOPS_SCALE} (1: that many or more, "
+                                             "or none in reach)"),
+          Feature(f"{guide}_closer", "{0, 1}", f"1 if it is fewer moves from {target.split(' (')[0]} than the "
+                                               "settler's asteroid (0 for the settler's asteroid itself)"),
+      )),
 )
 """The features of one asteroid (the settler's own, then each exit slot's), in the vector's order."""
 assert len(GLOBAL_FEATURE_LIST) == GLOBAL_FEATURES and len(ASTEROID_FEATURE_LIST) == ASTEROID_FEATURES
+assert [f.name for f in ASTEROID_FEATURE_LIST[GUIDE_AT::2]] == [f"{g}_hops" for g in GUIDES] and len(GUIDES) == TARGETS
 
 
 def feature_names(slots: int = DEFAULT_SLOTS) -> list[str]:
@@ -288,12 +308,13 @@ class Encoder:
 
     # ----- observations -----
     def observe(self, obs: Observation, settler: str, table: BeltTable | None = None,
-                exits: list[tuple[str, str]] | None = None, need: dict[str, int] | None = None) -> Vector:
+                exits: list[tuple[str, str]] | None = None, need: dict[str, int] | None = None,
+                hops: Hops | None = None) -> Vector:
         """The observation vector of `settler` (zeros but for the game's features when it is dead).
 
         With the game's `table` (kept up to date by the environment) the asteroids' features are gathered from
         its columns; without, they are read from the observation. `exits` and `need` (`ai.team.team_needs`)
-        save working them out again.
+        save working them out again; `hops` (the game's `Hops`, synced to its links) saves the distances.
         """
         out = np.zeros(self.size, dtype=np.float32)
         me = obs.settler(settler)
@@ -325,6 +346,13 @@ class Encoder:
         # the filled-in columns of every row at once, through their flat positions (a fraction of the cost of
         # assigning a list of rows to a column selection)
         out[_filled_at(self.slots)[: len(_FILLED) * len(ids)]] = self._filled(obs, ids, via, rows, need, at)
+        if hops is None:
+            hops = Hops(obs)
+            hops.sync(links_key(obs))
+        moves = _guidance(obs, settler, rows.index, hops, table, need)
+        at_hops = _guide_at(self.slots)[: len(ids)]
+        out[at_hops] = _SCALED[moves]
+        out[at_hops + 1] = moves < moves[0]  # never on the settler's own row: it is no closer than itself
         return out
 
     def _filled(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
@@ -366,6 +394,52 @@ def _filled_at(slots: int) -> npt.NDArray[np.intp]:
     """The positions in the observation vector of the columns `_FILLED` of each asteroid row, row by row."""
     return np.array([GLOBAL_FEATURES + ASTEROID_FEATURES * row + column
                      for row in range(1 + slots) for column in _FILLED], dtype=np.intp)
+
+
+
+
+_SCALED = np.minimum(np.arange(256), HOPS_SCALE).astype(np.float32) / HOPS_SCALE
+"""A guidance feature's value for each count of moves (`hops.FAR`, none in reach, gives 1)."""
+_WANTS = {wants: np.array(wants, dtype=np.bool_) for wants in product((False, True), repeat=len(CORE_CODES))}
+"""Whether each core code is needed, as an array, for each such tuple (made once)."""
+
+
+@cache
+def _guide_at(slots: int) -> npt.NDArray[np.intp]:
+    """The positions in the observation vector of the guidance features `<target>_hops` of each asteroid row:
+    one row per asteroid, one column per target (`<target>_closer` follows each)."""
+    return np.array([[GLOBAL_FEATURES + ASTEROID_FEATURES * row + GUIDE_AT + 2 * target
+                      for target in range(len(GUIDES))] for row in range(1 + slots)], dtype=np.intp)
+
+
+def _guidance(obs: Observation, settler: str, indices: list[int], hops: Hops, table: BeltTable | None,
+              need: dict[str, int]) -> npt.NDArray[np.uint8]:
+    """The moves from the asteroids of creation `indices` (the settler's own first) to each target of the
+    guidance features (`GUIDES`), one row each: `observe` scales them and compares them with the first row.
+
+    Table-driven: each target is a set of asteroids (the other settlers', the one where the team carries the
+    most, the needed known cores, the unsurveyed asteroids, the shelters), read from the settlers and the belt's
+    columns (`BeltTable.codes`, `BeltTable.shelters`); the moves to the nearest one of each are one gather from
+    the distance matrix (`Hops.guide`), the last three kept as columns while the needs and the columns stay."""
+    living = [s for s in obs.living_settlers() if s.at is not None]
+    if table is not None:
+        codes, shelters, version = table.codes, table.shelters, table.version
+        row_of = table.row
+        where = [row_of[s.at] for s in living if s.at is not None]
+    else:
+        codes, shelters = belt_columns(obs)
+        version = hash((codes.tobytes(), shelters.tobytes()))
+        where = [obs.asteroid(s.at).index for s in living if s.at is not None]
+    others: list[int] = []
+    loads: dict[int, int] = {}
+    for s, i in zip(living, where, strict=True):
+        if s.id != settler:
+            others.append(i)
+        loads[i] = loads.get(i, 0) + s.carry_total
+    # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
+    cargo = max(loads, key=loads.__getitem__) if loads else None
+    wants = tuple(need.get(code, 0) > 0 for code in CORE_CODES)
+    return hops.guide(indices, others, cargo, (wants, version), _WANTS[wants], codes, shelters)
 
 
 _FIXED_INDEX: dict[type, int] = {ACTION_TYPES[a.name]: a.first for a in ACTION_LAYOUT if a.field is None}

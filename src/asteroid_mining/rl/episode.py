@@ -28,6 +28,7 @@ from ..rules import PRESETS as RULE_PRESETS
 from ..rules.events import Died, Event
 from ..rules.materials import WIN_TARGET
 from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector
+from .hops import Hops, gate_key
 from .table import BeltTable
 
 WIN_REWARD = 1.0
@@ -152,6 +153,8 @@ class Episode:
         self._exits: tuple[str, list[tuple[str, str]]] | None = None
         """The exit slots of one settler in the game as it is (see `exits`)."""
         self._obs: Observation | None = None
+        self.hops: Hops | None = None
+        """Moves between asteroids (the guidance features), kept until the links change."""
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed` (the bots in seats are seeded with it too); the
@@ -161,6 +164,7 @@ class Episode:
         self.game = Game.new(resolved.belt, resolved.options_for(self.rules), seed=seed, settlers=self.settlers)
         self._obs = Observation(self.game)
         self.table = BeltTable(self.game, self._obs)
+        self.hops = Hops(self._obs)
         self._bots = {seat: make_bot(name, seed) for seat, name in self.bot_seats.items()}
         if self._bots:
             self._play_bots()
@@ -209,7 +213,10 @@ class Episode:
         """The observation vector and the action mask of `settler` now (its exits worked out once)."""
         obs = self.obs
         exits = self.exits(settler)
-        return (self.encoder.observe(obs, settler, self.table, exits, self._need),
+        hops, table = self.hops, self.table
+        assert hops is not None and table is not None
+        hops.sync((table.gone, gate_key(obs)))  # the links change only with an explosion or a gate (`hops`)
+        return (self.encoder.observe(obs, settler, table, exits, self._need, hops),
                 self.encoder.mask(obs, settler, exits))
 
     @property

@@ -7,7 +7,7 @@ torch: the observation vector (`Encoder.observe`), a few matrix products, the lo
 masked out, and the highest one taken (deterministic: the same game gives the same moves).
 
     from asteroid_mining.ai import make_bot
-    bot = make_bot("learned")          # the shipped reference policy, weights/learned-v1.npz
+    bot = make_bot("learned")          # the shipped reference policy, weights/learned-v2.npz
     LearnedBot(policy=load_policy("runs/a/policy.npz"))   # a policy of one's own
 """
 
@@ -26,8 +26,11 @@ import numpy.typing as npt
 from ..ai.observation import Observation
 from ..rules import Action, Wait
 from .encoding import Encoder, Mask, Vector, feature_names, observation_size
+from .hops import Hops, links_key
 
-WEIGHTS = Path(__file__).with_name("weights") / "learned-v1.npz"
+VERSION = "learned-v2"
+"""The shipped policy's version: a new one whenever the feature table changes (its hash, `feature_version`)."""
+WEIGHTS = Path(__file__).with_name("weights") / f"{VERSION}.npz"
 """The shipped reference policy (its sidecar: the same name, `.json`)."""
 
 ACTIVATIONS = ("relu", "tanh")
@@ -101,10 +104,11 @@ def load_policy(path: str | Path = WEIGHTS) -> Policy:
         raise PolicyError(f"{side}: activation: {meta['activation']!r} is not one of {', '.join(ACTIVATIONS)}")
     size = observation_size(meta["slots"])
     if meta["observation_size"] != size or meta["feature_version"] != feature_version(meta["slots"]):
+        made = meta.get("version") if isinstance(meta.get("version"), str) else path.stem
         raise PolicyError(
-            f"{side}: trained on observations of {meta['observation_size']} features (table "
-            f"{meta['feature_version']}), the game's are {size} (table {feature_version(meta['slots'])}): "
-            "train it again")
+            f"{side}: {made} was trained on observations of {meta['observation_size']} features (table "
+            f"{meta['feature_version']}), the game's are {size} (table {feature_version(meta['slots'])}, "
+            f"{VERSION}): train it again")
     try:
         with np.load(path) as data:
             arrays = {k: np.asarray(data[k], dtype=np.float32) for k in data.files}
@@ -143,6 +147,8 @@ class LearnedBot:
     def __init__(self, seed: int = 0, policy: Policy | None = None) -> None:
         self.policy = policy if policy is not None else _shipped()
         self.encoder = Encoder(self.policy.slots, self.policy.max_rounds)
+        self._hops: Hops | None = None
+        """The distances of the game last played (kept while the links stay the same)."""
 
     def choose(self, obs: Observation, settler: str) -> Action:
         """The action the policy ranks highest among the legal ones (`wait` when none is legal)."""
@@ -151,8 +157,12 @@ class LearnedBot:
         mask = encoder.mask(obs, settler, exits)
         if not mask.any():
             return Wait(settler)
-        index = self.policy.act(encoder.observe(obs, settler, exits=exits), mask)
+        hops = self._hops
+        if hops is None or not hops.obs.same_game(obs):
+            hops = self._hops = Hops(obs)
+        hops.sync(links_key(obs))
+        index = self.policy.act(encoder.observe(obs, settler, exits=exits, hops=hops), mask)
         return encoder.action(obs, settler, index, exits)
 
 
-__all__ = ["WEIGHTS", "LearnedBot", "Policy", "PolicyError", "feature_version", "load_policy", "sidecar_of"]
+__all__ = ["VERSION", "WEIGHTS", "LearnedBot", "Policy", "PolicyError", "feature_version", "load_policy", "sidecar_of"]

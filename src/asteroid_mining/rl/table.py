@@ -5,6 +5,7 @@ rewritten, so a step costs the same on a belt of 80 asteroids or of 100,000. A r
 change only when the engine touches the asteroid (its mantle, its core as players know it, who is on it, its
 links), laid out as in the observation; what changes with the round, the settler or the team (near or far from
 the Sun, storms, teammates, needed cores, the way there) is filled in for the rows an observation gathers.
+Two columns of the whole belt, `codes` and `shelters`, give the guidance features' targets (`hops.Hops.guide`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from ..rules.materials import HOLLOW
 CORE_CODES = (*KINDS, HOLLOW, UNKNOWN)
 """The core one-hot order of the observation."""
 CODE_OF = {code: i for i, code in enumerate(CORE_CODES)}
-ASTEROID_FEATURES = 14 + len(CORE_CODES)
+GUIDES = ("mate", "cargo", "need", "unknown", "shelter")
+"""The targets the guidance features measure moves to (`encoding.GUIDANCE_FEATURE_LIST`), in order."""
+GUIDE_AT = 14 + len(CORE_CODES)
+"""The first guidance column of an asteroid's row (two per target: moves to it, and whether the exit is closer)."""
+ASTEROID_FEATURES = GUIDE_AT + 2 * len(GUIDES)
 """Features of one asteroid in an observation (see `Encoder`)."""
 MAX_MANTLE = 5
 """Mantles are scaled by this (and clipped to 1)."""
@@ -48,10 +53,10 @@ def asteroid_row(a: AsteroidView, code: int | None = None) -> list[float]:
 class Gathered:
     """The rows of a few asteroids, with what the observation fills in for them (plain lists: a few items)."""
 
-    __slots__ = ("core", "features", "near", "settlers")
+    __slots__ = ("core", "features", "index", "near", "settlers")
 
     def __init__(self, features: Floats, settlers: list[int], core: list[int],
-                 near: list[tuple[bool, bool]]) -> None:
+                 near: list[tuple[bool, bool]], index: list[int]) -> None:
         self.features = features
         """One row per asteroid (a copy, to fill in)."""
         self.settlers = settlers
@@ -60,6 +65,8 @@ class Gathered:
         """Index into `CORE_CODES` of each core as players know it."""
         self.near = near
         """Near the Sun this round and the next, for each."""
+        self.index = index
+        """The creation index of each (its row in the table and in `hops.Hops`)."""
 
     @classmethod
     def of(cls, obs: Observation, ids: list[str]) -> Gathered:
@@ -71,7 +78,20 @@ class Gathered:
             [len(a.settlers) for a in views],
             [CODE_OF[a.core] for a in views],
             [(a.near_in(r), a.near_in(r + 1)) for a in views],
+            [a.index for a in views],
         )
+
+
+def belt_columns(obs: Observation) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """`BeltTable.codes` and `BeltTable.shelters` read from the observation itself (without a table): O(belt).
+    Asteroids gone from the belt are hollow and no shelter here (they are out of reach whatever they hold)."""
+    codes = np.full(obs.asteroid_count, CODE_OF[HOLLOW], dtype=np.int8)
+    shelters = np.zeros(obs.asteroid_count, dtype=np.bool_)
+    for aid in obs.asteroid_ids():
+        a = obs.asteroid(aid)
+        codes[a.index] = CODE_OF[a.core]
+        shelters[a.index] = a.shelter
+    return codes, shelters
 
 
 class BeltTable:
@@ -89,6 +109,15 @@ class BeltTable:
         self.core = [0] * n
         self.orbit: list[Orbit | None] = [None] * n
         self.pinned_near = [False] * n
+        self.codes = np.zeros(n, dtype=np.int8)
+        """`core` as an array (the guidance features' targets read it whole)."""
+        self.shelters = np.zeros(n, dtype=np.bool_)
+        """Which asteroids are shelters (R4)."""
+        self.exists = [True] * n
+        self.version = 0
+        """Counts the changes of `codes` and `shelters` (the guidance features' targets, kept while it stays)."""
+        self.gone = 0
+        """Asteroids that have left the belt (exploded, R8): their links went with them (`hops.Hops`' key)."""
         game.take_touched()
         self.refresh(ids)
 
@@ -106,7 +135,15 @@ class BeltTable:
             at.append(i)
             values.append(asteroid_row(a, code))
             self.settlers[i] = len(a.settlers)
+            shelter = a.shelter
+            if self.core[i] != code or self.shelters[i] != shelter:
+                self.version += 1
+                self.codes[i] = code
+                self.shelters[i] = shelter
             self.core[i] = code
+            if self.exists[i] and not a.exists:
+                self.exists[i] = False
+                self.gone += 1
             self.orbit[i] = a.orbit
             self.pinned_near[i] = a.pinned == "near"
         if len(at) == 1:
@@ -130,4 +167,4 @@ class BeltTable:
                 near.append((pinned, pinned))
             else:
                 near.append((orbit.is_near(round_no), orbit.is_near(round_no + 1)))
-        return Gathered(self.features[rows], [settlers[i] for i in rows], [core[i] for i in rows], near)
+        return Gathered(self.features[rows], [settlers[i] for i in rows], [core[i] for i in rows], near, rows)

@@ -39,7 +39,7 @@ from ..rules import PRESETS as RULE_PRESETS
 from ..rules import Game
 from .encoding import DEFAULT_SLOTS, Encoder, observation_size
 from .episode import Episode
-from .learned import LearnedBot, Policy, feature_version, sidecar_of
+from .learned import VERSION, LearnedBot, Policy, feature_version, sidecar_of
 
 EXTRA_MISSING = "training needs the learn extra: pip install asteroid-mining[learn]"
 """The one line `train` fails with when torch or sb3-contrib is missing."""
@@ -157,6 +157,7 @@ def sidecar(config: TrainConfig, layers: int, activation: str, extra: dict[str, 
     """The JSON sidecar of a policy trained with `config`: what `learned.load_policy` checks, and the recipe."""
     return {
         "format": "asteroid-mining policy 1",
+        "version": VERSION,
         "observation_size": observation_size(DEFAULT_SLOTS),
         "feature_version": feature_version(DEFAULT_SLOTS),
         "slots": DEFAULT_SLOTS,
@@ -357,7 +358,8 @@ def _train(config: TrainConfig, echo: Callable[[str], None]) -> Path:  # pragma:
     def checkpoint(step: int, phase: str) -> None:
         nonlocal best
         arrays = export()
-        meta = sidecar(config, layers, activation, {"step": step, "phase": phase})
+        meta = sidecar(config, layers, activation, {"step": step, "phase": phase,
+                                                    "seconds": round(time.monotonic() - started, 1)})
         wins = evaluate(policy_of(arrays, meta), config)
         rate = wins / config.eval_games
         meta["eval"] = {"games": config.eval_games, "wins": wins, "first_seed": EVAL_FIRST_SEED}
