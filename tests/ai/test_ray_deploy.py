@@ -107,6 +107,48 @@ def test_the_cluster_started_here_asks_for_the_token(silent: str) -> None:
         os.rmdir(temp) if temp else None
 
 
+class SlowRay(FakeRay):
+    """A Ray whose node misses its registration the first `slow` times it is started (a busy machine)."""
+
+    def __init__(self, slow: int, message: str = "The current node timed out during startup. This could happen "
+                 "because some of the raylet failed to startup or the GCS has become overloaded.") -> None:
+        super().__init__(None)
+        self.slow, self.message, self.shutdowns = slow, message, 0
+
+    def init(self, **options: Any) -> None:
+        self.calls.append(options)
+        if len(self.calls) <= self.slow:
+            raise Exception(self.message)
+        self.initialized = True
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+
+
+def test_a_local_cluster_that_misses_its_start_on_a_busy_machine_is_started_again() -> None:
+    ray = SlowRay(slow=2)
+    started, temp = cluster._connect(ray, LOCAL, 1)
+    try:
+        assert started and temp is not None and os.path.isdir(temp)
+        assert len(ray.calls) == 3 and ray.shutdowns == 2  # each failed start's leftovers stopped
+        assert all(not os.path.exists(call["_temp_dir"]) for call in ray.calls[:2])  # and its folder removed
+        assert ray.calls[2]["_temp_dir"] == temp
+    finally:
+        os.rmdir(temp) if temp else None
+
+
+def test_a_local_cluster_that_never_starts_is_one_clear_error() -> None:
+    ray = SlowRay(slow=cluster.START_ATTEMPTS)
+    with pytest.raises(SimulationError, match=r"^cannot start a local Ray cluster: The current node timed out"):
+        cluster._connect(ray, LOCAL, 1)
+    assert len(ray.calls) == cluster.START_ATTEMPTS
+    assert not any(os.path.exists(call["_temp_dir"]) for call in ray.calls)
+    other = SlowRay(slow=1, message="no space left on device")  # another failure is not tried again
+    with pytest.raises(SimulationError, match="no space left on device"):
+        cluster._connect(other, LOCAL, 1)
+    assert len(other.calls) == 1
+
+
 def test_an_auth_mode_chosen_in_the_environment_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(AUTH_MODE, "disabled")
     ray = FakeRay(None)
@@ -130,13 +172,18 @@ def test_ray_address_joins_a_named_cluster_in_one_line(silent: str) -> None:
         iter_results(SimConfig(games=1), ray=silent)
 
 
-def test_a_driver_without_the_token_is_refused_by_the_local_cluster(tmp_path: Any) -> None:
+def test_a_driver_without_the_token_is_refused_by_the_local_cluster(tmp_path: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The one test that starts Ray: the cluster `--ray` starts is reached at the machine's own address (its
     servers listen on every interface), and a driver that has not the user's token is turned away there."""
     ray = pytest.importorskip("ray")
     if ray.is_initialized():
         pytest.skip("this process is connected to a cluster already")
     logging.getLogger("ray").setLevel(logging.ERROR)
+    # a cluster of its own, always: `--ray` would join one another program left running on this machine (its
+    # `ray start` file), whose authentication is not the one under test
+    monkeypatch.setattr(cluster, "running_cluster", lambda ray: None)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     started, temp = cluster._connect(ray, LOCAL, 1)
     try:
         address = ray.get_runtime_context().gcs_address
@@ -144,7 +191,7 @@ def test_a_driver_without_the_token_is_refused_by_the_local_cluster(tmp_path: An
         stranger = subprocess.run(
             [sys.executable, "-c", f"import ray; ray.init(address={address!r}, logging_level='ERROR')"],
             env={**os.environ, AUTH_MODE: "token", "RAY_AUTH_TOKEN": "not-the-users-token", "RAY_ADDRESS": "",
-                 "RAY_gcs_rpc_server_connect_timeout_s": "5", "RAY_gcs_rpc_server_reconnect_timeout_s": "5"},
+                 "RAY_gcs_rpc_server_connect_timeout_s": "60", "RAY_gcs_rpc_server_reconnect_timeout_s": "60"},
             capture_output=True, text=True, timeout=300)
         assert stranger.returncode != 0
         assert "InvalidAuthToken" in stranger.stderr + stranger.stdout  # refused for its token, not unreachable

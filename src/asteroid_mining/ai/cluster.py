@@ -28,6 +28,7 @@ reach, `--jobs` opens no socket at all and plays the same games.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -47,6 +48,11 @@ IN_FLIGHT_PER_CPU = 4
 """Tasks submitted ahead per CPU of the cluster."""
 CONNECT_SECONDS = 5
 """How long to wait for a cluster's head to answer at all."""
+START_ATTEMPTS = 3
+"""How many times a local cluster is started: Ray gives its node a fixed 30 s to register with its own control
+server, which a machine busy with other work can miss; the next start usually makes it."""
+SLOW_START = "timed out during startup"
+"""Ray's words for that miss (its message, not a type of its own)."""
 INSTALL = "--ray needs Ray: pip install 'asteroid-mining[cluster]'"
 """The one line said when Ray is not installed."""
 AUTH_MODE = "RAY_AUTH_MODE"
@@ -101,14 +107,20 @@ def _connect(ray: Any, address: str, jobs: int) -> tuple[bool, str | None]:
     quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR,
              "configure_logging": False}
     if address == LOCAL:
-        temp = tempfile.mkdtemp(prefix="am-ray-")
         _token_auth(ray)  # its servers listen on every interface: only the user's token opens them
-        try:
-            ray.init(num_cpus=jobs, _temp_dir=temp, **quiet)
-        except Exception as failed:
-            shutil.rmtree(temp, ignore_errors=True)
-            raise SimulationError(f"cannot start a local Ray cluster: {failed}") from None
-        return True, temp
+        for attempt in range(1, START_ATTEMPTS + 1):
+            temp = tempfile.mkdtemp(prefix="am-ray-")
+            try:
+                ray.init(num_cpus=jobs, _temp_dir=temp, **quiet)
+            except Exception as failed:
+                with contextlib.suppress(Exception):
+                    ray.shutdown()  # what the failed start left running
+                shutil.rmtree(temp, ignore_errors=True)
+                if attempt < START_ATTEMPTS and SLOW_START in str(failed):
+                    log.warning("Ray's node did not register in time on a busy machine: starting it again")
+                    continue
+                raise SimulationError(f"cannot start a local Ray cluster: {failed}") from None
+            return True, temp
     if has_token():  # a cluster `ray start` began asks for it, and Ray 2.60's driver sends it only in token mode
         _token_auth(ray)
     try:
