@@ -114,8 +114,9 @@ class Outbox:
     `run` is the connection's sending task; `put` and `put_message` never wait.
     """
 
-    __slots__ = ("_budget", "_buffered", "_busy", "_cut_off", "_items", "_limit", "_limit_bytes", "_rest", "_rest_size",
-                 "_send", "_waiter", "_write", "closed", "overflowed", "waiting")
+    # `__weakref__`: its cut-off callback refers back to it weakly (`play._attend`), so they make no cycle
+    __slots__ = ("__weakref__", "_budget", "_buffered", "_busy", "_cut_off", "_items", "_limit", "_limit_bytes",
+                 "_rest", "_rest_size", "_send", "_waiter", "_write", "closed", "overflowed", "waiting")
 
     def __init__(self, limit: int, send: Send, limit_bytes: int | None = None, budget: SendBudget | None = None,
                  cut_off: Callable[[], object] | None = None) -> None:

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import weakref
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -136,11 +137,15 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
     client = websocket.client.host if websocket.client else "unknown"
 
     def cut_off() -> None:
+        box = mine()
         log.info("game %s: a client at %s does not keep up (%d bytes waiting): closed with %d", live.id, client,
-                 outbox.waiting, CLOSE_TOO_SLOW)
+                 box.waiting if box else 0, CLOSE_TOO_SLOW)
         close_now(send, CLOSE_TOO_SLOW, TOO_SLOW, SLOW_CLIENT_GRACE)
 
     outbox = Outbox(settings.send_queue, send, settings.send_buffer_bytes, hub.send_budget, cut_off)
+    # weakly: the outbox holds `cut_off`, and a strong reference back would make a cycle of the outbox, this
+    # closure and the game, which only a full collection frees (rare in the server: `main.GC_THRESHOLDS`)
+    mine = weakref.ref(outbox)
     conn = Connection(seat, outbox, choices=choices)
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
