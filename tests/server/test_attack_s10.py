@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from asteroid_mining.bodies import MAX_MEMBERS
+from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.live import LiveGame
 from asteroid_mining.server.messages import MAX_PARTS
 
@@ -99,3 +101,16 @@ def test_a_websocket_message_of_too_many_members_is_refused_before_validation(cl
         while (update := session.receive_json())["type"] != "update":  # an act is read as before
             assert update["type"] != "error", update
         assert update["seq"] == 1
+
+
+# ----- the client's files: a name too long for the file system is not found -----
+@pytest.mark.parametrize("path", ["/" + "a" * 300, "/a" * 3_000, "/assets/" + "b" * 256 + ".js"])
+def test_a_name_too_long_for_the_file_system_is_not_found(settings: Settings, path: str) -> None:
+    """The file system refuses such a name (ENAMETOOLONG), which `Path.is_file` raises rather than answers: it
+    was a `500 internal` and a traceback in the log."""
+    (settings.static_dir / "assets").mkdir(parents=True)
+    (settings.static_dir / "index.html").write_text("<!doctype html><title>x</title>")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+        assert client.get("/index.html").status_code == 200

@@ -151,11 +151,11 @@ class ClientFiles:
         if parts[-1].endswith((".br", ".gz")):
             return None
         root = self.directory.resolve()
-        try:
+        try:  # a name too long for the file system (ENAMETOOLONG) is no file either: `is_file` raises it
             found = root.joinpath(*parts).resolve()
+            return found if found.is_relative_to(root) and found.is_file() else None
         except (OSError, ValueError):
             return None
-        return found if found.is_relative_to(root) and found.is_file() else None
 
     def _etag(self, file: Path, stat: os.stat_result) -> str:
         """A strong ETag of the file's content (each precompressed form has its own: it is another content)."""
