@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
+import re
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +19,9 @@ from asteroid_mining.bodies import MAX_MEMBERS
 from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.live import LiveGame
 from asteroid_mining.server.messages import MAX_PARTS
+from asteroid_mining.server.transport import MAX_HEADER_BYTES
+
+from .helpers import running_server
 
 
 def _finished_game(client: TestClient) -> dict[str, Any]:
@@ -114,3 +121,41 @@ def test_a_name_too_long_for_the_file_system_is_not_found(settings: Settings, pa
         answer = client.get(path)
         assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
         assert client.get("/index.html").status_code == 200
+
+
+# ----- a request's headers are bounded in bytes -----
+def _answer_to(port: int, head: bytes, filler: bytes) -> bytes:
+    """What the server answers a request that starts with `head` and has headers `filler` (then ends), read until
+    the server closes; sending stops early when the server has closed already."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        with contextlib.suppress(OSError):  # the server answers and closes before it has all of it
+            sock.sendall(head + filler + b"\r\n")
+        answer = b""
+        with contextlib.suppress(OSError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+                if b"\r\n\r\n" in answer and not answer.startswith(b"HTTP/1.1 101"):
+                    head_end = answer.index(b"\r\n\r\n") + 4
+                    length = int(re.search(rb"content-length: (\d+)", answer, re.IGNORECASE).group(1))  # type: ignore[union-attr]
+                    if len(answer) >= head_end + length:
+                        break
+        return answer
+
+
+def test_request_headers_past_the_bound_are_431_and_closed(tmp_path: Path) -> None:
+    """uvicorn's httptools protocol keeps every header it is sent: 50 MB of headers sent within the header deadline
+    were held whole, 50 MB of memory for one socket (and a few hundred sockets per address). Past
+    `MAX_HEADER_BYTES` the request is answered `431` and its connection closed, a WebSocket's handshake too."""
+    many = b"".join(b"X-Filler-%d: %s\r\n" % (i, b"a" * 1000) for i in range(2_000))  # 2 MB
+    just_under = b"X-Filler: " + b"a" * (MAX_HEADER_BYTES - 200) + b"\r\n"
+    with running_server(tmp_path) as server:
+        for head in (b"GET /api/health HTTP/1.1\r\nHost: x\r\n",
+                     b"GET /api/games/nothing/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"):
+            answer = _answer_to(server.port, head, many)
+            assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+            body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+            assert body["error"]["code"] == "headers_too_large"
+        assert _answer_to(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n", just_under).startswith(
+            b"HTTP/1.1 200 ")
+        assert b"Traceback" not in server.log.read_bytes()

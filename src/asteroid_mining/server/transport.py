@@ -7,6 +7,8 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
 
 - close a connection whose request headers are not complete `header_timeout` seconds after it opened (or after
   its previous response), however slowly they trickle in;
+- answer `431` and close a connection whose request's target and headers pass `MAX_HEADER_BYTES` (httptools
+  itself keeps all it is sent);
 - refuse (close at once, before reading a byte) a connection from an address that already has
   `max_sockets` open — HTTP, keep-alive and WebSocket connections alike, counted by their transports, which stay
   the same when a connection is upgraded to a WebSocket.
@@ -46,6 +48,12 @@ CLOSE_INVALID_TEXT = 1007
 """RFC 6455's close code for a text message that is not UTF-8."""
 CLOSING_GRACE = 5.0
 """Seconds a closing connection's client may take nothing of what it has not read before its socket is aborted."""
+MAX_HEADER_BYTES = 65536
+"""The most bytes a request's target and headers may have together (a WebSocket's handshake included): past it
+the request is answered `431` and its connection closed. uvicorn's httptools protocol sets no bound: 50 MB of
+headers sent within the header deadline were held whole, 50 MB of the server's memory for one socket."""
+HEADERS_TOO_LARGE = (b'{"error":{"code":"headers_too_large","message":"the request\'s target and headers may be at '
+                     b'most %d bytes"}}')
 DEFLATE_MIN_BYTES = 16384
 """A message this long (its UTF-8 bytes) or longer is compressed for a client that offers permessage-deflate; a
 shorter one is sent as it is. Updates are far shorter; a game's first `state` on a standard belt or larger is
@@ -202,15 +210,53 @@ class SocketCounter:
         return len(mine)
 
 
-def guarded_protocol(header_timeout: float, counter: SocketCounter) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol with the header deadline and the per-address cap (see the module)."""
+class _HeadersTooLarge(Exception):
+    """Raised in a parser's callback: httptools stops and uvicorn answers the request as malformed."""
+
+
+def guarded_protocol(header_timeout: float, counter: SocketCounter,
+                     max_header_bytes: int = MAX_HEADER_BYTES) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with the header deadline, the bound on their size and the per-address cap (see
+    the module)."""
 
     class GuardedProtocol(HttpToolsProtocol):
-        """`HttpToolsProtocol` with a deadline for each request's headers and a per-address socket cap."""
+        """`HttpToolsProtocol` with a deadline for each request's headers, a bound on their bytes and a per-address
+        socket cap."""
 
         _refused = False
         _deadline: asyncio.TimerHandle | None = None
         _address = ""
+        _header_bytes = 0
+        _headers_too_large = False
+
+        def on_message_begin(self) -> None:
+            self._header_bytes = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._count(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count(len(name) + len(value))
+            super().on_header(name, value)
+
+        def _count(self, size: int) -> None:
+            self._header_bytes += size
+            if self._header_bytes > max_header_bytes:
+                self._headers_too_large = True
+                raise _HeadersTooLarge  # the parser stops here: nothing more of the request is read
+
+        def send_400_response(self, msg: str) -> None:
+            if not self._headers_too_large:
+                super().send_400_response(msg)
+                return
+            log.info("closing a connection from %s: its request's headers are over %d bytes", self._address,
+                     max_header_bytes)
+            body = HEADERS_TOO_LARGE % max_header_bytes
+            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            self.transport.close()
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
