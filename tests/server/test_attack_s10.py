@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from asteroid_mining.bodies import MAX_MEMBERS
 from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server import replay as replay_module
 from asteroid_mining.server.live import LiveGame
 from asteroid_mining.server.messages import MAX_PARTS
 from asteroid_mining.server.transport import MAX_HEADER_BYTES
@@ -159,3 +160,27 @@ def test_request_headers_past_the_bound_are_431_and_closed(tmp_path: Path) -> No
         assert _answer_to(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n", just_under).startswith(
             b"HTTP/1.1 200 ")
         assert b"Traceback" not in server.log.read_bytes()
+
+
+# ----- the history rate limit counts the work of a build, not only the request -----
+def test_a_history_built_costs_its_reader_by_its_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running game's history is built again at each new seq: asking for a 20,000-command game's replay after
+    each command cost 0.6 s of CPU a request, 1.2 s a second from one address within the rate limit. A build now
+    costs its address a token for every `BUILD_COMMANDS_PER_TOKEN` commands besides the request's own; an answer
+    from the cache costs the request alone."""
+    monkeypatch.setattr(replay_module, "BUILD_COMMANDS_PER_TOKEN", 1)  # (a short game stands for a long one)
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        history_rate_per_second=0.001, history_rate_burst=6)
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={"belt": "tutorial", "settlers_per_seat": 1}).json()
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as session:
+            assert session.receive_json()["type"] == "state"
+            for ref in range(4):
+                session.send_text(json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": ref}))
+                while (update := session.receive_json())["type"] != "update":
+                    assert update["type"] != "error", update
+        assert client.get(f"/api/games/{game['id']}/replay").status_code == 200  # built: 1 + 4 tokens of 6
+        assert client.get(f"/api/games/{game['id']}/events").status_code == 200  # from the cache: 1 token
+        answer = client.get(f"/api/games/{game['id']}/replay")
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["code"] == "rate_limited" and int(answer.headers["retry-after"]) >= 1

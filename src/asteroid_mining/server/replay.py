@@ -25,6 +25,12 @@ from .schemas import ErrorBody
 
 router = APIRouter(prefix="/api")
 
+BUILD_COMMANDS_PER_TOKEN = 1000
+"""A history built (not found in the cache) costs its reader's address one more token of the history rate limit
+for every this many commands it replayed (about 30 ms of CPU): the bucket bounds the server's work, not only the
+requests. A running game's history is built again at each new seq, so asking for a 20,000-command game's replay
+after each command once cost 0.6 s of CPU a request, 1.2 s a second from one address at the default rate."""
+
 
 def build_replay(record: GameRecord, progress: Progress, commands: list[Command]) -> dict[str, Any]:
     """The replay document of a stored game (CPU work: call it off the event loop); DamagedGame when the log
@@ -64,8 +70,18 @@ async def game_history(request: Request, game_id: str) -> History:
     if found is None:
         raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
     record, progress, commands = found
+    built = False
+
+    def build() -> dict[str, Any]:
+        nonlocal built
+        built = True
+        return build_replay(record, progress, commands)
+
     # DamagedGame (409 game_damaged) when the log cannot be played
-    return await cache.get(record.id, progress.seq, lambda: build_replay(record, progress, commands))
+    history = await cache.get(record.id, progress.seq, build)
+    if built:  # this request's build, not another's it waited for nor the cache's: its address pays for it
+        request.app.state.history_limiter.charge(client_of(request), len(commands) / BUILD_COMMANDS_PER_TOKEN)
+    return history
 
 
 @router.get("/games/{game_id}/replay", response_class=Response, responses={

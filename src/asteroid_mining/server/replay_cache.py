@@ -152,7 +152,14 @@ class ReadLimiter:
         else:
             self._buckets.move_to_end(client)
         if not bucket.take():
-            wait = max(1, math.ceil(1 / self.rate)) if self.rate > 0 else 60
+            wait = max(1, math.ceil(bucket.wait())) if self.rate > 0 else 60
             raise ServerError(429, "rate_limited", f"too many replays, events and logs asked for: at most "
                               f"{self.rate:g} a second from one address; try again in {wait} s",
                               headers={"retry-after": str(wait)})
+
+    def charge(self, client: str, tokens: float) -> None:
+        """Take `tokens` more from `client`'s bucket for a read that turned out costly (a history built), into
+        debt if need be: it asks again once its bucket has refilled past the debt."""
+        bucket = self._buckets.get(client)
+        if bucket is not None:
+            bucket.owe(tokens)

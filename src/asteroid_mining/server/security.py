@@ -67,6 +67,13 @@ class TokenBucket:
             return True
         return False
 
+    def owe(self, tokens: float) -> None:
+        """Use `tokens` more, going into debt when the bucket holds fewer: it gives none until refilled past it
+        (for work whose cost is known only once done)."""
+        now = self._clock()
+        self._level = min(self.burst, self._level + (now - self._last) * self.rate) - tokens
+        self._last = now
+
     def wait(self) -> float:
         """Seconds until the bucket next holds a token (0 when it holds one now), as of the last `take`; infinite
         for a bucket that is never refilled (`rate` 0)."""
