@@ -350,9 +350,9 @@ class Encoder:
             hops = Hops(obs)
             hops.sync(links_key(obs))
         moves = _guidance(obs, settler, rows.index, hops, table, need)
-        at_hops = _guide_at(self.slots)[: len(ids)]
-        out[at_hops] = _SCALED[moves]
-        out[at_hops + 1] = moves < moves[0]  # never on the settler's own row: it is no closer than itself
+        # each `<target>_hops` and the `<target>_closer` after it in one write: (scaled moves, closer) looked up
+        # from the moves and whether they are fewer than from the settler's own asteroid (never on its own row)
+        out[_guide_at(self.slots)[: len(ids)]] = _PAIRS[moves, (moves < moves[0]).view(np.uint8)]
         return out
 
     def _filled(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
@@ -404,11 +404,16 @@ _WANTS = {wants: np.array(wants, dtype=np.bool_) for wants in product((False, Tr
 """Whether each core code is needed, as an array, for each such tuple (made once)."""
 
 
+_PAIRS = np.stack(np.broadcast_arrays(_SCALED[:, None], np.array([0.0, 1.0], dtype=np.float32)[None, :]),
+                  axis=-1)
+"""(`<target>_hops`, `<target>_closer`) for each count of moves and each closer-or-not: shape (256, 2, 2)."""
+
+
 @cache
 def _guide_at(slots: int) -> npt.NDArray[np.intp]:
-    """The positions in the observation vector of the guidance features `<target>_hops` of each asteroid row:
-    one row per asteroid, one column per target (`<target>_closer` follows each)."""
-    return np.array([[GLOBAL_FEATURES + ASTEROID_FEATURES * row + GUIDE_AT + 2 * target
+    """The positions in the observation vector of the guidance features of each asteroid row: shape
+    (1 + slots, targets, 2), `<target>_hops` then `<target>_closer`."""
+    return np.array([[[GLOBAL_FEATURES + ASTEROID_FEATURES * row + GUIDE_AT + 2 * target + j for j in (0, 1)]
                       for target in range(len(GUIDES))] for row in range(1 + slots)], dtype=np.intp)
 
 

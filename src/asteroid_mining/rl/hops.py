@@ -134,10 +134,14 @@ class Hops:
                shelters: npt.NDArray[np.bool_]) -> Distances:
         """Moves from every asteroid to the nearest known needed core (`wants`: whether each core code is
         needed), unsurveyed asteroid and shelter, then a column of `FAR`: shape (n, 4), `FAR` when none is in
-        reach. Worked out again only when `key` (the needs and a version of the columns) or the links change."""
+        reach. Worked out again only when `key` (the needs and a version of the columns) or the links change;
+        on a belt of at most `FULL` asteroids they are the last four columns of the matrix, which is returned
+        whole when nothing changed."""
         n = self.n
         full = n <= FULL
         if full:
+            if key == self._static_key and self._matrix is not None:
+                return self._matrix  # (the columns are its last four; `guide` reads them there)
             columns = self._full()[:, n:]
         elif self._static is None:
             columns = self._static = np.full((n, 4), FAR, dtype=np.uint8)
