@@ -224,6 +224,27 @@ PLANS: Final[dict[str, tuple[tuple[Rule[Any], bool, bool], ...]]] = {
 candidates are the neighbours' (`Rule.to_neighbours`): read once, not at every decision."""
 
 
+class _Plan:
+    """One entry of `PLANS` as a native object: compiled code reads its fields directly, where a tuple would be
+    checked and unpacked at every decision."""
+
+    def __init__(self, rule: Rule[Any], may: bool, to_neighbours: bool) -> None:
+        self.rule = rule
+        self.may = may
+        self.to_neighbours = to_neighbours
+
+
+_PLANS_OF_KIND: Final[dict[str, tuple[_Plan, ...]]] = {
+    kind: tuple(_Plan(rule, may, to_neighbours) for rule, may, to_neighbours in plans)
+    for kind, plans in PLANS.items()
+}
+_PLANS_OF_TYPE: Final[dict[type, tuple[_Plan, ...]]] = {
+    Settler: _PLANS_OF_KIND["settler"], Robot: _PLANS_OF_KIND["robot"], Ufo: _PLANS_OF_KIND["ufo"],
+}
+"""The plans by the actor's class: `kind` is a class variable, which compiled code looks up slowly (through
+the generic attribute protocol), and this is the hottest path of `legal_actions`."""
+
+
 def judge(state: GameState, actor: Actor, standing: Refusal | None, turn: Refusal | None, sink: Sink) -> None:
     """The one judging loop: every candidate of every rule (`Rule.candidates`, and the neighbours' of a rule
     that declares `to_neighbours`) goes to `sink` with its refusal and its action's danger.
@@ -239,7 +260,11 @@ def judge(state: GameState, actor: Actor, standing: Refusal | None, turn: Refusa
         return
     here: Asteroid | None = state.asteroids[actor.at] if actor.at is not None else None
     wants_danger = sink.wants_danger
-    for rule, may, to_neighbours in PLANS[actor.kind]:
+    plans = _PLANS_OF_TYPE.get(type(actor))
+    for plan in plans if plans is not None else _PLANS_OF_KIND[actor.kind]:
+        rule = plan.rule
+        may = plan.may
+        to_neighbours = plan.to_neighbours
         refusal = standing
         if refusal is None:
             if not may:

@@ -184,7 +184,9 @@ class LegalSink(Sink):
     """Keeps the accepted actions (`legal_actions`)."""
 
     def __init__(self) -> None:
-        super().__init__(False, False)
+        # the two flags set here rather than through `Sink.__init__`: a sink is made at every `legal_actions`
+        self.keeps_refused = False
+        self.wants_danger = False
         self.out: list[Action] = []
 
     def take(self, action: Action, refusal: Refusal | None, danger: Danger | None) -> None:
