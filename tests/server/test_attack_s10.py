@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.bodies import MAX_MEMBERS
 from asteroid_mining.server import Settings, create_app
@@ -184,3 +185,102 @@ def test_a_history_built_costs_its_reader_by_its_commands(tmp_path: Path, monkey
         answer = client.get(f"/api/games/{game['id']}/replay")
         assert answer.status_code == 429, answer.text
         assert answer.json()["error"]["code"] == "rate_limited" and int(answer.headers["retry-after"]) >= 1
+
+
+# ----- the lobby: built again only when it changes, and rate-limited per address -----
+def test_the_lobby_is_built_once_while_nothing_changes_and_is_rate_limited(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing the lobby encoded every game for every request (21 ms of CPU with 400 games, a quarter of a second
+    at the cap) and no limit held it: one client asking in a loop kept the event loop. The listing is now built
+    again only when what it lists changes, and each address has a bucket of lobby listings."""
+    from asteroid_mining.server.hub import GameHub
+
+    builds = 0
+    listing = GameHub.lobby
+
+    def counted(hub: GameHub) -> list[dict[str, Any]]:
+        nonlocal builds
+        builds += 1
+        return listing(hub)
+
+    monkeypatch.setattr(GameHub, "lobby", counted)
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        lobby_rate_per_second=0.001, lobby_rate_burst=7)
+    with TestClient(create_app(settings)) as client:
+        first = client.post("/api/games", json={"belt": "tutorial", "seed": 1}).json()
+        answers = [client.get("/api/games") for _ in range(4)]
+        assert [a.status_code for a in answers] == [200] * 4
+        assert builds == 1
+        assert [g["id"] for g in answers[-1].json()["games"]] == [first["id"]]
+        # gzipped as the server's other large answers are, and the same document either way
+        plain = client.get("/api/games", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.json() == answers[0].json()
+        assert builds == 1
+        second = client.post("/api/games", json={"belt": "tutorial", "seed": 2}).json()  # a change: built again
+        listed = client.get("/api/games").json()["games"]
+        assert {g["id"] for g in listed} == {first["id"], second["id"]} and builds == 2
+        with client.websocket_connect(f"/api/games/{first['id']}/ws?token={first['seats'][0]['token']}") as seat:
+            assert seat.receive_json()["type"] == "state"
+            mine = next(g for g in client.get("/api/games").json()["games"] if g["id"] == first["id"])
+            assert mine["seats"][0]["connected"] == 1 and builds == 3
+        refused = client.get("/api/games")  # the eighth from this address, whose bucket holds 7
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+        assert builds == 3
+
+
+def test_the_browser_lobby_polls_well_within_the_lobby_rate_limit() -> None:
+    """The browser's lobby asks for the listing every few seconds: a player never meets the limit."""
+    source = (Path(__file__).parents[2] / "web" / "src" / "ui" / "lobby.ts").read_text()
+    interval = int(re.search(r"setInterval\(\(\) => void this\.refresh\(\), (\d+)\)", source).group(1))  # type: ignore[union-attr]
+    defaults = Settings()
+    assert 1000 / interval * 10 < defaults.lobby_rate_per_second * 10 + defaults.lobby_rate_burst
+
+
+# ----- a finished game: loaded once for its summary and view, and each load charged to the address -----
+def test_a_finished_game_read_again_is_not_loaded_again(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read of a finished game's summary or view loaded it from the store again (about 50 ms of CPU on a
+    large belt), with no limit. A finished game never changes: its answers are kept, within a budget of bytes."""
+    from asteroid_mining.server.hub import GameHub
+
+    loads = 0
+    load = GameHub._load
+
+    async def counted(hub: GameHub, game_id: str) -> LiveGame | None:
+        nonlocal loads
+        loads += 1
+        return await load(hub, game_id)
+
+    monkeypatch.setattr(GameHub, "_load", counted)
+    game = _finished_game(client)
+    summaries = [client.get(f"/api/games/{game['id']}/summary") for _ in range(6)]
+    details = [client.get(f"/api/games/{game['id']}") for _ in range(6)]
+    assert {a.status_code for a in summaries + details} == {200}
+    assert loads == 2  # once for each
+    assert all(a.json() == summaries[0].json() for a in summaries)
+    assert all(a.json() == details[0].json() for a in details)
+    assert summaries[0].json()["status"] == "abandoned" and details[0].json()["state"]
+    assert 0 < client.app.state.finished.bytes <= client.app.state.settings.finished_cache_bytes  # type: ignore[attr-defined]
+
+
+def test_loading_finished_games_is_charged_to_the_address(tmp_path: Path) -> None:
+    """Every read that loads a finished game (its goals, a spectator watching it, a summary not yet kept) takes a
+    token of the address's history bucket: past it, `429 rate_limited` (close code 4429 for a WebSocket)."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        history_rate_per_second=0.001, history_rate_burst=3)
+    with TestClient(create_app(settings)) as client:
+        game = _finished_game(client)
+        assert client.get(f"/api/games/{game['id']}/goals?lesson=fly").status_code == 200
+        assert client.get(f"/api/games/{game['id']}/summary").status_code == 200  # loaded, then kept
+        assert client.get(f"/api/games/{game['id']}/summary").status_code == 200  # kept: no token taken
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as spectator:
+            assert spectator.receive_json()["type"] == "state"
+        refused = client.get(f"/api/games/{game['id']}/goals?lesson=fly")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as late:
+            assert late.receive_json()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                late.receive_json()
+            assert closed.value.code == 4429
+        assert client.get(f"/api/games/{game['id']}/summary").status_code == 200  # what is kept costs nothing

@@ -19,6 +19,7 @@ from .direct import DirectSend
 from .hub import GameHub
 from .limits import BodyLimit
 from .offload import BodyChecker
+from .read_cache import FinishedAnswers, LobbyCache
 from .replay_cache import ReadLimiter, ReplayCache
 from .static import ClientFiles
 from .stores import make_hub, make_store
@@ -64,6 +65,10 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.body_checker = checker
     app.state.replays = ReplayCache(settings.replay_cache_bytes)
     app.state.history_limiter = ReadLimiter(settings.history_rate_per_second, settings.history_rate_burst)
+    app.state.lobby_limiter = ReadLimiter(settings.lobby_rate_per_second, settings.lobby_rate_burst,
+                                          what="lobby listings asked for")
+    app.state.lobby_cache = LobbyCache(settings.lobby_cache_seconds)
+    app.state.finished = FinishedAnswers(settings.finished_cache_bytes)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(catalog.router)

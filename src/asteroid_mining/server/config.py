@@ -101,6 +101,16 @@ class Settings:
     second, on average (token bucket): each may replay a whole game."""
     history_rate_burst: int = 20
     """Replays, events and logs one address may ask for at once (the bucket's size)."""
+    lobby_rate_per_second: float = 5.0
+    """Lobby listings (`GET /api/games`) one address may ask for per second, on average (token bucket): the
+    browser's lobby asks every 5 seconds."""
+    lobby_rate_burst: int = 50
+    """Lobby listings one address may ask for at once (the bucket's size)."""
+    lobby_cache_seconds: float = 1.0
+    """Seconds the lobby's answer is kept at most (it is built again sooner when what it lists changes)."""
+    finished_cache_bytes: int = 16 * 1024 * 1024
+    """Bytes of finished games' summaries and views (`GET /api/games/{id}/summary`, `GET /api/games/{id}`) kept
+    as JSON text, so that asking again loads nothing; the least recently asked for is dropped first."""
     max_live_games: int = 5_000
     """Running games the server holds at most."""
     max_belt_asteroids: int = 2_500
@@ -159,11 +169,11 @@ class Settings:
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
         for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second",
-                     "program_rate_per_second"):
+                     "program_rate_per_second", "lobby_rate_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
-        for name in ("header_timeout", "body_timeout", "keep_alive_seconds"):
+        for name in ("header_timeout", "body_timeout", "keep_alive_seconds", "lobby_cache_seconds"):
             value = getattr(self, name)
             if not math.isfinite(value) or value <= 0:
                 problems.append(f"{name} must be a finite number above 0")
@@ -172,7 +182,7 @@ class Settings:
                      "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
                      "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
-                     "history_rate_burst", "program_rate_burst"):
+                     "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:

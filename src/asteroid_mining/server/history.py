@@ -12,23 +12,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Query, Request, Response
 
-from .errors import ServerError
+from .live import LiveGame
+from .lobby import finished_or_live
 from .replay import game_history
-from .schemas import ErrorBody
+from .schemas import ErrorBody, GameSummary
 
 router = APIRouter(prefix="/api")
 
 
-@router.get("/games/{game_id}/summary")
-async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
-    """A game as the lobby lists it, running or finished (without its view: light for a browser's list)."""
-    async with request.app.state.hub.acquire(game_id) as live:  # released however the request ends
-        if live is None:
-            raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")
-        summary: dict[str, Any] = live.summary()
-        return summary
+@router.get("/games/{game_id}/summary", response_model=None, responses={
+    200: {"model": GameSummary, "description": "The game as the lobby lists it"},
+    404: {"model": ErrorBody, "description": "No such game"},
+    429: {"model": ErrorBody, "description": "`rate_limited`: this address loaded too many finished games "
+          "(`Retry-After`)"}})
+async def game_summary(game_id: str, request: Request) -> dict[str, Any] | Response:
+    """A game as the lobby lists it, running or finished (without its view: light for a browser's list). A
+    finished game's is kept once loaded (the browser's lobby asks for each of its player's games every few
+    seconds); a load is charged to the address's history bucket (429 `rate_limited` past it)."""
+    return await finished_or_live(request, game_id, "summary", LiveGame.summary, orjson.dumps)
 
 
 @router.get("/games/{game_id}/events", response_class=Response, responses={

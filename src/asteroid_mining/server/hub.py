@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from typing import Any
 
 from ..rules import Game, SetupError
@@ -207,6 +207,13 @@ class GameHub:
     async def lobby_games(self) -> list[dict[str, Any]]:
         """What the lobby lists (a cluster node reads every node's games from the shared store)."""
         return self.lobby()
+
+    def lobby_version(self) -> Hashable:
+        """What the lobby's listing depends on, cheap to compute (a few milliseconds at the cap of games, where
+        the listing is a quarter of a second): while it is the same, the listing is too (`LobbyCache`). None
+        when it cannot be told (a cluster node's lobby is every node's)."""
+        return (len(self.damaged), hash(tuple(
+            (g.id, g.seq, g.running, len(g.connections), self.expired(g)) for g in self.games.values())))
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not

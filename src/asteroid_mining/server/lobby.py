@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
+from starlette.requests import HTTPConnection
 
 from ..storage import StorageError
 from .errors import ServerError, storage_refusal, validation_message
@@ -18,6 +19,7 @@ from .hub import GameHub
 from .limits import parsed_body
 from .live import LiveGame
 from .meta import GameMeta
+from .read_cache import FinishedAnswers
 from .rebuild import DamagedGame, read_meta
 from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
 from .seats import seat_for_token
@@ -36,7 +38,7 @@ def hub_of(request: Request) -> GameHub:
     return hub
 
 
-def client_of(request: Request) -> str:
+def client_of(request: HTTPConnection) -> str:
     """The client's address (games per client are limited by it)."""
     return request.client.host if request.client else "unknown"
 
@@ -108,17 +110,67 @@ def with_links(created: CreatedGame, site: str) -> CreatedGame:
     return created
 
 
-@router.get("/games", response_model=Lobby)
-async def lobby(request: Request) -> dict[str, Any]:
+@router.get("/games", response_model=Lobby, responses={
+    429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for the lobby too often "
+          "(`Retry-After`)"}})
+async def lobby(request: Request) -> Response:
     """Open and running games, newest first, without tokens."""
-    return {"games": await hub_of(request).lobby_games()}
+    request.app.state.lobby_limiter.check(client_of(request))
+    hub = hub_of(request)
+
+    async def build() -> bytes:
+        document = Lobby.model_validate({"games": await hub.lobby_games()})
+        return document.model_dump_json().encode()
+
+    # the listing is built again only when it has changed (it is a quarter of a second at the cap of games), and
+    # kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves an encoded one alone)
+    answer = await request.app.state.lobby_cache.get(hub.lobby_version(), build)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(answer.gzipped, media_type="application/json",
+                        headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
+    return Response(answer.text, media_type="application/json", headers={"vary": "Accept-Encoding"})
 
 
-@router.get("/games/{game_id}", response_model=GameDetail, responses=_ERRORS)
-async def game_detail(game_id: str, request: Request) -> dict[str, Any]:
-    """A game's summary and public view (R17) after command `seq`."""
+LOAD_REFUSED = "games loaded from the store (finished games read or watched) and replays, events and logs"
+"""What a refused load names: a load takes a token of the history bucket (`history_limiter`)."""
+
+
+def charge_load(connection: HTTPConnection, game_id: str) -> None:
+    """Take a token of the address's history bucket when reading `game_id` would load it from the store (a
+    finished game is loaded for each read and let go after it: about 50 ms of CPU on a large belt); 429
+    `rate_limited` past it. A game held in memory costs nothing."""
+    hub: GameHub = connection.app.state.hub
+    if game_id not in hub.games and game_id not in hub.damaged:
+        connection.app.state.history_limiter.check(client_of(connection), LOAD_REFUSED)
+
+
+async def finished_or_live(request: Request, game_id: str, part: str,
+                           answer: Callable[[LiveGame], dict[str, Any]],
+                           encode: Callable[[dict[str, Any]], bytes]) -> dict[str, Any] | Response:
+    """`answer(live)` for a game in play; for a finished one, its JSON text (`encode`), kept by `part` in
+    `FinishedAnswers` so that asking again loads nothing. A load is charged to the address (`charge_load`)."""
+    kept_answers: FinishedAnswers = request.app.state.finished
+    if game_id not in hub_of(request).games:
+        kept = kept_answers.get(game_id, part)
+        if kept is not None:
+            return Response(kept, media_type="application/json")
+        charge_load(request, game_id)
     async with _game(request, game_id) as live:
-        return live.detail()
+        document = answer(live)
+        if live.running or live.connections:  # (a seat's "connected" counts change while anyone is connected)
+            return document
+        text = encode(document)  # a finished game nobody is connected to: what loading it again would answer
+        kept_answers.keep(game_id, part, text)
+        return Response(text, media_type="application/json")
+
+
+@router.get("/games/{game_id}", response_model=GameDetail, responses={
+    **_ERRORS, 429: {"model": ErrorBody, "description": "`rate_limited`: this address loaded too many finished "
+                     "games (`Retry-After`)"}})
+async def game_detail(game_id: str, request: Request) -> dict[str, Any] | Response:
+    """A game's summary and public view (R17) after command `seq`."""
+    return await finished_or_live(request, game_id, "detail", LiveGame.detail,
+                                  lambda document: GameDetail.model_validate(document).model_dump_json().encode())
 
 
 @router.post("/games/{game_id}/abandon", response_model=GameSummary, openapi_extra=_body_doc(AbandonGame, False),

@@ -33,6 +33,7 @@ from .direct import SCOPE_KEY, close_now
 from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
+from .lobby import charge_load
 from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
@@ -98,6 +99,7 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """
     async with contextlib.AsyncExitStack() as held:
         try:
+            charge_load(websocket, game_id)  # watching a finished game loads it from the store
             live = await held.enter_async_context(hub.acquire(game_id))
         except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
             await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)
@@ -108,7 +110,8 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
                          CLOSE_INTERNAL)
             return
         except ServerError as failed:
-            await _close(websocket, failed.code, failed.message, CLOSE_INTERNAL)
+            await _close(websocket, failed.code, failed.message,
+                         CLOSE_FLOOD if failed.code == "rate_limited" else CLOSE_INTERNAL)
             return
         except Exception:
             log.exception("game %s could not be loaded", game_id)

@@ -136,14 +136,18 @@ class ReadLimiter:
     bucket bounds what one address can make the server build. At most `addresses` buckets are kept (the least
     recently used forgotten: a forgotten address starts with a full bucket, which is what an idle one has)."""
 
-    def __init__(self, rate: float, burst: int, addresses: int = 4096) -> None:
+    def __init__(self, rate: float, burst: int, addresses: int = 4096,
+                 what: str = "replays, events and logs asked for") -> None:
+        self.what = what
+        """What is counted, as the refusal names it."""
         self.rate = rate
         self.burst = burst
         self.addresses = addresses
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
-    def check(self, client: str) -> None:
-        """Take one token for `client`; ServerError 429 `rate_limited` (with Retry-After) when it has none."""
+    def check(self, client: str, what: str | None = None) -> None:
+        """Take one token for `client`; ServerError 429 `rate_limited` (with Retry-After) when it has none, naming
+        `what` was asked for too often (by default the limiter's `what`)."""
         bucket = self._buckets.get(client)
         if bucket is None:
             bucket = self._buckets[client] = TokenBucket(self.rate, self.burst)
@@ -153,7 +157,7 @@ class ReadLimiter:
             self._buckets.move_to_end(client)
         if not bucket.take():
             wait = max(1, math.ceil(bucket.wait())) if self.rate > 0 else 60
-            raise ServerError(429, "rate_limited", f"too many replays, events and logs asked for: at most "
+            raise ServerError(429, "rate_limited", f"too many {what or self.what}: at most "
                               f"{self.rate:g} a second from one address; try again in {wait} s",
                               headers={"retry-after": str(wait)})
 

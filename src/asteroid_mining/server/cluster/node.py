@@ -25,6 +25,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Hashable
 from typing import Any
 
 from ...rules import Action, Game, action_from_json
@@ -210,6 +211,11 @@ class ClusterHub(GameHub):
         asyncio.get_running_loop().create_task(self._let_go(live, epoch) if game is not None else live.stop())
 
     # ----- the lobby -----
+    def lobby_version(self) -> Hashable:
+        """None: the lobby lists every node's games, which this node cannot tell have changed without reading
+        them."""
+        return None
+
     async def lobby_games(self) -> list[dict[str, Any]]:
         """Every node's open and running games, from the shared store (this node's own from memory)."""
         summaries = getattr(self.store, "summaries", None)
