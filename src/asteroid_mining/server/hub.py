@@ -209,9 +209,9 @@ class GameHub:
         return self.lobby()
 
     def lobby_version(self) -> Hashable:
-        """What the lobby's listing depends on, cheap to compute (a few milliseconds at the cap of games, where
-        the listing is a quarter of a second): while it is the same, the listing is too (`LobbyCache`). None
-        when it cannot be told (a cluster node's lobby is every node's)."""
+        """What the lobby's listing depends on, cheaper to compute than the listing (0.8 ms of CPU with 400 games,
+        where the listing's answer is 20 ms): while it is the same, the listing is too (`LobbyCache`). None when
+        it cannot be told (a cluster node's lobby is every node's)."""
         return (len(self.damaged), hash(tuple(
             (g.id, g.seq, g.running, len(g.connections), self.expired(g)) for g in self.games.values())))
 
