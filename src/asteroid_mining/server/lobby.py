@@ -140,7 +140,7 @@ def charge_load(connection: HTTPConnection, game_id: str) -> None:
     finished game is loaded for each read and let go after it: about 50 ms of CPU on a large belt); 429
     `rate_limited` past it. A game held in memory costs nothing."""
     hub: GameHub = connection.app.state.hub
-    if game_id not in hub.games and game_id not in hub.damaged:
+    if hub.load_is_charged(game_id):
         connection.app.state.history_limiter.check(client_of(connection), LOAD_REFUSED)
 
 

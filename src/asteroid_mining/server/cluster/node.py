@@ -210,6 +210,13 @@ class ClusterHub(GameHub):
         self.store.release(live.id)
         asyncio.get_running_loop().create_task(self._let_go(live, epoch) if game is not None else live.stop())
 
+    def load_is_charged(self, game_id: str) -> bool:
+        """False: a node loads running games other nodes own as the normal path of serving them (a player
+        reconnecting after a node died, a spectator), which a charge per load would refuse to a crowd behind
+        one address. A node cannot tell a finished game from one another node owns without reading the store,
+        so on a cluster finished games' loads are not charged (docs/server.md, Threats)."""
+        return False
+
     # ----- the lobby -----
     def lobby_version(self) -> Hashable:
         """None: the lobby lists every node's games, which this node cannot tell have changed without reading
