@@ -151,7 +151,7 @@ async def finished_or_live(request: Request, game_id: str, part: str,
     `FinishedAnswers` so that asking again loads nothing. A load is charged to the address (`charge_load`)."""
     kept_answers: FinishedAnswers = request.app.state.finished
     if game_id not in hub_of(request).games:
-        kept = kept_answers.get(game_id, part)
+        kept = kept_answers.answer(game_id, part)
         if kept is not None:
             return Response(kept, media_type="application/json")
         charge_load(request, game_id)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
+
+from .lru import BytesLRU
 
 LOBBY_GZIP_LEVEL = 6
 """The level the server gzips its other answers at (`app.GZipMiddleware`)."""
@@ -61,34 +62,18 @@ class LobbyCache:
         return answer
 
 
-class FinishedAnswers:
+class FinishedAnswers(BytesLRU[tuple[str, str], bytes]):
     """Finished games' answers (their summary, their view), by game and part, least recently used dropped first,
     holding at most `max_bytes` in all. Only what a finished game nobody is connected to answers is kept: exactly
     what loading it again would answer."""
 
     def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        """The bytes held now."""
-        self._kept: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        super().__init__(max_bytes, len)
 
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def get(self, game_id: str, part: str) -> bytes | None:
+    def answer(self, game_id: str, part: str) -> bytes | None:
         """The answer kept for `part` of `game_id` (counted as a use), or None."""
-        key = (game_id, part)
-        text = self._kept.get(key)
-        if text is not None:
-            self._kept.move_to_end(key)
-        return text
+        return self.get((game_id, part))
 
     def keep(self, game_id: str, part: str, text: bytes) -> None:
         """Keep an answer (one larger than the whole budget is not kept)."""
-        if len(text) > self.max_bytes or (game_id, part) in self._kept:
-            return
-        self._kept[(game_id, part)] = text
-        self.bytes += len(text)
-        while self.bytes > self.max_bytes:
-            _, dropped = self._kept.popitem(last=False)
-            self.bytes -= len(dropped)
+        self.put((game_id, part), text)

@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 
 from .errors import ServerError
+from .lru import BytesLRU
 from .rebuild import DamagedGame
 from .security import TokenBucket
 
@@ -67,10 +68,7 @@ class ReplayCache:
     """The histories built, least recently used dropped first, holding at most `max_bytes` in all."""
 
     def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        """The bytes held now."""
-        self._done: OrderedDict[Key, History] = OrderedDict()
+        self._done: BytesLRU[Key, History] = BytesLRU(max_bytes, lambda history: history.size)
         self._building: dict[Key, asyncio.Future[History]] = {}
         self.builds = 0
         """How many histories were built (the rest were served from the cache)."""
@@ -78,13 +76,19 @@ class ReplayCache:
     def __len__(self) -> int:
         return len(self._done)
 
+    @property
+    def max_bytes(self) -> int:
+        """The budget of bytes."""
+        return self._done.max_bytes
+
+    @property
+    def bytes(self) -> int:
+        """The bytes held now."""
+        return self._done.bytes
+
     def peek(self, game_id: str, seq: int) -> History | None:
         """The history of `game_id` at `seq` when it is kept (counted as a use), else None."""
-        key = (game_id, seq)
-        done = self._done.get(key)
-        if done is not None:
-            self._done.move_to_end(key)
-        return done
+        return self._done.get((game_id, seq))
 
     async def get(self, game_id: str, seq: int, build: Callable[[], dict[str, Any]]) -> History:
         """The history of `game_id` at `seq`: from the cache, or `build()` (a replay document) run and encoded off
@@ -92,7 +96,6 @@ class ReplayCache:
         key = (game_id, seq)
         done = self._done.get(key)
         if done is not None:
-            self._done.move_to_end(key)
             return done
         pending = self._building.get(key)
         if pending is not None:
@@ -114,18 +117,8 @@ class ReplayCache:
         finally:
             del self._building[key]
         future.set_result(history)
-        self._keep(key, history)
+        self._done.put(key, history)  # not kept when larger than the whole budget: answered all the same
         return history
-
-    def _keep(self, key: Key, history: History) -> None:
-        size = history.size
-        if size > self.max_bytes:
-            return  # larger than the whole budget: answered, not kept
-        self._done[key] = history
-        self.bytes += size
-        while self.bytes > self.max_bytes:
-            _, dropped = self._done.popitem(last=False)
-            self.bytes -= dropped.size
 
 
 class ReadLimiter:
