@@ -61,6 +61,10 @@ export class ActionBar {
   private outcome: Part[] = [];
   /** The warning about the bare core under the current settler (set by the screen with each view). */
   private warning: string | null = null;
+  /** A press that came before the current settler's choices did (in hot-seat the next seat's choices arrive on
+   * its own connection, a moment after the update that made it current): pressed again when they come, so that
+   * a quick key or tap is never lost; dropped if another settler's turn comes first. */
+  private queued: { name: string; kind?: Kind; settler: string } | null = null;
 
   constructor(private readonly ctl: Controller) {
     this.reason = h("div", { class: "reason", role: "status", "aria-live": "polite", id: "action-reason" });
@@ -122,6 +126,12 @@ export class ActionBar {
     fill(this.cancels[1]!, icon(CANCEL), h("span", { class: "label" }, t("warn.cancel")));
     if (!this.menu.hidden) this.openDeposit();
     this.explain(this.shown);
+    const queued = this.queued;
+    if (queued && (ctx.current?.id !== queued.settler || !ctx.canAct)) this.queued = null;
+    else if (queued && ctx.all !== null) {
+      this.queued = null;
+      this.press(queued.name, queued.kind);
+    }
   }
 
   private subtitle(name: string, ctx: Ctx): string {
@@ -266,6 +276,10 @@ export class ActionBar {
     const c = this.choice(name, kind);
     if (!ctx.canAct) {
       this.error(ctx.waitingReason ?? "");
+      return;
+    }
+    if (!c && ctx.all === null && ctx.current) {
+      this.queued = { name, kind, settler: ctx.current.id };
       return;
     }
     if (!c) {
