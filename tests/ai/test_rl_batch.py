@@ -1,0 +1,134 @@
+"""`BatchEnv` gives, bit for bit, what each game's own `Episode` gives step by step (`Episode.step`,
+`Episode.encode`): observations, masks, rewards, flags, the finished games' last observations, seeds and
+settlers, over a few hundred steps of random masked actions on belts with gates, storms, UFOs and bot seats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+from asteroid_mining.rl import BatchEnv, Episode
+from asteroid_mining.rl.encoding import Mask, Vector
+
+
+class Reference:
+    """N games stepped one by one through the per-game path, as `BatchEnv` describes them (its seeds, its
+    resets, whose observation each row is)."""
+
+    def __init__(self, n: int, belt: str, rules: str, max_rounds: int, difficulty: str | None,
+                 bots: Mapping[str, str] | None) -> None:
+        self.episodes = [Episode(belt, rules, 3, max_rounds, 16, difficulty, bots) for _ in range(n)]
+        size, actions = self.episodes[0].encoder.size, self.episodes[0].encoder.n_actions
+        self.observations = np.zeros((n, size), dtype=np.float32)
+        self.masks = np.zeros((n, actions), dtype=np.int8)
+        self.final_observation = np.zeros((n, size), dtype=np.float32)
+        self.settler = [""] * n
+        self.seeds = [0] * n
+        self.rng = np.random.default_rng()
+
+    def start(self, i: int, seed: int) -> None:
+        episode = self.episodes[i]
+        game = episode.start(seed)
+        self.seeds[i] = seed
+        self.settler[i] = game.turn if game.turn in episode.learners else episode.learners[0]
+        self.observations[i], self.masks[i] = episode.encode(self.settler[i])
+
+    def reset(self, seed: int) -> tuple[Vector, Mask]:
+        self.rng = np.random.default_rng(seed)
+        for i in range(len(self.episodes)):
+            self.start(i, seed + i)
+        return self.observations, self.masks
+
+    def step(self, actions: np.ndarray[Any, Any]) -> tuple[Vector, Mask, np.ndarray[Any, Any],
+                                                           np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        n = len(self.episodes)
+        rewards = np.zeros(n, dtype=np.float32)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        for i, episode in enumerate(self.episodes):
+            outcome = episode.step(self.settler[i], int(actions[i]))
+            rewards[i], terminated[i], truncated[i] = outcome.reward, outcome.terminated, outcome.truncated
+            game = episode.game
+            assert game is not None
+            settler = game.turn if game.turn in episode.learners else self.settler[i]
+            assert settler is not None
+            if outcome.terminated or outcome.truncated:
+                self.final_observation[i] = episode.encode(settler)[0]
+                self.start(i, int(self.rng.integers(0, 2**31 - 1)))
+                continue
+            self.settler[i] = settler
+            self.observations[i], self.masks[i] = episode.encode(settler)
+        return self.observations, self.masks, rewards, terminated, truncated
+
+
+CASES = {
+    "small": dict(n=8, belt="small", rules="classic", max_rounds=40, difficulty=None, bots=None, seed=0),
+    "tutorial": dict(n=6, belt="tutorial", rules="classic", max_rounds=60, difficulty=None, bots=None, seed=3),
+    # a gate pair in service from the start (its exits in the slots, the guidance over it)
+    "gates": dict(n=5, belt="puzzle-gates", rules="extended", max_rounds=50, difficulty=None, bots=None, seed=11),
+    # storms forecast, UFOs, haywire gates, a planner in a seat (its turns between the learner's steps)
+    "storms": dict(n=5, belt="small", rules="extended", max_rounds=60, difficulty="normal",
+                   bots={"s3": "planner"}, seed=21),
+    "storm-puzzle": dict(n=4, belt="puzzle-storm", rules="classic", max_rounds=80, difficulty=None, bots=None,
+                         seed=5),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
+    options = dict(CASES[case])
+    n, seed = int(options.pop("n")), int(options.pop("seed"))  # type: ignore[call-overload]
+    belt, rules = str(options["belt"]), str(options["rules"])
+    max_rounds = int(options["max_rounds"])  # type: ignore[call-overload]
+    difficulty = options["difficulty"]
+    bots = options["bots"]
+    batch = BatchEnv(n, belt, rules, max_rounds=max_rounds, difficulty=difficulty,  # type: ignore[arg-type]
+                     bots=bots)  # type: ignore[arg-type]
+    reference = Reference(n, belt, rules, max_rounds, difficulty, bots)  # type: ignore[arg-type]
+    obs, masks = batch.reset(seed=seed)
+    want_obs, want_masks = reference.reset(seed)
+    assert obs.tobytes() == want_obs.tobytes() and masks.tobytes() == want_masks.tobytes()
+    rng = np.random.default_rng(seed)
+    ended = seen_gates = seen_storms = 0
+    for step in range(300):
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        if step % 7 == 0:
+            actions[0] = rng.integers(0, batch.n_actions)  # now and then an action the rules may refuse
+        obs, masks, rewards, terminated, truncated = batch.step(actions)
+        want = reference.step(actions)
+        assert obs.tobytes() == want[0].tobytes(), f"observations differ at step {step}"
+        assert masks.tobytes() == want[1].tobytes(), f"masks differ at step {step}"
+        assert rewards.tobytes() == want[2].tobytes(), f"rewards differ at step {step}"
+        assert terminated.tolist() == want[3].tolist() and truncated.tolist() == want[4].tolist()
+        finished = terminated | truncated
+        assert batch.final_observation[finished].tobytes() == reference.final_observation[finished].tobytes()
+        assert batch.settler == reference.settler and batch.seeds.tolist() == reference.seeds
+        ended += int(finished.sum())
+        seen_gates += int(obs[:, 15 + 1::30].any())  # via_gate of any row
+        seen_storms += int(obs[:, 15 + 6::30].any())
+    # the streams compared hold what they are meant to: games that end and start again, and the features of
+    # the belts chosen for them
+    assert ended > 0
+    if case in ("gates", "tutorial"):
+        assert seen_gates
+    if case in ("storms", "storm-puzzle"):
+        assert seen_storms
+
+
+def test_batch_env_rows_are_independent_of_the_batch_size() -> None:
+    # a game's stream does not depend on the games beside it (the batch's shared arrays hold each row apart)
+    one = BatchEnv(1, "small", max_rounds=30)
+    four = BatchEnv(4, "small", max_rounds=30)
+    obs1, masks1 = one.reset(seed=9)
+    obs4, masks4 = four.reset(seed=9)
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        if one.seeds[0] != four.seeds[0]:
+            break  # the first game ended: later seeds come from each batch's own draws
+        action = (rng.random(masks1.shape[1]) * masks1[0]).argmax()
+        assert obs1[0].tobytes() == obs4[0].tobytes() and masks1[0].tobytes() == masks4[0].tobytes()
+        obs1, masks1, *_ = one.step(np.array([action]))
+        obs4, masks4, *_ = four.step(np.array([action, 0, 0, 0]))
