@@ -24,7 +24,7 @@ from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
-from .live import REFS_KEPT, LiveGame, progress_of
+from .live import LiveGame, commands_to_remember, progress_of
 from .meta import GameMeta, StandInMeta
 from .options import game_options
 from .outbox import SendBudget
@@ -144,18 +144,7 @@ class GameHub:
     async def _latest_commands(self, stored: StoredGame) -> list[Command]:
         """The game's last `REFS_KEPT` commands: those after its snapshot, and as many from before it as its log
         has room for (a client may send again a command that was played just before a snapshot was taken)."""
-        if stored.snapshot is None or len(stored.commands) >= REFS_KEPT:
-            return stored.commands[-REFS_KEPT:]
-        try:
-            found = await self.store.log(stored.record.id)
-        except (StorageError, DamagedRecord):  # they only guard a resend: the game plays on without them
-            log.warning("game %s: the refs played before its snapshot could not be read", stored.record.id,
-                        exc_info=True)
-            return stored.commands
-        if found is None:
-            return stored.commands
-        before = [command for command in found[2] if command.seq <= stored.snapshot.seq]
-        return (before + stored.commands)[-REFS_KEPT:]
+        return await commands_to_remember(self.store, stored, 0)
 
     async def _without_snapshot(self, stored: StoredGame) -> StoredGame:
         """The stored game with every command of its log and no snapshot."""

@@ -29,7 +29,17 @@ from typing import Any
 import orjson
 
 from ..rules import Action, Event, Game, Refused, Wait
-from ..storage import Command, Fenced, GameRecord, GameStore, Progress, Snapshot, StorageError
+from ..storage import (
+    Command,
+    DamagedRecord,
+    Fenced,
+    GameRecord,
+    GameStore,
+    Progress,
+    Snapshot,
+    StorageError,
+    StoredGame,
+)
 from .action_schemas import ActBase
 from .bots import BotPlayer
 from .choices import ChoiceChange, ChoiceTracker, choices_json
@@ -67,6 +77,28 @@ class Connection:
     def chooser(self) -> Seat | None:
         """The seat whose settlers' choices this connection is sent (None: it is sent none)."""
         return self.seat if self.choices else None
+
+
+async def commands_to_remember(store: GameStore, stored: StoredGame, after: int) -> list[Command]:
+    """The commands after seq `after` of a game read from `store` (`stored`) whose refs its live game must learn,
+    at most the last `REFS_KEPT`: those after its snapshot, and those played up to the snapshot (read from the
+    log; a client may send again a command that was played just before a snapshot was taken, or the command the
+    snapshot was taken at). A log that cannot be read leaves those out, with a warning: the refs only guard a
+    resend, and the game plays on without them."""
+    commands = [command for command in stored.commands if command.seq > after]
+    snapshot = stored.snapshot
+    if snapshot is None or snapshot.seq <= after or len(commands) >= REFS_KEPT:
+        return commands[-REFS_KEPT:]
+    try:
+        found = await store.log(stored.record.id)
+    except (StorageError, DamagedRecord):
+        log.warning("game %s: the refs played before its snapshot could not be read", stored.record.id,
+                    exc_info=True)
+        return commands
+    if found is None:
+        return commands
+    before = [command for command in found[2] if after < command.seq <= snapshot.seq]
+    return (before + commands)[-REFS_KEPT:]
 
 
 def progress_of(game: Game, seq: int, at: float) -> Progress:
@@ -404,11 +436,20 @@ class LiveGame:
             await self.lost()
             return
         except StorageError:
-            log.exception("game %s: command %d could not be stored; rolling back", self.id, seq)
+            log.exception("game %s: command %d could not be stored; going back to what the store holds", self.id,
+                          seq)
             await self.reload()
             if sender is not None:
-                sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
-                                        "played", ref=ref))
+                # A write whose answer was lost (the database stopped between its commit and its reply) may be in
+                # the store after all: then the game reread has it, and its ref, and the sender hears that it was
+                # played, as a resend of it would (a `storage_failed` would have it sent again, to be refused or
+                # played twice).
+                played = None if ref is None else self.refs.get((int(by["seat"]), ref))
+                if played is not None:
+                    sender.outbox.put(dumps({"type": "ack", "ref": ref, "seq": played}))
+                else:
+                    sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
+                                            "played", ref=ref))
             return
         if prepared is None:  # stored but not announced: go by the store, and tell everyone the whole state
             await self.reload()
@@ -544,10 +585,15 @@ class LiveGame:
             if stored is None:
                 raise StorageError(f"game {self.id} has vanished from the store")
             game = await asyncio.to_thread(rebuild, stored.record, stored.commands, stored.snapshot)
+            # the refs of the commands this copy had not announced: a write reported failed that the store took
+            # all the same, a follower's commands read rather than followed (one that takes the game over later
+            # must recognise them when they are sent again)
+            gained = await commands_to_remember(self._store, stored, self.seq)
         except Exception:
             log.exception("game %s: cannot be reloaded; it is stopped", self.id)
             self.broken = True
             return
+        self.remember(gained)
         seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
         self.game = game
         self.tracker.reset(game)
