@@ -145,13 +145,16 @@ class PlayerBot:
         self.think = think
         """Seconds a player takes before each move, on average (so that games last while nodes die)."""
         self.rng = rng or random.Random()
+        self.after = 0
+        """The seq of this player's last command, as answered: its view is not current before it has that seq (an
+        `ack` can come from the owner before this client's node has caught up with the owner's log)."""
 
     async def play(self, give_up: float) -> None:
         client = self.client
         while not client.done and self.step < len(self.plan):
             if time.monotonic() > give_up:
                 raise AssertionError(f"{self.settler} did not finish its plan in time (step {self.step})")
-            if client.turn != self.settler or not client.connected.is_set():
+            if client.turn != self.settler or not client.connected.is_set() or client.seq < self.after:
                 client.changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(client.changed.wait(), 0.5)
@@ -176,6 +179,7 @@ class PlayerBot:
                 continue
             if answer["type"] in ("update", "ack"):
                 client.record.acknowledged[ref] = answer["seq"]
+                self.after = max(self.after, answer["seq"])
                 self.step += 1
                 return
             if answer["code"] in RETRIABLE:

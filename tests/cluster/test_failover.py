@@ -81,10 +81,11 @@ def owners(cluster: Cluster, games: list[Game]) -> dict[str, str]:
 
 def read_log(cluster: Cluster, game: str) -> dict[str, Any]:
     """The game's log; a `503 storage_failed` (a node whose connections have not yet noticed that PostgreSQL came
-    back) is asked again, a bounded number of times."""
-    for _ in range(20):
+    back) is asked again, until a deadline generous enough for a busy machine."""
+    deadline = time.monotonic() + 120
+    while True:
         answer = httpx.get(f"{cluster.url}/api/games/{game}/log", timeout=30)
-        if answer.status_code != 503:
+        if answer.status_code != 503 or time.monotonic() > deadline:
             break
         assert answer.json()["error"]["code"] == "storage_failed"
         time.sleep(0.2)
