@@ -19,15 +19,12 @@ from .direct import DirectSend
 from .hub import GameHub
 from .limits import BodyLimit
 from .offload import BodyChecker
-from .read_cache import FinishedAnswers, LobbyCache
+from .read_cache import GZIP_MINIMUM, FinishedAnswers, LobbyCache
 from .replay_cache import ReadLimiter, ReplayCache
 from .static import ClientFiles
 from .stores import make_hub, make_store
 
 log = logging.getLogger(__name__)
-
-GZIP_MINIMUM = 1024
-"""Answers smaller than this go uncompressed: below about one packet gzip saves no round trip, only CPU."""
 
 DESCRIPTION = """The Asteroid Mining game server.
 

@@ -10,9 +10,6 @@ rate-limited per address with the replay.
 
 from __future__ import annotations
 
-from typing import Any
-
-import orjson
 from fastapi import APIRouter, Query, Request, Response
 
 from .live import LiveGame
@@ -28,11 +25,11 @@ router = APIRouter(prefix="/api")
     404: {"model": ErrorBody, "description": "No such game"},
     429: {"model": ErrorBody, "description": "`rate_limited`: this address loaded too many finished games "
           "(`Retry-After`)"}})
-async def game_summary(game_id: str, request: Request) -> dict[str, Any] | Response:
+async def game_summary(game_id: str, request: Request) -> Response:
     """A game as the lobby lists it, running or finished (without its view: light for a browser's list). A
     finished game's is kept once loaded (the browser's lobby asks for each of its player's games every few
     seconds); a load is charged to the address's history bucket (429 `rate_limited` past it)."""
-    return await finished_or_live(request, game_id, "summary", LiveGame.summary, orjson.dumps)
+    return await finished_or_live(request, game_id, "summary", LiveGame.summary)
 
 
 @router.get("/games/{game_id}/events", response_class=Response, responses={

@@ -19,7 +19,7 @@ from .hub import GameHub
 from .limits import parsed_body
 from .live import LiveGame
 from .meta import GameMeta
-from .read_cache import FinishedAnswers
+from .read_cache import GZIP_MINIMUM, Encoded, FinishedAnswers
 from .rebuild import DamagedGame, read_meta
 from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
 from .seats import seat_for_token
@@ -124,11 +124,7 @@ async def lobby(request: Request) -> Response:
 
     # the listing is built again only when it has changed (it is a quarter of a second at the cap of games), and
     # kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves an encoded one alone)
-    answer = await request.app.state.lobby_cache.get(hub.lobby_version(), build)
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        return Response(answer.gzipped, media_type="application/json",
-                        headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
-    return Response(answer.text, media_type="application/json", headers={"vary": "Accept-Encoding"})
+    return encoded_response(request, await request.app.state.lobby_cache.get(hub.lobby_version(), build))
 
 
 LOAD_REFUSED = "games loaded from the store (finished games read or watched) and replays, events and logs"
@@ -145,32 +141,46 @@ def charge_load(connection: HTTPConnection, game_id: str) -> None:
 
 
 async def finished_or_live(request: Request, game_id: str, part: str,
-                           answer: Callable[[LiveGame], dict[str, Any]],
-                           encode: Callable[[dict[str, Any]], bytes]) -> dict[str, Any] | Response:
-    """`answer(live)` for a game in play; for a finished one, its JSON text (`encode`), kept by `part` in
-    `FinishedAnswers` so that asking again loads nothing. A load is charged to the address (`charge_load`)."""
+                           answer: Callable[[LiveGame], dict[str, Any]]) -> Response:
+    """`answer(live)` as JSON text (gzipped for a client that takes it), kept by `part` in `FinishedAnswers`: a
+    finished game's for good, so that asking again loads nothing (a load is charged to the address,
+    `charge_load`); a game in play's until its seq, status or connections change, so that asking again before
+    then encodes nothing."""
     kept_answers: FinishedAnswers = request.app.state.finished
     if game_id not in hub_of(request).games:
         kept = kept_answers.answer(game_id, part)
         if kept is not None:
-            return Response(kept, media_type="application/json")
+            return encoded_response(request, kept)
         charge_load(request, game_id)
     async with _game(request, game_id) as live:
-        document = answer(live)
-        if live.running or live.connections:  # (a seat's "connected" counts change while anyone is connected)
-            return document
-        text = encode(document)  # a finished game nobody is connected to: what loading it again would answer
-        kept_answers.keep(game_id, part, text)
-        return Response(text, media_type="application/json")
+        # (a seat's "connected" counts change while anyone is connected; the summary holds them, and seq and status)
+        version = (orjson.dumps(live.summary()) if live.running or live.connections
+                   else FinishedAnswers.FINAL)  # a finished game nobody is connected to: as loading it again
+        kept = kept_answers.answer(game_id, part, version)
+        if kept is None:
+            text = orjson.dumps(answer(live))  # the view of a large belt: 2 ms (validated by a model: 30 ms)
+            # gzipping a large belt's view is 20 ms: off the event loop (a summary is too short to gzip)
+            kept = await asyncio.to_thread(Encoded.of, text) if len(text) >= GZIP_MINIMUM else Encoded(text, None)
+            kept_answers.keep(game_id, part, kept, version)
+        return encoded_response(request, kept)
 
 
-@router.get("/games/{game_id}", response_model=GameDetail, responses={
+def encoded_response(request: Request, answer: Encoded) -> Response:
+    """An answer kept encoded: gzipped for a client that takes it (the GZip middleware leaves an encoded answer
+    alone), else its text (which the middleware leaves alone too when it is this short)."""
+    if answer.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(answer.gzipped, media_type="application/json",
+                        headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
+    return Response(answer.text, media_type="application/json", headers={"vary": "Accept-Encoding"})
+
+
+@router.get("/games/{game_id}", response_model=None, responses={
+    200: {"model": GameDetail, "description": "The game's summary and public view"},
     **_ERRORS, 429: {"model": ErrorBody, "description": "`rate_limited`: this address loaded too many finished "
                      "games (`Retry-After`)"}})
-async def game_detail(game_id: str, request: Request) -> dict[str, Any] | Response:
+async def game_detail(game_id: str, request: Request) -> Response:
     """A game's summary and public view (R17) after command `seq`."""
-    return await finished_or_live(request, game_id, "detail", LiveGame.detail,
-                                  lambda document: GameDetail.model_validate(document).model_dump_json().encode())
+    return await finished_or_live(request, game_id, "detail", LiveGame.detail)
 
 
 @router.post("/games/{game_id}/abandon", response_model=GameSummary, openapi_extra=_body_doc(AbandonGame, False),

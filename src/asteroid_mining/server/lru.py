@@ -32,6 +32,12 @@ class BytesLRU(Generic[K, V]):
             self._kept.move_to_end(key)
         return value
 
+    def discard(self, key: K) -> None:
+        """Drop the value kept for `key`, if any."""
+        value = self._kept.pop(key, None)
+        if value is not None:
+            self.bytes -= self._size(value)
+
     def put(self, key: K, value: V) -> None:
         """Keep `value` (not when it is larger than the budget, nor when `key` has one), dropping the least
         recently used until the budget holds."""
