@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..ai.observation import Observation
-from ..rules import Action, Wait
-from .encoding import Encoder, Mask, Vector, feature_names, observation_size
+from ..ai.observation import UNKNOWN, Observation
+from ..rules import Action, Deposit, Drill, Mine, Move, Wait
+from ..rules.dangers import exposed_now_reacts
+from ..rules.materials import CARGO_LIMIT, HOLLOW, MATERIALS
+from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector, feature_names, observation_size
 from .hops import Hops, links_key
 
 VERSION = "learned-v2"
@@ -139,13 +141,73 @@ def _shipped() -> Policy:
     return load_policy(WEIGHTS)
 
 
+SAFE, GAMBLE, DOOMED, DIES = 0, 1, 2, 3
+"""`risk`'s answers, from best to worst."""
+
+
+def risk(obs: Observation, settler: str, action: Action, dest: str | None = None) -> int:
+    """How `action` leaves `settler` before the next storm or reaction, from what players may know (R17), one
+    step ahead: DIES (a forecast storm hits where it stands at this round's end and that is no shelter, or an
+    exposed uranium core there explodes by then), DOOMED (a storm hits there at the next round's end and no one
+    action then reaches safety), GAMBLE (it hangs on a core nobody has surveyed: a drill that bares it, a shelter
+    if hollow) or SAFE. `dest`: where a move arrives (a gate's far side; default the move's target).
+
+    The move slots are ranked by the observation, but nothing in a policy's network guarantees it never drills
+    on as a storm comes: the `learned` bot plays the legal action its policy ranks highest among those of the
+    lowest risk (docs/ai.md, *A learned agent*)."""
+    at = obs.settler(settler).at
+    if at is None:
+        return SAFE
+    r = obs.round
+    here = obs.asteroid(at)
+    aid, mantle, core, changed = at, here.mantle, here.core, False
+    carry = obs.settler(settler).carry_total
+    if isinstance(action, Move):
+        aid = dest or action.target
+        there = obs.asteroid(aid)
+        mantle, core = there.mantle, there.core
+    elif isinstance(action, Drill):
+        mantle, changed = mantle - 1, True
+    elif isinstance(action, Mine):
+        core, carry, changed = HOLLOW, carry + 1, True
+    elif isinstance(action, Deposit):
+        core, changed = action.kind, True
+    if mantle == 0 and core in MATERIALS and MATERIALS[core].radioactive:
+        if changed:  # bared (or filled) by this action: it reacts by this round's end if near now or next
+            near = obs.next_near(aid, r)
+            fuse = obs.options.uranium_fuse - obs.asteroid(aid).exposures
+            if fuse <= 1 and exposed_now_reacts(core, None if near is None else near - r):
+                return DIES
+        elif obs.reacts_at(aid) == r:
+            return DIES
+    storm = obs.storm_round(aid)
+    if storm is None or storm > r + 1 or (mantle == 0 and core == HOLLOW):
+        return SAFE
+    if mantle == 0 and core == UNKNOWN:
+        return GAMBLE
+    if storm == r:
+        return GAMBLE if mantle == 1 and core == UNKNOWN and isinstance(action, Drill) else DIES
+    # the storm comes at the next round's end: one action then must make it safe
+    if mantle == 1 and core in (HOLLOW, UNKNOWN):
+        return SAFE if core == HOLLOW else GAMBLE
+    if mantle == 0 and core in MATERIALS and carry < CARGO_LIMIT and not MATERIALS[core].radioactive:
+        return SAFE  # mined out, it is a shelter
+    for _, far in obs.exits(aid):
+        other = obs.asteroid(far)
+        if (obs.storm_round(far) != r + 1 or other.shelter) and obs.reacts_at(far) != r + 1:
+            return SAFE
+    return DOOMED
+
+
 class LearnedBot:
-    """Plays a trained policy: the legal action it ranks highest (deterministic; the seed is not used)."""
+    """Plays a trained policy: the legal action it ranks highest among those of the lowest `risk`
+    (deterministic; the seed is not used). `guard=False`: the policy's own choice, unchecked."""
 
     name = "learned"
 
-    def __init__(self, seed: int = 0, policy: Policy | None = None) -> None:
+    def __init__(self, seed: int = 0, policy: Policy | None = None, guard: bool = True) -> None:
         self.policy = policy if policy is not None else _shipped()
+        self.guard = guard
         self.encoder = Encoder(self.policy.slots, self.policy.max_rounds)
         self._hops: Hops | None = None
         """The distances of the game last played (kept while the links stay the same)."""
@@ -161,8 +223,20 @@ class LearnedBot:
         if hops is None or not hops.obs.same_game(obs):
             hops = self._hops = Hops(obs)
         hops.sync(links_key(obs))
-        index = self.policy.act(encoder.observe(obs, settler, exits=exits, hops=hops), mask)
-        return encoder.action(obs, settler, index, exits)
+        x = encoder.observe(obs, settler, exits=exits, hops=hops)
+        if not self.guard:
+            return encoder.action(obs, settler, self.policy.act(x, mask), exits)
+        logits = self.policy.logits(x.astype(np.float32, copy=False))
+        best: tuple[int, float] | None = None
+        choice: Action = Wait(settler)
+        for index in np.flatnonzero(mask):  # the index order breaks ties as `Policy.act` does
+            action = encoder.action(obs, settler, int(index), exits)
+            dest = exits[index - FIXED_ACTIONS][1] if index >= FIXED_ACTIONS else None
+            key = (risk(obs, settler, action, dest), -float(logits[index]))
+            if best is None or key < best:
+                best, choice = key, action
+        return choice
 
 
-__all__ = ["VERSION", "WEIGHTS", "LearnedBot", "Policy", "PolicyError", "feature_version", "load_policy", "sidecar_of"]
+__all__ = ["DIES", "DOOMED", "GAMBLE", "SAFE", "VERSION", "WEIGHTS", "LearnedBot", "Policy", "PolicyError",
+           "feature_version", "load_policy", "risk", "sidecar_of"]

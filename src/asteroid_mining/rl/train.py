@@ -397,7 +397,8 @@ def _train(config: TrainConfig, echo: Callable[[str], None]) -> Path:  # pragma:
                 data.append(demonstrations(config, moves, config.seed * 1_000_003 + 10_000_000 + 100_000 * round_,
                                            advance, player, beta=0.5 ** round_))
                 done += moves
-                x_all = torch.from_numpy(np.concatenate([d[0] for d in data]).astype(np.float32))
+                # kept in half precision (a million positions are 1 GB so), each minibatch widened as it is used
+                x_all = torch.from_numpy(np.concatenate([d[0] for d in data]))
                 m_all = torch.from_numpy(np.concatenate([d[1] for d in data]))
                 a_all = torch.from_numpy(np.concatenate([d[2] for d in data]))
                 r_all = torch.from_numpy(np.concatenate([d[3] for d in data]))
@@ -407,7 +408,7 @@ def _train(config: TrainConfig, echo: Callable[[str], None]) -> Path:  # pragma:
                     order = torch.randperm(len(a_all), generator=gen)
                     for lo in range(0, len(order), 1024):
                         idx = order[lo: lo + 1024]
-                        latent_pi, latent_vf = policy.mlp_extractor(x_all[idx])
+                        latent_pi, latent_vf = policy.mlp_extractor(x_all[idx].float())
                         logits = policy.action_net(latent_pi).masked_fill(~m_all[idx], -1e8)
                         loss = torch.nn.functional.cross_entropy(logits, a_all[idx])
                         loss = loss + 0.5 * torch.nn.functional.mse_loss(
