@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.middleware import gzip as gzip_middleware
 
+from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.live import LiveGame
 from asteroid_mining.server.schemas import GameDetail
 
@@ -71,3 +73,36 @@ def test_a_finished_games_kept_view_is_not_gzipped_again(client: TestClient, mon
     assert gzipped[0] == 0 and compressed[0] == 0
     assert all(a.headers["content-encoding"] == "gzip" and a.json() == first.json() for a in again)
     assert first.json()["status"] == "abandoned"
+
+
+# ----- games stay in the store for good: what one address creates is bounded in bytes -----
+def test_the_bytes_of_new_games_are_charged_to_their_creators_address(tmp_path: Path) -> None:
+    """Creating games had no limit but `max_games_per_client`, which finished games do not count: one client
+    creating `large` games and abandoning each at once grew the database by 1.6 MB a second (5 games a second,
+    a third of a core), for ever. Each new game's belt, in bytes as stored, is charged to its creator's address
+    (`create_bytes_per_second`, `create_bytes_burst`): while in debt, `429 rate_limited`, and nothing is
+    stored."""
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static", bot_delay=0.0,
+                        create_bytes_per_second=0.001, create_bytes_burst=1)
+    with TestClient(create_app(settings)) as client:
+        first = client.post("/api/games", json={"belt": "tutorial", "seed": 5})
+        assert first.status_code == 201, first.text
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.games[first.json()["id"]].belt_bytes > 1000  # the belt document, as stored
+        for refused in (client.post("/api/games", json={"belt": "tutorial", "seed": 5}),
+                        client.post("/api/lessons/fly/games")):
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"]["code"] == "rate_limited"
+            assert "belts" in refused.json()["error"]["message"] and int(refused.headers["retry-after"]) >= 1
+        assert len(hub.games) == 1
+        assert [g["id"] for g in client.get("/api/games").json()["games"]] == [first.json()["id"]]
+    with TestClient(create_app(settings)) as other:  # the store holds the one game
+        assert [g["id"] for g in other.get("/api/games").json()["games"]] == [first.json()["id"]]
+
+
+def test_the_default_creation_budget_lets_a_player_start_many_large_games() -> None:
+    """The bucket is sized for people: fifty `large` games (280 KB each) at once, then five tutorial games (4 KB)
+    a second."""
+    defaults = Settings()
+    assert defaults.create_bytes_burst >= 50 * 290_000
+    assert defaults.create_bytes_per_second >= 5 * 4_100

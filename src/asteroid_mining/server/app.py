@@ -64,6 +64,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.state.history_limiter = ReadLimiter(settings.history_rate_per_second, settings.history_rate_burst)
     app.state.lobby_limiter = ReadLimiter(settings.lobby_rate_per_second, settings.lobby_rate_burst,
                                           what="lobby listings asked for")
+    app.state.create_limiter = ReadLimiter(settings.create_bytes_per_second, settings.create_bytes_burst,
+                                           what="new games' belts stored, in bytes")
     app.state.lobby_cache = LobbyCache(settings.lobby_cache_seconds)
     app.state.finished = FinishedAnswers(settings.finished_cache_bytes)
     errors.install(app)

@@ -106,6 +106,11 @@ class Settings:
     browser's lobby asks every 5 seconds."""
     lobby_rate_burst: int = 50
     """Lobby listings one address may ask for at once (the bucket's size)."""
+    create_bytes_per_second: float = 32_768.0
+    """Bytes of new games' belts (as stored) one address may create per second, on average (token bucket): each
+    game stays in the store for good, finished or not (a `large` belt's game is 280 KB)."""
+    create_bytes_burst: int = 16 * 1024 * 1024
+    """Bytes of new games' belts one address may create at once (the bucket's size)."""
     lobby_cache_seconds: float = 1.0
     """Seconds the lobby's answer is kept at most (it is built again sooner when what it lists changes)."""
     finished_cache_bytes: int = 16 * 1024 * 1024
@@ -169,7 +174,7 @@ class Settings:
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
         for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second",
-                     "program_rate_per_second", "lobby_rate_per_second"):
+                     "program_rate_per_second", "lobby_rate_per_second", "create_bytes_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
@@ -182,7 +187,8 @@ class Settings:
                      "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
                      "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
-                     "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes"):
+                     "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes",
+                     "create_bytes_burst"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         if problems:

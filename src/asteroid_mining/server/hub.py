@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import AsyncIterator, Hashable
 from typing import Any
 
+import orjson
+
 from ..rules import Game, SetupError
 from ..storage import Command, DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
 from .belts import checked_belt
@@ -284,6 +286,7 @@ class GameHub:
             log.error("game %s could not be stored: %s", record.id, failure)
             raise storage_refusal(failure) from None
         live = await asyncio.to_thread(self.make_live, record, meta, game, 0, players)  # (as in _load)
+        live.belt_bytes = await asyncio.to_thread(lambda: len(orjson.dumps(belt_json)))  # (a few ms at most)
         self.games[record.id] = live
         live.start()
         _age_young_objects()

@@ -28,7 +28,7 @@ from ..script.lexer import ScriptError
 from ..script.parser import Expect, parse
 from .action_schemas import SPEC_OF
 from .errors import ServerError
-from .lobby import charge_load
+from .lobby import charge_load, create_charged
 from .schemas import CreatedGame, CreateGame
 
 LESSONS = Path(__file__).with_name("lessons")
@@ -162,8 +162,7 @@ async def new_lesson_game(lesson_id: str, request: Request) -> CreatedGame:
     """A new game of a lesson; the answer holds the seats' tokens, as for any new game. It is not listed in the
     lobby (its meta names the lesson)."""
     lesson = _lesson(lesson_id)
-    client = request.client.host if request.client else "unknown"
-    live, seats = await request.app.state.hub.create(CreateGame(**lesson.game), client, lesson=lesson.id)
+    live, seats = await create_charged(request, CreateGame(**lesson.game), lesson.id)  # (as any new game)
     return CreatedGame(id=live.id, seats=seats)
 
 

@@ -190,6 +190,10 @@ class Replication:
 class LiveGame:
     """A game being played: its engine, seats, connections, recent updates and owner task."""
 
+    belt_bytes = 0
+    """The bytes of its belt document as stored, for a game created here (its creator's address is charged them,
+    `lobby.create_charged`); 0 for a game loaded from the store."""
+
     def __init__(self, record: GameRecord, meta: GameMeta, game: Game, seq: int, settings: Settings,
                  store: GameStore, players: dict[int, BotPlayer], replication: Replication | None = None) -> None:
         self.id = record.id

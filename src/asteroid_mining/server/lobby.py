@@ -21,7 +21,19 @@ from .live import LiveGame
 from .meta import GameMeta
 from .read_cache import GZIP_MINIMUM, Encoded, FinishedAnswers
 from .rebuild import DamagedGame, read_meta
-from .schemas import AbandonGame, CreatedGame, CreateGame, ErrorBody, GameDetail, GameLog, GameSummary, Health, Lobby
+from .replay_cache import ReadLimiter
+from .schemas import (
+    AbandonGame,
+    CreatedGame,
+    CreatedSeat,
+    CreateGame,
+    ErrorBody,
+    GameDetail,
+    GameLog,
+    GameSummary,
+    Health,
+    Lobby,
+)
 from .seats import seat_for_token
 
 router = APIRouter(prefix="/api")
@@ -87,9 +99,22 @@ async def create_game(request: Request, response: Response) -> CreatedGame:
     body = json_body(request, CreateGame)
     if body is None:
         raise ServerError(422, "invalid", "the request needs a JSON body: an object ({} takes every default)")
-    live, seats = await hub_of(request).create(body, client_of(request))
+    live, seats = await create_charged(request, body)
     response.headers["cache-control"] = "no-store"
     return with_links(CreatedGame(id=live.id, seats=seats), site_of(request))
+
+
+async def create_charged(request: Request, body: CreateGame, lesson: str | None = None,
+                         ) -> tuple[LiveGame, list[CreatedSeat]]:
+    """Create a game for the request's address, charging the bytes of its belt as stored to the address's bucket
+    (`create_limiter`: 429 `rate_limited` while it is in debt). A game stays in the store for good, finished or
+    not: without it, one client creating and abandoning games in a loop grew the database by 1.6 MB a second."""
+    client = client_of(request)
+    limiter: ReadLimiter = request.app.state.create_limiter
+    limiter.check(client)
+    live, seats = await hub_of(request).create(body, client, lesson)
+    limiter.charge(client, live.belt_bytes)
+    return live, seats
 
 
 def site_of(request: Request) -> str:
