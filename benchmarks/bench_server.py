@@ -480,7 +480,7 @@ def main() -> int:
         runner = asyncio.run
     limits = ["--bot-delay", "0", "--max-games-per-client", str(args.games + args.takeover_games + 10),
               "--max-connections-per-client", str((args.games + args.takeover_games) * args.clients + 10),
-              "--rate-per-second", str(args.rate)]
+              "--rate-per-second", str(args.rate), "--create-bytes-burst", str(1 << 40)]  # every game at once
     if args.cluster:
         from cluster_runs import run_cluster  # beside this file
 
