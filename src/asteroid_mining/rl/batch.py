@@ -13,17 +13,35 @@ The output arrays are the batch's own, overwritten by the next call: copy what y
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import Belt
-from .encoding import Mask, Vector
+from ..rules import KINDS, Belt
+from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
+from .encoding import _PAIRS, _SAFE_TO_EXPOSE, _WANTS, GLOBAL_FEATURES, Mask, Vector
 from .episode import Episode, final_mask
+from .hops import FAR, Distances, gate_key
+from .table import ASTEROID_FEATURES, CORE_CODES, GUIDE_AT, NUMBERS, Floats, Numbers, Pending
+
+POOLED = 512
+"""Games on belts of at most this many asteroids keep their tables and moves in the batch's arrays, and their
+observations are filled for the whole batch at once (see `BatchEnv`); a larger belt turns the batch to each
+game's own `Episode.encode` (its moves are worked out on demand, `hops.Hops`)."""
+_SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float64)
 
 
 class BatchEnv:
-    """`n` games on the same belt and options, each with its own seed."""
+    """`n` games on the same belt and options, each with its own seed.
+
+    Each game's step is the engine's, through its `Episode`; the observations are then filled for the whole
+    batch at once, column by column: every game's asteroid table (`table.BeltTable`) and matrix of moves
+    (`hops.Hops`) live in arrays of the batch (one block per game), so the rows of every game's settler and
+    exit slots are one gather, the features that change with the round, the settler and the team a few numpy
+    operations over all of them, and the guidance features one gather from the matrices. They are, bit for bit,
+    what `Episode.encode` gives each game (tests/ai/test_rl_batch.py).
+    """
 
     def __init__(self, n: int, belt: str | Belt = "small", rules: str = "classic", settlers: int = 3,
                  max_rounds: int = 300, neighbour_slots: int = 16, difficulty: str | None = None,
@@ -51,6 +69,63 @@ class BatchEnv:
         """The seed of each row's game."""
         self._rng = np.random.default_rng()
         self._final_mask = final_mask(encoder.n_actions)
+        self._rows = 1 + encoder.slots
+        """Asteroid rows of an observation: the settler's own, then the exit slots."""
+        self._others = max(1, settlers - 1)
+        """Columns of the guidance gather for the other settlers (the nearest of them is taken)."""
+        # the batch's arrays: `_size` asteroids a game, grown when a game has more (`_grow`)
+        self._size = 0
+        self._features: Floats = np.zeros((1, ASTEROID_FEATURES), dtype=np.float64)
+        self._numbers: Numbers = np.zeros((1, NUMBERS), dtype=np.int64)
+        self._matrices: Distances = np.zeros((n, 0, 5), dtype=np.uint8)
+        self._pooled = True
+        """Whether every game keeps its table and moves in the batch's arrays (else `Episode.encode`)."""
+        self._in_pool = [False] * n
+        self._pending: Pending = ([], [], [])
+        """Table rows rewritten by the games' steps, to write before the observations read them (`_flush`)."""
+        self._games = np.arange(n)[:, None]
+        self._offsets = np.zeros((n, 1), dtype=np.intp)
+        self._max_rounds = max_rounds
+        for i, episode in enumerate(self.episodes):
+            episode.storage = partial(self._storage, i)
+
+    def _storage(self, i: int, count: int) -> tuple[Floats, Numbers, Distances | None]:
+        """Where game `i`, new, with `count` asteroids keeps its table and moves (`Episode.storage`)."""
+        self._flush()  # (rows of the game it replaces may wait there; rows are moved when the arrays grow)
+        if count > POOLED:
+            self._pooled = False
+            self._in_pool[i] = False
+            return (np.zeros((count, ASTEROID_FEATURES), dtype=np.float64),
+                    np.zeros((count, NUMBERS), dtype=np.int64), None)
+        if count > self._size:
+            self._grow(count + count // 4)
+        size = self._size
+        self._in_pool[i] = True
+        return (self._features[i * size: i * size + count], self._numbers[i * size: i * size + count],
+                self._matrices[i, :count, : count + 4])
+
+    def _grow(self, size: int) -> None:
+        """Room for `size` asteroids a game: new arrays, the games' tables and moves copied and moved there.
+        The features' last row is all zeros and the matrices' last column all `FAR` (what the gathers of empty
+        slots and missing targets read)."""
+        n, old = self.n, self._size
+        features = np.zeros((n * size + 1, ASTEROID_FEATURES), dtype=np.float64)
+        numbers = np.zeros((n * size + 1, NUMBERS), dtype=np.int64)
+        numbers[-1] = (0, 0, 1, 0, 0)  # never near the Sun
+        matrices = np.full((n, size, size + 5), FAR, dtype=np.uint8)
+        for i, episode in enumerate(self.episodes):
+            table, hops = episode.table, episode.hops
+            if table is None or hops is None or not self._in_pool[i]:
+                continue
+            count = len(table.row)
+            features[i * size: i * size + count] = self._features[i * old: i * old + count]
+            numbers[i * size: i * size + count] = self._numbers[i * old: i * old + count]
+            table.features = features[i * size: i * size + count]
+            table.numbers = numbers[i * size: i * size + count]
+            hops.move_to(matrices[i, :count, : count + 4])
+            table.base = i * size
+        self._features, self._numbers, self._matrices, self._size = features, numbers, matrices, size
+        self._offsets = np.arange(n)[:, None] * size
 
     def reset(self, seed: int | None = None) -> tuple[Vector, Mask]:
         """New games in every row: with `seed`, row i plays seed `seed + i` and later games draw their seeds from
@@ -58,18 +133,22 @@ class BatchEnv:
         self._rng = np.random.default_rng(seed)
         for i in range(self.n):
             self._start(i, seed + i if seed is not None else self._draw())
+        self._observe()
         return self.observations, self.masks
 
     def _draw(self) -> int:
         return int(self._rng.integers(0, 2**31 - 1))
 
     def _start(self, i: int, seed: int) -> None:
+        """A new game in row `i` (its observation is filled with the others', `_observe`)."""
         episode = self.episodes[i]
         game = episode.start(seed)
+        if self._in_pool[i]:
+            assert episode.table is not None
+            episode.table.sink = self._pending
+            episode.table.base = i * self._size
         self.seeds[i] = seed
-        settler = game.turn if game.turn in episode.learners else episode.learners[0]
-        self.settler[i] = settler
-        self.observations[i], self.masks[i] = episode.encode(settler)
+        self.settler[i] = game.turn if game.turn in episode.learners else episode.learners[0]
 
     def step(self, actions: npt.ArrayLike) -> tuple[Vector, Mask, npt.NDArray[np.float32], npt.NDArray[np.bool_],
                                                      npt.NDArray[np.bool_]]:
@@ -81,7 +160,7 @@ class BatchEnv:
         if self.n and (chosen.min() < 0 or chosen.max() >= self.n_actions):
             raise ValueError(f"actions must be in 0…{self.n_actions - 1}")
         picks = chosen.tolist()
-        observations, masks, settlers = self.observations, self.masks, self.settler
+        settlers = self.settler
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
         for i, episode in enumerate(self.episodes):
             outcome = episode.step(settlers[i], picks[i])
@@ -95,9 +174,146 @@ class BatchEnv:
             settler = game.turn if game.turn in episode.learners else settlers[i]
             assert settler is not None
             if outcome.terminated or outcome.truncated:
+                self._flush()
                 self.final_observation[i] = episode.encode(settler)[0]
                 self._start(i, self._draw())
                 continue
             settlers[i] = settler
-            observations[i], masks[i] = episode.encode(settler)
-        return observations, masks, rewards, terminated, truncated
+        self._observe()
+        return self.observations, self.masks, rewards, terminated, truncated
+
+    def _flush(self) -> None:
+        """Write the table rows the games' steps rewrote (`BeltTable.sink`) into the batch's arrays."""
+        at, values, numbers = self._pending
+        if at:
+            self._features[at] = values
+            self._numbers[at] = numbers
+            at.clear()
+            values.clear()
+            numbers.clear()
+
+    def _observe(self) -> None:
+        """Every row's observation and mask, for its settler (`settler`), as `Episode.encode` gives them."""
+        self._flush()
+        if not self._pooled:
+            for i, episode in enumerate(self.episodes):
+                self.observations[i], self.masks[i] = episode.encode(self.settler[i])
+            return
+        n, width, size, n_actions, others_n = self.n, self._rows, self._size, self.n_actions, self._others
+        pad = n * size  # the features' row of zeros
+        far = size + 4  # the matrices' column of `FAR`
+        blank = [far] * (others_n + 4)
+        rows = [pad] * (n * width)  # rows of the batch's features, settler's asteroid then exit slots
+        via = [False] * (n * width)
+        sel: list[int] = []  # each game's guidance targets: the others' rows, cargo's, the static columns
+        rounds = [0] * n
+        wants_rows: list[bool] = []
+        on: list[int] = []  # positions of the masks' ones
+        glob: list[float] = []
+        storms: list[int] = []  # rows with a storm forecast, and its urgency
+        urgency: list[float] = []
+        settlers = self.settler
+        max_rounds = self._max_rounds
+        for i, episode in enumerate(self.episodes):
+            settler = settlers[i]
+            obs = episode.obs
+            game = episode.game
+            table, hops = episode.table, episode.hops
+            assert game is not None and table is not None and hops is not None
+            exits = episode.exits(settler)
+            base = i * n_actions
+            on += [base + k for k in episode.encoder.mask_indices(obs, settler, exits)]
+            need = episode._need
+            row_of = table.row
+            # the game's and the settler's features (`Encoder.globals`) and the guidance features' first targets
+            # (`encoding.targets`), in one pass over the team
+            team = game.settlers
+            me = team[settler]
+            at = me.at
+            living = 0
+            others: list[int] = []
+            loads: dict[int, int] = {}
+            for s in team.values():
+                if s.alive:
+                    living += 1
+                    place = s.at
+                    if place is not None:
+                        j = row_of[place]
+                        if s.id != settler:
+                            others.append(j)
+                        loads[j] = loads.get(j, 0) + s.carry_total
+            r = rounds[i] = game.round
+            cargo = me.cargo
+            glob += (min(1.0, r / max_rounds), 1.0 if me.alive else 0.0, living / max(1, len(team)),
+                     1.0 if not any(need.values()) else 0.0, len(me.gates) / GATE_LIMIT)
+            glob += [need[kind] / WIN_TARGET for kind in KINDS]
+            glob += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
+            glob += (me.carry_total / CARGO_LIMIT,
+                     0.0 if at is None else min(1.0, len(game.asteroids[at].neighbours) / 100))
+            wants = tuple([need.get(code, 0) > 0 for code in CORE_CODES])
+            wants_rows += wants
+            if at is None:
+                sel += blank
+                continue
+            first, offset = i * width, i * size
+            rows[first] = offset + row_of[at]
+            if exits:
+                rows[first + 1: first + 1 + len(exits)] = [offset + row_of[dest] for _, dest in exits]
+                for k, (target, dest) in enumerate(exits, first + 1):
+                    if target != dest:
+                        via[k] = True
+            # the moves' matrix for the links now and its static columns for the needs now (`Episode.encode`)
+            hops.sync((table.gone, gate_key(obs)))
+            hops.static((wants, table.version), _WANTS[wants], table.codes, table.shelters)
+            # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
+            most = max(loads, key=loads.__getitem__) if loads else far
+            count = hops.n
+            sel += others
+            sel += [far] * (others_n - len(others))
+            sel += (most, count, count + 1, count + 2)
+            if game.forecasts:
+                storm_round = game.storm_round
+                for k, aid in enumerate([at, *(dest for _, dest in exits)], first):
+                    storm = storm_round(aid)
+                    if storm is not None:
+                        storms.append(k)
+                        urgency.append(1.0 / (1 + max(0, storm - r)))
+        where = np.array(rows, dtype=np.intp).reshape(n, width)
+        absent = where == pad
+        out = self.observations
+        features = self._features[where]  # (n, width, ASTEROID_FEATURES), a copy to fill in
+        numbers = self._numbers[where]
+        settled, code = numbers[..., 0], numbers[..., 1]
+        period, window, phase = numbers[..., 2], numbers[..., 3], numbers[..., 4]
+        now = np.array(rounds, dtype=np.int64)[:, None]
+        near_now = (now - 1 + phase) % period < window  # `rules.Orbit.is_near`
+        near_next = (now + phase) % period < window
+        features[..., 1] = np.array(via, dtype=np.bool_).reshape(n, width)
+        features[..., 3] = near_now
+        features[..., 4] = near_next
+        if storms:
+            flat = features.reshape(n * width, ASTEROID_FEATURES)
+            flat[storms, 6] = 1.0
+            flat[storms, 7] = urgency
+        # teammates: everyone on it but the settler itself (on its own asteroid)
+        features[..., 8] = np.minimum(1.0, (settled - (where == where[:, :1])) / 3)
+        games = self._games
+        features[..., 11] = np.array(wants_rows, dtype=np.bool_).reshape(n, len(CORE_CODES))[games, code]
+        features[..., 12] = _SAFE[code, np.where(near_now, 0, 2 - near_next.view(np.uint8))]  # the wait: 0, 1 or later
+        # the guidance: one gather from every game's matrix, the nearest of the others, the pairs of columns
+        local = np.minimum(where - self._offsets, size - 1)  # (empty slots read any row: zeroed below)
+        found = self._matrices[games[:, :, None], local[:, :, None],
+                               np.array(sel, dtype=np.intp).reshape(n, 1, others_n + 4)]
+        if others_n > 1:
+            moves = found[..., others_n - 1:]
+            moves[..., 0] = found[..., :others_n].min(axis=2)
+        else:
+            moves = found
+        closer = (moves < moves[:, :1, :]).view(np.uint8)
+        features[..., GUIDE_AT:] = _PAIRS[moves, closer].reshape(n, width, ASTEROID_FEATURES - GUIDE_AT)
+        features[absent] = 0.0
+        out[:, :GLOBAL_FEATURES] = np.array(glob, dtype=np.float64).reshape(n, GLOBAL_FEATURES)
+        out[:, GLOBAL_FEATURES:] = features.reshape(n, width * ASTEROID_FEATURES)
+        masks = self.masks
+        masks.fill(0)
+        masks.reshape(-1)[on] = 1

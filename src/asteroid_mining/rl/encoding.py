@@ -282,9 +282,16 @@ class Encoder:
 
         `exits` (from `exits`) saves working them out again."""
         out = np.zeros(FIXED_ACTIONS + self.slots, dtype=np.int8)
+        out[self.mask_indices(obs, settler, exits)] = 1
+        return out
+
+    def mask_indices(self, obs: Observation, settler: str, exits: list[tuple[str, str]] | None = None
+                     ) -> list[int]:
+        """The indices `mask` sets to 1 (in no particular order; a few may repeat)."""
         legal = obs.legal_actions(settler)
         if not legal:
-            return out
+            return []
+        on: list[int] = []
         gates: tuple[str, ...] | None = None
         for action in legal:
             kind = type(action)
@@ -292,19 +299,19 @@ class Encoder:
                 continue  # moves are the exit slots, below
             index = _FIXED_INDEX.get(kind)
             if index is not None:
-                out[index] = 1
+                on.append(index)
                 continue
             at = _VARIED[kind]
             if at.over == "kinds":
-                out[at.first + KINDS.index(getattr(action, at.field or ""))] = 1
+                on.append(at.first + KINDS.index(getattr(action, at.field or "")))
             else:
                 if gates is None:
                     gates = obs.settler(settler).gates
-                out[at.first + gates.index(getattr(action, at.field or ""))] = 1
+                on.append(at.first + gates.index(getattr(action, at.field or "")))
         if exits is None:
             exits = self.exits(obs, settler)
-        out[FIXED_ACTIONS: FIXED_ACTIONS + len(exits)] = 1
-        return out
+        on.extend(range(FIXED_ACTIONS, FIXED_ACTIONS + len(exits)))
+        return on
 
     # ----- observations -----
     def observe(self, obs: Observation, settler: str, table: BeltTable | None = None,
@@ -317,29 +324,15 @@ class Encoder:
         save working them out again; `hops` (the game's `Hops`, synced to its links) saves the distances.
         """
         out = np.zeros(self.size, dtype=np.float32)
-        me = obs.settler(settler)
         if need is None:
             need = team_needs(obs)
-        cargo = me.cargo
-        at = me.at
-        g = [
-            min(1.0, obs.round / self.max_rounds),
-            1.0 if me.alive else 0.0,
-            len(obs.living_settlers()) / max(1, len(obs.settler_ids())),
-            1.0 if not any(need.values()) else 0.0,
-            len(me.gates) / GATE_LIMIT,
-        ]
-        g += [need[kind] / WIN_TARGET for kind in KINDS]
-        g += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
-        g += [me.carry_total / CARGO_LIMIT, 0.0]  # then the degree of the settler's asteroid, below
+        g, at = self.globals(obs, settler, need)
+        out[:GLOBAL_FEATURES] = g
         if at is None:
-            out[:GLOBAL_FEATURES] = g
             return out
         if exits is None:
             exits = self.exits(obs, settler)
         ids = [at, *(dest for _, dest in exits)]
-        g[-1] = min(1.0, obs.asteroid(at).degree / 100)
-        out[:GLOBAL_FEATURES] = g
         via = [False, *(target != dest for target, dest in exits)]
         rows = table.gather(ids, obs.round) if table is not None else Gathered.of(obs, ids)
         out[GLOBAL_FEATURES: GLOBAL_FEATURES + ASTEROID_FEATURES * len(ids)] = rows.features.ravel()
@@ -354,6 +347,25 @@ class Encoder:
         # from the moves and whether they are fewer than from the settler's own asteroid (never on its own row)
         out[_guide_at(self.slots)[: len(ids)]] = _PAIRS[moves, (moves < moves[0]).view(np.uint8)]
         return out
+
+    def globals(self, obs: Observation, settler: str, need: dict[str, int]) -> tuple[list[float], str | None]:
+        """The game's and the settler's features (`GLOBAL_FEATURE_LIST`), and the settler's asteroid (None when
+        it is dead). `need`: `ai.team.team_needs(obs)`."""
+        me = obs.settler(settler)
+        cargo = me.cargo
+        at = me.at
+        g = [
+            min(1.0, obs.round / self.max_rounds),
+            1.0 if me.alive else 0.0,
+            len(obs.living_settlers()) / max(1, len(obs.settler_ids())),
+            1.0 if not any(need.values()) else 0.0,
+            len(me.gates) / GATE_LIMIT,
+        ]
+        g += [need[kind] / WIN_TARGET for kind in KINDS]
+        g += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
+        # the degree of the settler's asteroid last
+        g += [me.carry_total / CARGO_LIMIT, 0.0 if at is None else min(1.0, obs.asteroid(at).degree / 100)]
+        return g, at
 
     def _filled(self, obs: Observation, ids: list[str], via: list[bool], rows: Gathered,
                 need: dict[str, int], at: str) -> list[float]:
@@ -426,14 +438,25 @@ def _guidance(obs: Observation, settler: str, indices: list[int], hops: Hops, ta
     most, the needed known cores, the unsurveyed asteroids, the shelters), read from the settlers and the belt's
     columns (`BeltTable.codes`, `BeltTable.shelters`); the moves to the nearest one of each are one gather from
     the distance matrix (`Hops.guide`), the last three kept as columns while the needs and the columns stay."""
-    living = [s for s in obs.living_settlers() if s.at is not None]
     if table is not None:
         codes, shelters, version = table.codes, table.shelters, table.version
-        row_of = table.row
-        where = [row_of[s.at] for s in living if s.at is not None]
+        others, cargo = targets(obs, settler, table.row)
     else:
         codes, shelters = belt_columns(obs)
         version = hash((codes.tobytes(), shelters.tobytes()))
+        others, cargo = targets(obs, settler, None)
+    wants = tuple(need.get(code, 0) > 0 for code in CORE_CODES)
+    return hops.guide(indices, others, cargo, (wants, version), _WANTS[wants], codes, shelters)
+
+
+def targets(obs: Observation, settler: str, row_of: dict[str, int] | None) -> tuple[list[int], int | None]:
+    """The guidance features' first two targets: the asteroids of the other living settlers, and the one where
+    the living settlers carry the most units (None when none is alive), as rows of the table (`row_of`,
+    `BeltTable.row`) or, without, creation indices."""
+    living = [s for s in obs.living_settlers() if s.at is not None]
+    if row_of is not None:
+        where = [row_of[s.at] for s in living if s.at is not None]
+    else:
         where = [obs.asteroid(s.at).index for s in living if s.at is not None]
     others: list[int] = []
     loads: dict[int, int] = {}
@@ -443,8 +466,7 @@ def _guidance(obs: Observation, settler: str, indices: list[int], hops: Hops, ta
         loads[i] = loads.get(i, 0) + s.carry_total
     # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
     cargo = max(loads, key=loads.__getitem__) if loads else None
-    wants = tuple(need.get(code, 0) > 0 for code in CORE_CODES)
-    return hops.guide(indices, others, cargo, (wants, version), _WANTS[wants], codes, shelters)
+    return others, cargo
 
 
 _FIXED_INDEX: dict[type, int] = {ACTION_TYPES[a.name]: a.first for a in ACTION_LAYOUT if a.field is None}

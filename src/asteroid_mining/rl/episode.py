@@ -13,7 +13,7 @@ An episode ends (`terminated`) when the game is won or lost, and is cut short (`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,14 +28,19 @@ from ..rules import PRESETS as RULE_PRESETS
 from ..rules.events import Died, Event
 from ..rules.materials import WIN_TARGET
 from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector
-from .hops import Hops, gate_key
-from .table import BeltTable
+from .hops import Distances, Hops, gate_key
+from .table import BeltTable, Floats, Numbers
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0
 DEATH_REWARD = -0.2
 SHAPING = 0.05
 ILLEGAL_REWARD = -0.01
+
+
+Storage = Callable[[int], tuple[Floats, Numbers, Distances | None]]
+"""Given a game's number of asteroids: where its `BeltTable.features` and `numbers` are kept, and its `Hops`
+matrix (None: an array of its own)."""
 
 
 def carried(game: Game) -> dict[str, int]:
@@ -155,6 +160,9 @@ class Episode:
         self._obs: Observation | None = None
         self.hops: Hops | None = None
         """Moves between asteroids (the guidance features), kept until the links change."""
+        self.storage: Storage | None = None
+        """Where a new game's table and moves are kept (`rl.batch`: views of a batch's arrays), given the
+        number of asteroids; None: arrays of their own."""
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed` (the bots in seats are seeded with it too); the
@@ -162,9 +170,14 @@ class Episode:
         resolved = self.belts(seed)
         self.seed = seed
         self.game = Game.new(resolved.belt, resolved.options_for(self.rules), seed=seed, settlers=self.settlers)
-        self._obs = Observation(self.game)
-        self.table = BeltTable(self.game, self._obs)
-        self.hops = Hops(self._obs)
+        obs = self._obs = Observation(self.game)
+        if self.storage is None:
+            self.table = BeltTable(self.game, obs)
+            self.hops = Hops(obs)
+        else:
+            features, numbers, matrix = self.storage(obs.asteroid_count)
+            self.table = BeltTable(self.game, obs, features, numbers)
+            self.hops = Hops(obs, matrix)
         self._bots = {seat: make_bot(name, seed) for seat, name in self.bot_seats.items()}
         if self._bots:
             self._play_bots()

@@ -56,10 +56,14 @@ FULL = 1024
 class Hops:
     """Moves between the asteroids of one game, kept until the links change (see the module)."""
 
-    __slots__ = ("_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "n", "obs")
+    __slots__ = ("_buffer", "_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "n", "obs")
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, buffer: Distances | None = None) -> None:
+        """The moves of the game `obs` sees. `buffer`: where to keep the matrix (n × (n + 4) bytes, a view of a
+        batch's storage that gathers from the matrices of many games at once, `rl.batch`), on belts of at most
+        `FULL` asteroids; else an array of its own."""
         self.obs = obs
+        self._buffer = buffer
         self.n = obs.asteroid_count
         """Asteroids ever created: the rows' length (indices are creation indices, `AsteroidView.index`)."""
         self._key: Hashable = None
@@ -114,9 +118,21 @@ class Hops:
         matrix = self._matrix
         if matrix is None:
             n = self.n
-            matrix = self._matrix = np.full((n, n + 4), FAR, dtype=np.uint8)
+            if self._buffer is None:
+                matrix = np.full((n, n + 4), FAR, dtype=np.uint8)
+            else:
+                matrix = self._buffer
+                matrix[...] = FAR
             matrix[:, :n] = self._search(list(range(n)))
+            self._matrix = matrix
         return matrix
+
+    def move_to(self, buffer: Distances) -> None:
+        """Keep the matrix in `buffer` from now on (a batch's storage grown), what is known of it copied."""
+        if self._matrix is not None:
+            buffer[...] = self._matrix
+            self._matrix = buffer
+        self._buffer = buffer
 
     def rows(self, indices: Sequence[int]) -> Distances:
         """Moves from each of these asteroids (creation indices) to every asteroid: shape (len, n), `FAR` where

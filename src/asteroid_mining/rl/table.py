@@ -33,6 +33,8 @@ MAX_MANTLE = 5
 
 Rows = npt.NDArray[np.intp]
 Floats = npt.NDArray[np.float64]
+Pending = tuple[list[int], list[list[float]], list[tuple[int, int, int, int, int]]]
+"""Rows to write (`BeltTable.sink`): their positions, their features and their numbers."""
 
 
 def asteroid_row(a: AsteroidView, code: int | None = None) -> list[float]:
@@ -94,17 +96,29 @@ def belt_columns(obs: Observation) -> tuple[npt.NDArray[np.int8], npt.NDArray[np
     return codes, shelters
 
 
+NUMBERS = 5
+"""The columns of `BeltTable.numbers`: settlers on the asteroid, its core code, and its orbit's period, near-window
+and phase (`rules.Orbit`; an asteroid without an orbit: period 1, window 1 if pinned near, else 0)."""
+Numbers = npt.NDArray[np.int64]
+
+
 class BeltTable:
     """The rows of every asteroid of one game, indexed by the asteroids' creation order."""
 
-    def __init__(self, game: Game, obs: Observation) -> None:
-        """The table of `game` (seen through `obs`), every row filled, the game's touched ids taken."""
+    def __init__(self, game: Game, obs: Observation, features: Floats | None = None,
+                 numbers: Numbers | None = None) -> None:
+        """The table of `game` (seen through `obs`), every row filled, the game's touched ids taken.
+
+        `features` and `numbers`: where to keep `features` and `numbers` (arrays of the right shapes, views of a
+        batch's storage that gathers the rows of many games at once, `rl.batch`); else arrays of their own."""
         self.obs = obs
         self.game = game
         ids = list(game.asteroids)
         self.row: dict[str, int] = {aid: i for i, aid in enumerate(ids)}
         n = len(ids)
-        self.features = np.zeros((n, ASTEROID_FEATURES), dtype=np.float64)
+        self.features = np.zeros((n, ASTEROID_FEATURES), dtype=np.float64) if features is None else features
+        self.numbers: Numbers = np.zeros((n, NUMBERS), dtype=np.int64) if numbers is None else numbers
+        """What the batched observations compute from, one row per asteroid (see `NUMBERS`)."""
         self.settlers = [0] * n
         self.core = [0] * n
         self.orbit: list[Orbit | None] = [None] * n
@@ -118,6 +132,10 @@ class BeltTable:
         """Counts the changes of `codes` and `shelters` (the guidance features' targets, kept while it stays)."""
         self.gone = 0
         """Asteroids that have left the belt (exploded, R8): their links went with them (`hops.Hops`' key)."""
+        self.sink: Pending | None = None
+        """When set (`rl.batch`), `refresh` appends the rows it rewrites here, numbered from `base`, rather than
+        writing them: the batch writes every game's rows in one go before it reads them."""
+        self.base = 0
         game.take_touched()
         self.refresh(ids)
 
@@ -126,6 +144,7 @@ class BeltTable:
         row_of, asteroid = self.row, self.obs.asteroid
         at: list[int] = []
         values: list[list[float]] = []
+        numbers: list[tuple[int, int, int, int, int]] = []
         for tid in ids:
             i = row_of.get(tid)
             if i is None:
@@ -134,7 +153,7 @@ class BeltTable:
             code = CODE_OF[a.core]
             at.append(i)
             values.append(asteroid_row(a, code))
-            self.settlers[i] = len(a.settlers)
+            settlers = self.settlers[i] = len(a.settlers)
             shelter = a.shelter
             if self.core[i] != code or self.shelters[i] != shelter:
                 self.version += 1
@@ -144,12 +163,23 @@ class BeltTable:
             if self.exists[i] and not a.exists:
                 self.exists[i] = False
                 self.gone += 1
-            self.orbit[i] = a.orbit
-            self.pinned_near[i] = a.pinned == "near"
-        if len(at) == 1:
+            orbit = a.orbit
+            self.orbit[i] = orbit
+            pinned = self.pinned_near[i] = a.pinned == "near"
+            numbers.append((settlers, code, 1, 1 if pinned else 0, 0) if orbit is None
+                           else (settlers, code, orbit.period, orbit.window, orbit.phase))
+        sink = self.sink
+        if sink is not None:
+            base = self.base
+            sink[0].extend([base + i for i in at])
+            sink[1].extend(values)
+            sink[2].extend(numbers)
+        elif len(at) == 1:
             self.features[at[0]] = values[0]
+            self.numbers[at[0]] = numbers[0]
         elif at:
             self.features[at] = values  # the whole belt when the table is made: one conversion, not a row each
+            self.numbers[at] = numbers
 
     def update(self) -> None:
         """Rewrite the rows the engine has touched since the last update."""
