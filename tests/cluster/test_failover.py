@@ -57,6 +57,7 @@ class Game:
         self.spectator_record = Record()
         self.spectator = Client([cluster.ws_url(self.id, None, rng.choice(others)), cluster.ws_url(self.id)],
                                 self.spectator_record)
+        self.bots: dict[str, PlayerBot] = {}
 
     def clients(self) -> list[Client]:
         return [c for c, _ in self.players.values()] + [self.spectator]
@@ -122,8 +123,11 @@ THINK = 0.5
 async def play_all(games: list[Game], give_up: float) -> list[asyncio.Task[Any]]:
     rng = random.Random(7)
     readers = [asyncio.create_task(c.run()) for g in games for c in g.clients()]
-    players = [asyncio.create_task(PlayerBot(g.players[s][0], s, PLANS[s], THINK, random.Random(rng.random()))
-                                   .play(give_up)) for g in games for s in ("s1", "s2")]
+    for game in games:
+        for settler in ("s1", "s2"):
+            game.bots[settler] = PlayerBot(game.players[settler][0], settler, PLANS[settler], THINK,
+                                           random.Random(rng.random()))
+    players = [asyncio.create_task(bot.play(give_up)) for g in games for bot in g.bots.values()]
     return readers + players
 
 
@@ -131,15 +135,28 @@ def progress(games: list[Game]) -> int:
     return min(max(g.spectator.seq, min(c.seq for c, _ in g.players.values())) for g in games)
 
 
-async def wait_for(condition: Any, timeout: float, what: str, tasks: list[asyncio.Task[Any]]) -> None:
-    """Wait until `condition()`; fail at once when a client's task failed, or after `timeout` seconds."""
+def describe(games: list[Game]) -> str:
+    """Where the games furthest behind stand, as their clients see them (for a wait that timed out)."""
+    lines = []
+    for game in sorted(games, key=lambda g: max(c.seq for c in g.clients()))[:5]:
+        players = [f"{settler}: seq {client.seq}, turn {client.turn}, connected {client.connected.is_set()}, "
+                   f"step {game.bots[settler].step if settler in game.bots else '-'}, errors {record.errors[-3:]}, "
+                   f"closes {record.closes[-3:]}" for settler, (client, record) in game.players.items()]
+        lines.append(f"game {game.id}: spectator seq {game.spectator.seq}; " + "; ".join(players))
+    return "\n".join(lines)
+
+
+async def wait_for(condition: Any, timeout: float, what: str, tasks: list[asyncio.Task[Any]],
+                   games: list[Game]) -> None:
+    """Wait until `condition()`; fail at once when a client's task failed, or after `timeout` seconds (saying
+    where the games furthest behind stand)."""
     deadline = time.monotonic() + timeout
     while not condition():
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise AssertionError(f"a client failed while waiting for {what}") from task.exception()
         if time.monotonic() > deadline:
-            raise AssertionError(f"{what} did not happen within {timeout:g} s")
+            raise AssertionError(f"{what} did not happen within {timeout:g} s:\n{describe(games)}")
         await asyncio.sleep(0.05)
 
 
@@ -167,7 +184,8 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
         try:
             alive = {f"node{i + 1}": i for i in range(len(cluster.nodes))}
             for kill, restart in ((0, False), (1, True)):
-                await wait_for(lambda kill=kill: progress(games) >= 3 + 7 * kill, 240, "play before a kill", tasks)
+                await wait_for(lambda kill=kill: progress(games) >= 3 + 7 * kill, 240, "play before a kill", tasks,
+                               games)
                 owned = owners(cluster, games)
                 counts = Counter(node for node in owned.values() if node in alive)
                 assert counts, f"no live node owns a game: {owned}"
@@ -180,11 +198,12 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
                 taken = [g for g in games if g.id in mine]
                 await wait_for(lambda taken=taken, mine=mine: all(
                     max(c.seq for c in g.clients()) > mine[g.id] or g.spectator.done for g in taken), 240,
-                    f"the games of {name} going on", tasks)
+                    f"the games of {name} going on", tasks, games)
                 measured.extend(takeover_times(games, killed_at, mine))
                 if restart:
                     cluster.nodes[victim].start()
-            await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end", tasks)
+            await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end", tasks,
+                           games)
             for task in tasks:
                 task.cancel()
             results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -215,19 +234,21 @@ def test_play_resumes_after_redis_restarts_and_postgres_stops_and_starts() -> No
             give_up = time.monotonic() + 600
             tasks = await play_all(games, give_up)
             try:
-                await wait_for(lambda: progress(games) >= 4, 240, "play before Redis restarts", tasks)
+                await wait_for(lambda: progress(games) >= 4, 240, "play before Redis restarts", tasks, games)
                 assert running.redis is not None and running.postgres is not None
                 running.redis.stop()
                 await asyncio.sleep(0.5)  # clients keep playing meanwhile; errors must be clean
                 running.redis.start()
                 mark = progress(games)
-                await wait_for(lambda: progress(games) >= mark + 4, 240, "play after Redis restarted", tasks)
+                await wait_for(lambda: progress(games) >= mark + 4, 240, "play after Redis restarted", tasks, games)
                 running.postgres.stop()
                 await asyncio.sleep(0.5)
                 running.postgres.start()
                 mark = progress(games)
-                await wait_for(lambda: progress(games) >= mark + 2, 240, "play after PostgreSQL restarted", tasks)
-                await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end", tasks)
+                await wait_for(lambda: progress(games) >= mark + 2, 240, "play after PostgreSQL restarted", tasks,
+                               games)
+                await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end",
+                               tasks, games)
                 for task in tasks:
                     task.cancel()
                 results = await asyncio.gather(*tasks, return_exceptions=True)
