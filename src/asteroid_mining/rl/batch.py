@@ -12,6 +12,7 @@ The output arrays are the batch's own, overwritten by the next call: copy what y
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from functools import partial
 
@@ -29,7 +30,9 @@ POOLED = 512
 """Games on belts of at most this many asteroids keep their tables and moves in the batch's arrays, and their
 observations are filled for the whole batch at once (see `BatchEnv`); a larger belt turns the batch to each
 game's own `Episode.encode` (its moves are worked out on demand, `hops.Hops`)."""
-_SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float64)
+_SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float32)
+_SCALED = _PAIRS[:, 0, 0]
+"""A `<target>_hops` feature for each count of moves (`encoding._PAIRS`)."""
 
 
 class BatchEnv:
@@ -75,7 +78,7 @@ class BatchEnv:
         """Columns of the guidance gather for the other settlers (the nearest of them is taken)."""
         # the batch's arrays: `_size` asteroids a game, grown when a game has more (`_grow`)
         self._size = 0
-        self._features: Floats = np.zeros((1, ASTEROID_FEATURES), dtype=np.float64)
+        self._features: Floats = np.zeros((1, ASTEROID_FEATURES), dtype=np.float32)
         self._numbers: Numbers = np.zeros((1, NUMBERS), dtype=np.int64)
         self._matrices: Distances = np.zeros((n, 0, 5), dtype=np.uint8)
         self._pooled = True
@@ -85,6 +88,8 @@ class BatchEnv:
         """Table rows rewritten by the games' steps, to write before the observations read them (`_flush`)."""
         self._games = np.arange(n)[:, None]
         self._offsets = np.zeros((n, 1), dtype=np.intp)
+        self._cells = np.zeros((n, 1, 1), dtype=np.intp)
+        """Where each game's matrix starts in the flat `_matrices`."""
         self._max_rounds = max_rounds
         for i, episode in enumerate(self.episodes):
             episode.storage = partial(self._storage, i)
@@ -95,7 +100,7 @@ class BatchEnv:
         if count > POOLED:
             self._pooled = False
             self._in_pool[i] = False
-            return (np.zeros((count, ASTEROID_FEATURES), dtype=np.float64),
+            return (np.zeros((count, ASTEROID_FEATURES), dtype=np.float32),
                     np.zeros((count, NUMBERS), dtype=np.int64), None)
         if count > self._size:
             self._grow(count + count // 4)
@@ -109,7 +114,8 @@ class BatchEnv:
         The features' last row is all zeros and the matrices' last column all `FAR` (what the gathers of empty
         slots and missing targets read)."""
         n, old = self.n, self._size
-        features = np.zeros((n * size + 1, ASTEROID_FEATURES), dtype=np.float64)
+        # float32, as the vector: a feature is rounded once, when it is written, as `Episode.encode` rounds it
+        features = np.zeros((n * size + 1, ASTEROID_FEATURES), dtype=np.float32)
         numbers = np.zeros((n * size + 1, NUMBERS), dtype=np.int64)
         numbers[-1] = (0, 0, 1, 0, 0)  # never near the Sun
         matrices = np.full((n, size, size + 5), FAR, dtype=np.uint8)
@@ -126,6 +132,7 @@ class BatchEnv:
             table.base = i * size
         self._features, self._numbers, self._matrices, self._size = features, numbers, matrices, size
         self._offsets = np.arange(n)[:, None] * size
+        self._cells = (np.arange(n) * size * (size + 5))[:, None, None]
 
     def reset(self, seed: int | None = None) -> tuple[Vector, Mask]:
         """New games in every row: with `seed`, row i plays seed `seed + i` and later games draw their seeds from
@@ -163,17 +170,17 @@ class BatchEnv:
         settlers = self.settler
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
         for i, episode in enumerate(self.episodes):
-            outcome = episode.step(settlers[i], picks[i])
-            rewards[i] = outcome.reward
-            terminated[i] = outcome.terminated
-            truncated[i] = outcome.truncated
+            reward, ended, cut = episode.advance(settlers[i], picks[i])
+            rewards[i] = reward
+            terminated[i] = ended
+            truncated[i] = cut
             game = episode.game
             assert game is not None
             # the settler whose turn it is next, as `TeamEnv` observes it (the one that acted when the game
             # ended in the bots' turns)
             settler = game.turn if game.turn in episode.learners else settlers[i]
             assert settler is not None
-            if outcome.terminated or outcome.truncated:
+            if ended or cut:
                 self._flush()
                 self.final_observation[i] = episode.encode(settler)[0]
                 self._start(i, self._draw())
@@ -203,13 +210,14 @@ class BatchEnv:
         pad = n * size  # the features' row of zeros
         far = size + 4  # the matrices' column of `FAR`
         blank = [far] * (others_n + 4)
-        rows = [pad] * (n * width)  # rows of the batch's features, settler's asteroid then exit slots
-        via = [False] * (n * width)
-        sel: list[int] = []  # each game's guidance targets: the others' rows, cargo's, the static columns
-        rounds = [0] * n
-        wants_rows: list[bool] = []
-        on: list[int] = []  # positions of the masks' ones
-        glob: list[float] = []
+        # typed arrays rather than lists: numpy reads them without converting each item
+        rows = array("q", [pad]) * (n * width)  # rows of the batch's features: settler's asteroid, exit slots
+        via: list[int] = []  # the slots whose way is through a gate
+        sel = array("q")  # each game's guidance targets: the others' rows, cargo's, the static columns
+        rounds = array("q", [0]) * n
+        wants_rows = array("b")
+        on = array("q")  # positions of the masks' ones
+        glob = array("d")
         storms: list[int] = []  # rows with a storm forecast, and its urgency
         urgency: list[float] = []
         settlers = self.settler
@@ -222,7 +230,7 @@ class BatchEnv:
             assert game is not None and table is not None and hops is not None
             exits = episode.exits(settler)
             base = i * n_actions
-            on += [base + k for k in episode.encoder.mask_indices(obs, settler, exits)]
+            on.extend([base + k for k in episode.encoder.mask_indices(obs, settler, exits)])
             need = episode._need
             row_of = table.row
             # the game's and the settler's features (`Encoder.globals`) and the guidance features' first targets
@@ -244,33 +252,32 @@ class BatchEnv:
                         loads[j] = loads.get(j, 0) + s.carry_total
             r = rounds[i] = game.round
             cargo = me.cargo
-            glob += (min(1.0, r / max_rounds), 1.0 if me.alive else 0.0, living / max(1, len(team)),
-                     1.0 if not any(need.values()) else 0.0, len(me.gates) / GATE_LIMIT)
-            glob += [need[kind] / WIN_TARGET for kind in KINDS]
-            glob += [cargo[kind] / CARGO_LIMIT for kind in KINDS]
-            glob += (me.carry_total / CARGO_LIMIT,
-                     0.0 if at is None else min(1.0, len(game.asteroids[at].neighbours) / 100))
+            glob.extend((min(1.0, r / max_rounds), 1.0 if me.alive else 0.0, living / max(1, len(team)),
+                         1.0 if not any(need.values()) else 0.0, len(me.gates) / GATE_LIMIT))
+            glob.extend([need[kind] / WIN_TARGET for kind in KINDS])
+            glob.extend([cargo[kind] / CARGO_LIMIT for kind in KINDS])
+            glob.extend((me.carry_total / CARGO_LIMIT,
+                         0.0 if at is None else min(1.0, len(game.asteroids[at].neighbours) / 100)))
             wants = tuple([need.get(code, 0) > 0 for code in CORE_CODES])
-            wants_rows += wants
+            wants_rows.extend(wants)
             if at is None:
-                sel += blank
+                sel.extend(blank)
                 continue
             first, offset = i * width, i * size
             rows[first] = offset + row_of[at]
             if exits:
-                rows[first + 1: first + 1 + len(exits)] = [offset + row_of[dest] for _, dest in exits]
-                for k, (target, dest) in enumerate(exits, first + 1):
-                    if target != dest:
-                        via[k] = True
+                rows[first + 1: first + 1 + len(exits)] = array("q", [offset + row_of[dest] for _, dest in exits])
+                if game.asteroids[at].gates:  # (only a gate's exit leads elsewhere than its target)
+                    via += [k for k, (target, dest) in enumerate(exits, first + 1) if target != dest]
             # the moves' matrix for the links now and its static columns for the needs now (`Episode.encode`)
             hops.sync((table.gone, gate_key(obs)))
             hops.static((wants, table.version), _WANTS[wants], table.codes, table.shelters)
             # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
             most = max(loads, key=loads.__getitem__) if loads else far
             count = hops.n
-            sel += others
-            sel += [far] * (others_n - len(others))
-            sel += (most, count, count + 1, count + 2)
+            sel.extend(others)
+            sel.extend([far] * (others_n - len(others)))
+            sel.extend((most, count, count + 1, count + 2))
             if game.forecasts:
                 storm_round = game.storm_round
                 for k, aid in enumerate([at, *(dest for _, dest in exits)], first):
@@ -278,42 +285,45 @@ class BatchEnv:
                     if storm is not None:
                         storms.append(k)
                         urgency.append(1.0 / (1 + max(0, storm - r)))
-        where = np.array(rows, dtype=np.intp).reshape(n, width)
+        where = np.frombuffer(rows, dtype=np.int64).reshape(n, width)
         absent = where == pad
         out = self.observations
-        features = self._features[where]  # (n, width, ASTEROID_FEATURES), a copy to fill in
-        numbers = self._numbers[where]
+        features = self._features.take(where, axis=0)  # (n, width, ASTEROID_FEATURES), a copy to fill in
+        numbers = self._numbers.take(where, axis=0)
         settled, code = numbers[..., 0], numbers[..., 1]
         period, window, phase = numbers[..., 2], numbers[..., 3], numbers[..., 4]
-        now = np.array(rounds, dtype=np.int64)[:, None]
+        now = np.frombuffer(rounds, dtype=np.int64)[:, None]
         near_now = (now - 1 + phase) % period < window  # `rules.Orbit.is_near`
         near_next = (now + phase) % period < window
-        features[..., 1] = np.array(via, dtype=np.bool_).reshape(n, width)
+        flat = features.reshape(n * width, ASTEROID_FEATURES)
+        if via:  # (the column is 0 in the table)
+            flat[via, 1] = 1.0
         features[..., 3] = near_now
         features[..., 4] = near_next
         if storms:
-            flat = features.reshape(n * width, ASTEROID_FEATURES)
             flat[storms, 6] = 1.0
             flat[storms, 7] = urgency
         # teammates: everyone on it but the settler itself (on its own asteroid)
         features[..., 8] = np.minimum(1.0, (settled - (where == where[:, :1])) / 3)
-        games = self._games
-        features[..., 11] = np.array(wants_rows, dtype=np.bool_).reshape(n, len(CORE_CODES))[games, code]
-        features[..., 12] = _SAFE[code, np.where(near_now, 0, 2 - near_next.view(np.uint8))]  # the wait: 0, 1 or later
-        # the guidance: one gather from every game's matrix, the nearest of the others, the pairs of columns
+        wanted = np.frombuffer(wants_rows, dtype=np.bool_)
+        features[..., 11] = wanted.take(code + self._games * len(CORE_CODES))
+        features[..., 12] = _SAFE[code, np.where(near_now, 0, 2 - near_next.view(np.uint8))]  # the wait: 0, 1, later
+        # the guidance: one gather from every game's matrix, the nearest of the others, then each target's moves
+        # and whether the row's asteroid is closer than the settler's
         local = np.minimum(where - self._offsets, size - 1)  # (empty slots read any row: zeroed below)
-        found = self._matrices[games[:, :, None], local[:, :, None],
-                               np.array(sel, dtype=np.intp).reshape(n, 1, others_n + 4)]
+        targets = np.frombuffer(sel, dtype=np.int64).reshape(n, 1, others_n + 4)
+        found = self._matrices.reshape(-1).take(self._cells + local[:, :, None] * (size + 5) + targets)
         if others_n > 1:
             moves = found[..., others_n - 1:]
             moves[..., 0] = found[..., :others_n].min(axis=2)
         else:
             moves = found
-        closer = (moves < moves[:, :1, :]).view(np.uint8)
-        features[..., GUIDE_AT:] = _PAIRS[moves, closer].reshape(n, width, ASTEROID_FEATURES - GUIDE_AT)
+        features[..., GUIDE_AT::2] = _SCALED[moves]
+        features[..., GUIDE_AT + 1::2] = moves < moves[:, :1, :]
         features[absent] = 0.0
-        out[:, :GLOBAL_FEATURES] = np.array(glob, dtype=np.float64).reshape(n, GLOBAL_FEATURES)
+        out[:, :GLOBAL_FEATURES] = np.frombuffer(glob, dtype=np.float64).reshape(n, GLOBAL_FEATURES)
         out[:, GLOBAL_FEATURES:] = features.reshape(n, width * ASTEROID_FEATURES)
         masks = self.masks
         masks.fill(0)
-        masks.reshape(-1)[on] = 1
+        if on:
+            masks.reshape(-1)[np.frombuffer(on, dtype=np.int64)] = 1

@@ -250,9 +250,25 @@ class Episode:
     def apply(self, settler: str, action: Action) -> Outcome:
         """`settler` takes `action` (a refused one becomes `wait`); the game moves on. What `step` does with an
         index, for an action given as the engine's (a bot's, which may move beyond the exit slots)."""
+        before = self._potential
+        events, illegal = self._act(settler, action)
+        deaths = tuple(e.actor for e in events if isinstance(e, Died))
+        reward, terminated, truncated = self._judged(before, len(deaths), illegal)
+        return Outcome(reward, illegal, deaths, terminated, truncated, tuple(events))
+
+    def advance(self, settler: str, index: int) -> tuple[float, bool, bool]:
+        """`step` for a caller that keeps only the reward, `terminated` and `truncated` (`rl.batch`): the same
+        game and reward, without the step's record (`Outcome`)."""
+        before = self._potential
+        exits = self.exits(settler) if index >= FIXED_ACTIONS else None
+        events, illegal = self._act(settler, self.encoder.action(self.obs, settler, index, exits))
+        return self._judged(before, sum(1 for e in events if isinstance(e, Died)), illegal)
+
+    def _act(self, settler: str, action: Action) -> tuple[list[Event], bool]:
+        """The action (`wait` when refused) and the bots' turns after it: their events, and whether it was
+        refused; the table and the team's sums brought up to date."""
         game = self.game
         assert game is not None, "call start() first"
-        before = self._potential
         try:
             events = game.apply(action)  # checks it first, and changes nothing when it refuses
             illegal = False
@@ -263,9 +279,14 @@ class Episode:
             events = [*events, *self._play_bots()[0]]
         assert self.table is not None
         self.table.update()  # the rows of what the step touched, never the whole belt
-        deaths = tuple(e.actor for e in events if isinstance(e, Died))
         self._moved()
-        reward = SHAPING * (self._potential - before) + DEATH_REWARD * len(deaths)
+        return events, illegal
+
+    def _judged(self, before: float, deaths: int, illegal: bool) -> tuple[float, bool, bool]:
+        """The step's reward (Φ was `before` it), `terminated` and `truncated`."""
+        game = self.game
+        assert game is not None
+        reward = SHAPING * (self._potential - before) + DEATH_REWARD * deaths
         if illegal:
             reward += ILLEGAL_REWARD
         if game.status == "won":
@@ -274,4 +295,4 @@ class Episode:
             reward += LOSS_REWARD
         terminated = game.status != "running"
         truncated = not terminated and game.round > self.max_rounds
-        return Outcome(reward, illegal, deaths, terminated, truncated, tuple(events))
+        return reward, terminated, truncated

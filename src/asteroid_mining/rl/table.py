@@ -11,6 +11,7 @@ Two columns of the whole belt, `codes` and `shelters`, give the guidance feature
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +33,8 @@ MAX_MANTLE = 5
 """Mantles are scaled by this (and clipped to 1)."""
 
 Rows = npt.NDArray[np.intp]
-Floats = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]
+"""Features: float64 in a table of its own, float32 in a batch's (rounded once either way, as the vector is)."""
 Pending = tuple[list[int], list[list[float]], list[tuple[int, int, int, int, int]]]
 """Rows to write (`BeltTable.sink`): their positions, their features and their numbers."""
 
