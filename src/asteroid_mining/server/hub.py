@@ -199,10 +199,16 @@ class GameHub:
         """What the lobby lists (a cluster node reads every node's games from the shared store)."""
         return self.lobby()
 
-    def load_is_charged(self, game_id: str) -> bool:
-        """Whether reading `game_id` would load a finished game from the store (`lobby.charge_load`): a server
-        holds every running game from its start (`start`) and lets finished ones go (`release`)."""
+    async def load_is_charged(self, game_id: str, watching: bool) -> bool:
+        """Whether reading `game_id` (`watching`: for a WebSocket) would load a game from the store that its reader
+        is charged for (`lobby.charge_load`): here a finished one, since a server holds every running game from
+        its start (`start`) and lets finished ones go (`release`)."""
         return game_id not in self.games and game_id not in self.damaged
+
+    async def stored_summary(self, game_id: str) -> dict[str, Any] | None:
+        """A game this server does not hold, as the lobby lists it, read from the store without loading the game;
+        None when that is no cheaper than loading it (here: a finished game, whose summary is kept once loaded)."""
+        return None
 
     def lobby_version(self) -> Hashable:
         """What the lobby's listing depends on, cheaper to compute than the listing (0.8 ms of CPU with 400 games,

@@ -170,7 +170,7 @@ async def new_lesson_game(lesson_id: str, request: Request) -> CreatedGame:
 async def game_goals(game_id: str, request: Request, lesson: str = Query(..., max_length=64)) -> dict[str, Any]:
     """Whether each step of `lesson` and its goal hold in the game now."""
     found = _lesson(lesson)
-    charge_load(request, game_id)  # a finished game is loaded from the store for it
+    await charge_load(request, game_id)  # a finished game is loaded from the store for it
     async with request.app.state.hub.acquire(game_id) as live:  # released however the request ends
         if live is None:
             raise ServerError(404, "game_not_found", f"there is no game {game_id!r}")

@@ -156,12 +156,13 @@ LOAD_REFUSED = "games loaded from the store (finished games read or watched) and
 """What a refused load names: a load takes a token of the history bucket (`history_limiter`)."""
 
 
-def charge_load(connection: HTTPConnection, game_id: str) -> None:
-    """Take a token of the address's history bucket when reading `game_id` would load it from the store (a
-    finished game is loaded for each read and let go after it: about 50 ms of CPU on a large belt); 429
-    `rate_limited` past it. A game held in memory costs nothing."""
+async def charge_load(connection: HTTPConnection, game_id: str, watching: bool = False) -> None:
+    """Take a token of the address's history bucket when reading `game_id` (`watching`: for a WebSocket) would
+    load it from the store (a finished game is loaded for each read and let go after it: about 50 ms of CPU on a
+    large belt; so is, on a cluster node, a game another node plays); 429 `rate_limited` past it. A game held in
+    memory costs nothing (`GameHub.load_is_charged`)."""
     hub: GameHub = connection.app.state.hub
-    if hub.load_is_charged(game_id):
+    if await hub.load_is_charged(game_id, watching):
         connection.app.state.history_limiter.check(client_of(connection), LOAD_REFUSED)
 
 
@@ -172,11 +173,16 @@ async def finished_or_live(request: Request, game_id: str, part: str,
     `charge_load`); a game in play's until its seq, status or connections change, so that asking again before
     then encodes nothing."""
     kept_answers: FinishedAnswers = request.app.state.finished
-    if game_id not in hub_of(request).games:
+    hub = hub_of(request)
+    if game_id not in hub.games:
         kept = kept_answers.answer(game_id, part)
         if kept is not None:
             return encoded_response(request, kept)
-        charge_load(request, game_id)
+        if part == "summary":  # a cluster node reads a game other nodes play from the shared store: no load
+            stored = await hub.stored_summary(game_id)
+            if stored is not None:
+                return Response(orjson.dumps(stored), media_type="application/json")
+        await charge_load(request, game_id)
     async with _game(request, game_id) as live:
         # (a seat's "connected" counts change while anyone is connected; the summary holds them, and seq and status)
         version = (orjson.dumps(live.summary()) if live.running or live.connections

@@ -99,7 +99,7 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
     """
     async with contextlib.AsyncExitStack() as held:
         try:
-            charge_load(websocket, game_id)  # watching a finished game loads it from the store
+            await charge_load(websocket, game_id, watching=True)  # watching a finished game loads it
             live = await held.enter_async_context(hub.acquire(game_id))
         except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
             await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)

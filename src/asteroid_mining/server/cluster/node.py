@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ...rules import Action, Game, action_from_json
-from ...storage import GameRecord, GameStore, StorageError
+from ...storage import GameRecord, GameStore, Progress, StorageError
 from ..bots import BotPlayer
 from ..config import Settings
 from ..errors import ServerError
@@ -210,12 +210,52 @@ class ClusterHub(GameHub):
         self.store.release(live.id)
         asyncio.get_running_loop().create_task(self._let_go(live, epoch) if game is not None else live.stop())
 
-    def load_is_charged(self, game_id: str) -> bool:
-        """False: a node loads running games other nodes own as the normal path of serving them (a player
-        reconnecting after a node died, a spectator), which a charge per load would refuse to a crowd behind
-        one address. A node cannot tell a finished game from one another node owns without reading the store,
-        so on a cluster finished games' loads are not charged (docs/server.md, Threats)."""
-        return False
+    async def load_is_charged(self, game_id: str, watching: bool) -> bool:
+        """Whether the reader of a game this node does not hold is charged for loading it, as the store's one row
+        of it says (a millisecond; a load is about 50 ms of CPU on a large belt): for a finished game, as on one
+        server; for a game in play (another node plays it) a REST read, but not a WebSocket, for which loading it
+        is the normal path of serving it (every player reconnecting after a node died, a crowd behind one
+        address), nor a lesson's goals, which its player's browser asks for after each of its moves."""
+        if game_id in self.games or game_id in self.damaged or len(game_id) > 64:
+            return False
+        try:
+            found = await self._stored(game_id)
+        except (StorageError, OSError):  # the load that follows fails alike, and answers for it
+            return False
+        if found is None:
+            return False
+        record, progress = found
+        if progress.status != "running":
+            return True
+        if watching:
+            return False
+        try:
+            return not GameMeta.from_json(record.meta).lesson
+        except MetaError:
+            return True
+
+    async def _stored(self, game_id: str) -> tuple[GameRecord, Progress] | None:
+        """The game's record (its belt left out) and progress, as the store's lobby reads them; None when there
+        is no such game (or its row is damaged: loading it says how)."""
+        summaries = getattr(self.store, "summaries", None)
+        if summaries is None:
+            return None
+        found = await summaries([game_id])
+        return found[0] if found else None
+
+    async def stored_summary(self, game_id: str) -> dict[str, Any] | None:
+        """A game this node does not hold, as the lobby lists it, from the shared store (one row, no load)."""
+        try:
+            found = await self._stored(game_id)
+        except (StorageError, OSError):
+            return None  # loading it answers for the store being away
+        if found is None:
+            return None
+        record, progress = found
+        try:
+            return _summary(record, progress, GameMeta.from_json(record.meta))
+        except MetaError:
+            return None  # loading it finds the game damaged and answers so
 
     # ----- the lobby -----
     def lobby_version(self) -> Hashable:
@@ -242,12 +282,7 @@ class ClusterHub(GameHub):
                 continue
             if meta.lesson:
                 continue
-            seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
-            out.append({"id": record.id, "status": "open" if progress.seq == 0 else progress.status,
-                        "seq": progress.seq, "round": progress.round, "turn": progress.turn,
-                        "rules": meta.rules, "belt": meta.belt_name,
-                        "asteroids": len(record.belt.get("asteroids", ())), "turn_seconds": meta.turn_seconds,
-                        "created": record.created, "seats": seats})
+            out.append(_summary(record, progress, meta))
         return out
 
     # ----- relaying -----
@@ -433,3 +468,13 @@ class ClusterHub(GameHub):
                     self.held[game_id] = game.epoch = epoch
                     continue
             await self.drop(game, "its lease was lost")
+
+
+def _summary(record: GameRecord, progress: Progress, meta: GameMeta) -> dict[str, Any]:
+    """A game no client of this node is connected to, as the lobby lists it, from its stored record (the belt
+    left out but its asteroids' count) and progress."""
+    seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
+    status = "open" if progress.seq == 0 and progress.status == "running" else progress.status
+    return {"id": record.id, "status": status, "seq": progress.seq, "round": progress.round, "turn": progress.turn,
+            "rules": meta.rules, "belt": meta.belt_name, "asteroids": len(record.belt.get("asteroids", ())),
+            "turn_seconds": meta.turn_seconds, "created": record.created, "seats": seats}

@@ -1,0 +1,113 @@
+"""What the second fresh attack found on a cluster: reads that made a node load a game from the store (about 50 ms
+of CPU on a large belt) were never charged to their address."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from websockets.exceptions import ConnectionClosed
+
+from .harness import Cluster, open_ws, receive
+
+BURST = 3
+"""The history bucket of each address on each node: three loads, refilled once in 1,000 seconds."""
+
+
+@pytest.fixture(scope="module")
+def trio() -> Iterator[Cluster]:
+    # each test reads on a node of its own: a node's buckets are its own, and each test empties one
+    running = Cluster(nodes=3, lease=3.0, balancer=False,
+                      extra=("--history-rate-per-second", "0.001", "--history-rate-burst", str(BURST)))
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def _game(cluster: Cluster, node: int) -> dict[str, Any]:
+    return cluster.create({"seats": 1, "belt": "tutorial", "seed": 5}, node=node)
+
+
+def _refused(answer: httpx.Response) -> bool:
+    return answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
+
+
+def _watch(cluster: Cluster, game: str, node: int) -> str:
+    """What a spectator of `game` on `node` is sent first: `state`, or the code of the error it is closed with."""
+    with open_ws(cluster.ws_url(game, node=node)) as spectator:
+        first = receive(spectator, 30)
+        if first["type"] == "error":
+            with contextlib.suppress(ConnectionClosed):
+                spectator.recv(timeout=30)
+            return str(first["code"])
+        return str(first["type"])
+
+
+def _followed(client: redis.Redis, monitor: Any, game: str) -> int:
+    """How many times a node subscribed to `game`'s channel (as each load of the game does, `ClusterHub._load`)
+    among the commands Redis has run since the last call."""
+    mark = f"mark-{time.monotonic_ns()}"
+    client.get(mark)  # the last command to look at
+    subscribed = 0
+    while mark not in (command := str(monitor.next_command()["command"])):
+        subscribed += command.startswith("SUBSCRIBE") and game in command
+    return subscribed
+
+
+def test_loading_finished_games_is_charged_on_a_cluster_node(trio: Cluster) -> None:
+    """A cluster node did not charge the loads of finished games (it could not tell one from a game another node
+    plays without reading the store): one address loaded a finished `large` game 30 times in a row on each node,
+    45 ms of CPU each. The store's one row of the game says it is finished: charged, as on one server."""
+    game = _game(trio, node=0)
+    token = game["seats"][0]["token"]
+    url = trio.nodes[2].url
+    assert httpx.post(f"{trio.nodes[0].url}/api/games/{game['id']}/abandon", json={"token": token},
+                      timeout=30).status_code == 200
+    answers = [httpx.get(f"{url}/api/games/{game['id']}/goals?lesson=fly", timeout=30) for _ in range(BURST)]
+    assert {a.status_code for a in answers} == {200}
+    assert _refused(httpx.get(f"{url}/api/games/{game['id']}/goals?lesson=fly", timeout=30))
+    assert _watch(trio, game["id"], node=2) == "rate_limited"
+
+
+def test_a_game_another_node_plays_is_read_without_a_load_or_charged(trio: Cluster) -> None:
+    """A game in play that another node owns was loaded for every read of it on this node (its summary too, which
+    the browser's lobby asks for every 5 seconds), uncharged. Its summary now comes from the store's one row, with
+    no load; its view and goals load it and are charged; a WebSocket (a player reconnecting after a node died) is
+    not, nor is a lesson's goals, which its player's browser asks for after each move."""
+    game = _game(trio, node=0)
+    lesson = httpx.post(f"{trio.nodes[0].url}/api/lessons/fly/games", timeout=30).json()
+    token = game["seats"][0]["token"]
+    url = trio.nodes[1].url
+    with open_ws(trio.ws_url(game["id"], token, node=0)) as seat:  # node 0 owns the game
+        assert receive(seat, 30)["type"] == "state"
+        assert trio.redis is not None
+        watcher = redis.Redis.from_url(trio.redis.url)
+        try:
+            with watcher.monitor() as monitor:  # type: ignore[no-untyped-call]
+                summaries = [httpx.get(f"{url}/api/games/{game['id']}/summary", timeout=30)
+                             for _ in range(2 * BURST)]
+                assert _followed(watcher, monitor, game["id"]) == 0  # no load: node 1 never followed the game
+                detail = httpx.get(f"{url}/api/games/{game['id']}", timeout=30)
+                assert _followed(watcher, monitor, game["id"]) > 0  # its view's load made node 1 follow it
+        finally:
+            watcher.close()
+        assert {a.status_code for a in summaries} == {200}
+        assert all(a.json() == summaries[0].json() for a in summaries)
+        assert summaries[0].json()["status"] == "open" and summaries[0].json()["id"] == game["id"]
+        assert detail.status_code == 200 and detail.json()["state"]["turn"]
+        for _ in range(BURST - 1):
+            assert httpx.get(f"{url}/api/games/{game['id']}/goals?lesson=fly", timeout=30).status_code == 200
+        assert _refused(httpx.get(f"{url}/api/games/{game['id']}", timeout=30))
+        for _ in range(BURST + 1):  # never charged: watching a game another node plays
+            assert _watch(trio, game["id"], node=1) == "state"
+    with open_ws(trio.ws_url(lesson["id"], lesson["seats"][0]["token"], node=0)) as player:
+        assert receive(player, 30)["type"] == "state"
+        for _ in range(BURST + 1):
+            goals = httpx.get(f"{url}/api/games/{lesson['id']}/goals?lesson=fly", timeout=30)
+            assert goals.status_code == 200, goals.text
