@@ -47,8 +47,8 @@ class Encoded:
 
 class LobbyCache:
     """The lobby's answer, built again only when what it lists has changed (the hub's `lobby_version`) or it is
-    older than `seconds`. A hub that cannot tell its version cheaply (a cluster node, whose lobby is every node's)
-    builds it for every request: the address's bucket bounds those."""
+    older than `seconds` (a cluster node's lobby lists other nodes' games too: they are seen within `seconds`). A
+    hub that cannot tell its version (None) builds it for every request: the address's bucket bounds those."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
