@@ -31,6 +31,9 @@ POOLED = 512
 observations are filled for the whole batch at once (see `BatchEnv`); a larger belt turns the batch to each
 game's own `Episode.encode` (its moves are worked out on demand, `hops.Hops`)."""
 _SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float32)
+_COUNTS = 8 + 2 * len(KINDS)
+"""Counts a game gives `BatchEnv._observe` for the game's features: the round, alive, living settlers, settlers,
+everything carried, gates carried, needs and cargo by kind, units carried, the degree of the settler's asteroid."""
 _SCALED = _PAIRS[:, 0, 0]
 """A `<target>_hops` feature for each count of moves (`encoding._PAIRS`)."""
 
@@ -217,7 +220,7 @@ class BatchEnv:
         rounds = array("q", [0]) * n
         wants_rows = array("b")
         on = array("q")  # positions of the masks' ones
-        glob = array("d")
+        counts = array("q")  # what the game's features are worked out from, `_COUNTS` a game
         storms: list[int] = []  # rows with a storm forecast, and its urgency
         urgency: list[float] = []
         settlers = self.settler
@@ -252,12 +255,9 @@ class BatchEnv:
                         loads[j] = loads.get(j, 0) + s.carry_total
             r = rounds[i] = game.round
             cargo = me.cargo
-            glob.extend((min(1.0, r / max_rounds), 1.0 if me.alive else 0.0, living / max(1, len(team)),
-                         1.0 if not any(need.values()) else 0.0, len(me.gates) / GATE_LIMIT))
-            glob.extend([need[kind] / WIN_TARGET for kind in KINDS])
-            glob.extend([cargo[kind] / CARGO_LIMIT for kind in KINDS])
-            glob.extend((me.carry_total / CARGO_LIMIT,
-                         0.0 if at is None else min(1.0, len(game.asteroids[at].neighbours) / 100)))
+            counts.extend((r, me.alive, living, len(team), not any(need.values()), len(me.gates),
+                           *[need[kind] for kind in KINDS], *[cargo[kind] for kind in KINDS], me.carry_total,
+                           -1 if at is None else len(game.asteroids[at].neighbours)))
             wants = tuple([need.get(code, 0) > 0 for code in CORE_CODES])
             wants_rows.extend(wants)
             if at is None:
@@ -321,7 +321,21 @@ class BatchEnv:
         features[..., GUIDE_AT::2] = _SCALED[moves]
         features[..., GUIDE_AT + 1::2] = moves < moves[:, :1, :]
         features[absent] = 0.0
-        out[:, :GLOBAL_FEATURES] = np.frombuffer(glob, dtype=np.float64).reshape(n, GLOBAL_FEATURES)
+        # the game's and the settler's features from their counts, as `Encoder.globals` works them out (the same
+        # float64 operations, then rounded once to float32)
+        c = np.frombuffer(counts, dtype=np.int64).reshape(n, _COUNTS)
+        kinds = len(KINDS)
+        top = out[:, :GLOBAL_FEATURES]
+        top[:, 0] = np.minimum(1.0, c[:, 0] / max_rounds)
+        top[:, 1] = c[:, 1]
+        top[:, 2] = c[:, 2] / np.maximum(1, c[:, 3])
+        top[:, 3] = c[:, 4]
+        top[:, 4] = c[:, 5] / GATE_LIMIT
+        top[:, 5: 5 + kinds] = c[:, 6: 6 + kinds] / WIN_TARGET
+        top[:, 5 + kinds: 5 + 2 * kinds] = c[:, 6 + kinds: 6 + 2 * kinds] / CARGO_LIMIT
+        top[:, 5 + 2 * kinds] = c[:, 6 + 2 * kinds] / CARGO_LIMIT
+        degree = c[:, 7 + 2 * kinds]
+        top[:, 6 + 2 * kinds] = np.where(degree < 0, 0.0, np.minimum(1.0, degree / 100))
         out[:, GLOBAL_FEATURES:] = features.reshape(n, width * ASTEROID_FEATURES)
         masks = self.masks
         masks.fill(0)

@@ -206,10 +206,16 @@ class Episode:
 
     def _moved(self) -> None:
         """The game changed: what is worked out once per position is worked out again when next asked for."""
-        assert self.game is not None
-        load = carried(self.game)
-        self._potential = _potential(load)
-        self._need = _needs(load)
+        game = self.game
+        assert game is not None
+        # `carried`, `_potential` and `_needs` in one pass (a step's every game does it)
+        load = dict.fromkeys(KINDS, 0)
+        for s in game.settlers.values():
+            if s.alive:
+                for kind, n in s.cargo.items():
+                    load[kind] += n
+        self._potential = float(sum([n if n < WIN_TARGET else WIN_TARGET for n in load.values()]))
+        self._need = {k: WIN_TARGET - n if n < WIN_TARGET else 0 for k, n in load.items()}
         self._exits = None
 
     def exits(self, settler: str) -> list[tuple[str, str]]:

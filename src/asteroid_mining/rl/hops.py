@@ -56,7 +56,7 @@ FULL = 1024
 class Hops:
     """Moves between the asteroids of one game, kept until the links change (see the module)."""
 
-    __slots__ = ("_buffer", "_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "n", "obs")
+    __slots__ = ("_buffer", "_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "_targets", "n", "obs")
 
     def __init__(self, obs: Observation, buffer: Distances | None = None) -> None:
         """The moves of the game `obs` sees. `buffer`: where to keep the matrix (n × (n + 4) bytes, a view of a
@@ -75,6 +75,8 @@ class Hops:
         self._static: Distances | None = None
         """On larger belts: `static`'s four columns (n × 4)."""
         self._static_key: Hashable = None
+        self._targets: list[npt.NDArray[np.bool_] | None] = [None, None, None]
+        """The targets each of `static`'s columns was worked out for (None: not since the links changed)."""
 
     def sync(self, key: Hashable) -> None:
         """The links' key now (`links_key`): a new one throws the rows away."""
@@ -85,6 +87,7 @@ class Hops:
             self._rows = {}
             self._static = None
             self._static_key = None
+            self._targets = [None, None, None]
 
     def _build(self) -> csr_matrix:
         """The belt's links and active gates as a sparse adjacency matrix (creation indices)."""
@@ -165,7 +168,12 @@ class Hops:
             columns = self._static
         if key != self._static_key:
             self._static_key = key
+            known = self._targets
             for j, targets in enumerate((wants[codes], codes == _UNKNOWN_CODE, shelters)):
+                last = known[j]
+                if last is not None and np.array_equal(last, targets):
+                    continue  # (a key changes with any of the three: most often one column's targets did)
+                known[j] = targets.copy()  # (`shelters` is the caller's, changed in place)
                 where = np.flatnonzero(targets)
                 if not len(where):
                     columns[:, j] = FAR

@@ -129,6 +129,7 @@ class BeltTable:
         """`core` as an array (the guidance features' targets read it whole)."""
         self.shelters = np.zeros(n, dtype=np.bool_)
         """Which asteroids are shelters (R4)."""
+        self._sheltered = [False] * n
         self.exists = [True] * n
         self.version = 0
         """Counts the changes of `codes` and `shelters` (the guidance features' targets, kept while it stays)."""
@@ -143,7 +144,7 @@ class BeltTable:
 
     def refresh(self, ids: Iterable[str]) -> None:
         """Rewrite the rows of these ids (ids of other things are passed over)."""
-        row_of, asteroid = self.row, self.obs.asteroid
+        row_of, asteroid, sheltered = self.row, self.obs.asteroid, self._sheltered
         at: list[int] = []
         values: list[list[float]] = []
         numbers: list[tuple[int, int, int, int, int]] = []
@@ -157,10 +158,10 @@ class BeltTable:
             values.append(asteroid_row(a, code))
             settlers = self.settlers[i] = len(a.settlers)
             shelter = a.shelter
-            if self.core[i] != code or self.shelters[i] != shelter:
+            if self.core[i] != code or sheltered[i] != shelter:  # (a list: numpy's scalars are slow to read)
                 self.version += 1
                 self.codes[i] = code
-                self.shelters[i] = shelter
+                self.shelters[i] = sheltered[i] = shelter
             self.core[i] = code
             if self.exists[i] and not a.exists:
                 self.exists[i] = False
