@@ -24,7 +24,7 @@ from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from .encoding import _PAIRS, _SAFE_TO_EXPOSE, _WANTS, GLOBAL_FEATURES, Mask, Vector
 from .episode import Episode, final_mask
 from .hops import FAR, Distances, gate_key
-from .table import ASTEROID_FEATURES, CORE_CODES, GUIDE_AT, NUMBERS, Floats, Numbers, Pending
+from .table import ASTEROID_FEATURES, CORE_CODES, GUIDE_AT, NUMBERS, Floats, Numbers, Pending, rows_of
 
 POOLED = 512
 """Games on belts of at most this many asteroids keep their tables and moves in the batch's arrays, and their
@@ -34,6 +34,8 @@ _SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float32)
 _COUNTS = 8 + 2 * len(KINDS)
 """Counts a game gives `BatchEnv._observe` for the game's features: the round, alive, living settlers, settlers,
 everything carried, gates carried, needs and cargo by kind, units carried, the degree of the settler's asteroid."""
+_NEVER = (False,) * (len(CORE_CODES) - len(KINDS))
+"""Whether the core codes after the kinds (hollow, unknown) are needed."""
 _SCALED = _PAIRS[:, 0, 0]
 """A `<target>_hops` feature for each count of moves (`encoding._PAIRS`)."""
 
@@ -87,7 +89,7 @@ class BatchEnv:
         self._pooled = True
         """Whether every game keeps its table and moves in the batch's arrays (else `Episode.encode`)."""
         self._in_pool = [False] * n
-        self._pending: Pending = ([], [], [])
+        self._pending: Pending = ([], [])
         """Table rows rewritten by the games' steps, to write before the observations read them (`_flush`)."""
         self._games = np.arange(n)[:, None]
         self._offsets = np.zeros((n, 1), dtype=np.intp)
@@ -194,13 +196,11 @@ class BatchEnv:
 
     def _flush(self) -> None:
         """Write the table rows the games' steps rewrote (`BeltTable.sink`) into the batch's arrays."""
-        at, values, numbers = self._pending
+        at, counts = self._pending
         if at:
-            self._features[at] = values
-            self._numbers[at] = numbers
+            self._numbers[at], self._features[at] = rows_of(np.array(counts, dtype=np.int64))
             at.clear()
-            values.clear()
-            numbers.clear()
+            counts.clear()
 
     def _observe(self) -> None:
         """Every row's observation and mask, for its settler (`settler`), as `Episode.encode` gives them."""
@@ -258,7 +258,8 @@ class BatchEnv:
             counts.extend((r, me.alive, living, len(team), not any(need.values()), len(me.gates),
                            *[need[kind] for kind in KINDS], *[cargo[kind] for kind in KINDS], me.carry_total,
                            -1 if at is None else len(game.asteroids[at].neighbours)))
-            wants = tuple([need.get(code, 0) > 0 for code in CORE_CODES])
+            # (`need` holds the kinds in `KINDS`' order, `Episode._moved`; hollow and unknown are never needed)
+            wants = (*[units > 0 for units in need.values()], *_NEVER)
             wants_rows.extend(wants)
             if at is None:
                 sel.extend(blank)
@@ -270,7 +271,7 @@ class BatchEnv:
                 if game.asteroids[at].gates:  # (only a gate's exit leads elsewhere than its target)
                     via += [k for k, (target, dest) in enumerate(exits, first + 1) if target != dest]
             # the moves' matrix for the links now and its static columns for the needs now (`Episode.encode`)
-            hops.sync((table.gone, gate_key(obs)))
+            hops.sync((table.gone, gate_key(obs) if game.gates else ()))  # (no gate: no gate's exit)
             hops.static((wants, table.version), _WANTS[wants], table.codes, table.shelters)
             # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
             most = max(loads, key=loads.__getitem__) if loads else far

@@ -35,8 +35,8 @@ MAX_MANTLE = 5
 Rows = npt.NDArray[np.intp]
 Floats = npt.NDArray[np.floating[Any]]
 """Features: float64 in a table of its own, float32 in a batch's (rounded once either way, as the vector is)."""
-Pending = tuple[list[int], list[list[float]], list[tuple[int, int, int, int, int]]]
-"""Rows to write (`BeltTable.sink`): their positions, their features and their numbers."""
+Pending = tuple[list[int], list[tuple[int, ...]]]
+"""Rows to write (`BeltTable.sink`): their positions, and what `rows_of` makes them of."""
 
 
 def asteroid_row(a: AsteroidView, code: int | None = None) -> list[float]:
@@ -52,6 +52,21 @@ def asteroid_row(a: AsteroidView, code: int | None = None) -> list[float]:
     row[13] = min(1.0, a.degree / 20)
     row[14 + (CODE_OF[a.core] if code is None else code)] = 1.0
     return row
+
+
+def rows_of(counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """`BeltTable.numbers` and `asteroid_row` of many asteroids at once, from what `BeltTable.refresh` reads of
+    each (one row each: `NUMBERS` numbers, then mantle, shelter, robots, UFOs, degree): the same float64
+    operations, rounded once to float32."""
+    rows = np.zeros((len(counts), ASTEROID_FEATURES), dtype=np.float32)
+    rows[:, 0] = 1.0
+    rows[:, 2] = np.minimum(1.0, counts[:, NUMBERS] / MAX_MANTLE)
+    rows[:, 5] = counts[:, NUMBERS + 1]
+    rows[:, 9] = np.minimum(1.0, counts[:, NUMBERS + 2] / 3)
+    rows[:, 10] = np.minimum(1.0, counts[:, NUMBERS + 3] / 3)
+    rows[:, 13] = np.minimum(1.0, counts[:, NUMBERS + 4] / 20)
+    rows[np.arange(len(counts)), 14 + counts[:, 1]] = 1.0
+    return counts[:, :NUMBERS], rows
 
 
 class Gathered:
@@ -144,10 +159,10 @@ class BeltTable:
 
     def refresh(self, ids: Iterable[str]) -> None:
         """Rewrite the rows of these ids (ids of other things are passed over)."""
-        row_of, asteroid, sheltered = self.row, self.obs.asteroid, self._sheltered
+        row_of, asteroid, sheltered, sink = self.row, self.obs.asteroid, self._sheltered, self.sink
         at: list[int] = []
         values: list[list[float]] = []
-        numbers: list[tuple[int, int, int, int, int]] = []
+        numbers: list[tuple[int, ...]] = []
         for tid in ids:
             i = row_of.get(tid)
             if i is None:
@@ -155,7 +170,6 @@ class BeltTable:
             a = asteroid(tid)
             code = CODE_OF[a.core]
             at.append(i)
-            values.append(asteroid_row(a, code))
             settlers = self.settlers[i] = len(a.settlers)
             shelter = a.shelter
             if self.core[i] != code or sheltered[i] != shelter:  # (a list: numpy's scalars are slow to read)
@@ -169,14 +183,17 @@ class BeltTable:
             orbit = a.orbit
             self.orbit[i] = orbit
             pinned = self.pinned_near[i] = a.pinned == "near"
-            numbers.append((settlers, code, 1, 1 if pinned else 0, 0) if orbit is None
-                           else (settlers, code, orbit.period, orbit.window, orbit.phase))
-        sink = self.sink
+            number = ((settlers, code, 1, 1 if pinned else 0, 0) if orbit is None
+                      else (settlers, code, orbit.period, orbit.window, orbit.phase))
+            if sink is None:
+                values.append(asteroid_row(a, code))
+                numbers.append(number)
+            else:  # what `rows_of` makes the row of, for the whole batch at once
+                numbers.append((*number, a.mantle, shelter, len(a.robots), len(a.ufos), a.degree))
         if sink is not None:
             base = self.base
             sink[0].extend([base + i for i in at])
-            sink[1].extend(values)
-            sink[2].extend(numbers)
+            sink[1].extend(numbers)
         elif len(at) == 1:
             self.features[at[0]] = values[0]
             self.numbers[at[0]] = numbers[0]
