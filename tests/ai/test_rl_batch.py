@@ -4,13 +4,14 @@ settlers, over a few hundred steps of random masked actions on belts with gates,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import pytest
 
 from asteroid_mining.rl import BatchEnv, Episode
+from asteroid_mining.rl import batch as batch_module
 from asteroid_mining.rl.encoding import Mask, Vector
 
 
@@ -77,26 +78,22 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
-    options = dict(CASES[case])
-    n, seed = int(options.pop("n")), int(options.pop("seed"))  # type: ignore[call-overload]
-    belt, rules = str(options["belt"]), str(options["rules"])
-    max_rounds = int(options["max_rounds"])  # type: ignore[call-overload]
-    difficulty = options["difficulty"]
-    bots = options["bots"]
-    batch = BatchEnv(n, belt, rules, max_rounds=max_rounds, difficulty=difficulty,  # type: ignore[arg-type]
-                     bots=bots)  # type: ignore[arg-type]
-    reference = Reference(n, belt, rules, max_rounds, difficulty, bots)  # type: ignore[arg-type]
+def compare(batch: BatchEnv, reference: Reference, seed: int, steps: int = 300,
+            between: Callable[[int], None] | None = None) -> tuple[int, int, int]:
+    """Step both with the same random masked actions (now and then one the rules may refuse), asserting every
+    output equal; `between(step)` runs before each step. The games ended, and the steps whose observations
+    held a gate's exit and a storm."""
     obs, masks = batch.reset(seed=seed)
     want_obs, want_masks = reference.reset(seed)
     assert obs.tobytes() == want_obs.tobytes() and masks.tobytes() == want_masks.tobytes()
     rng = np.random.default_rng(seed)
     ended = seen_gates = seen_storms = 0
-    for step in range(300):
+    for step in range(steps):
+        if between is not None:
+            between(step)
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
         if step % 7 == 0:
-            actions[0] = rng.integers(0, batch.n_actions)  # now and then an action the rules may refuse
+            actions[0] = rng.integers(0, batch.n_actions)
         obs, masks, rewards, terminated, truncated = batch.step(actions)
         want = reference.step(actions)
         assert obs.tobytes() == want[0].tobytes(), f"observations differ at step {step}"
@@ -109,6 +106,21 @@ def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
         ended += int(finished.sum())
         seen_gates += int(obs[:, 15 + 1::30].any())  # via_gate of any row
         seen_storms += int(obs[:, 15 + 6::30].any())
+    return ended, seen_gates, seen_storms
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
+    options = dict(CASES[case])
+    n, seed = int(options.pop("n")), int(options.pop("seed"))  # type: ignore[call-overload]
+    belt, rules = str(options["belt"]), str(options["rules"])
+    max_rounds = int(options["max_rounds"])  # type: ignore[call-overload]
+    difficulty = options["difficulty"]
+    bots = options["bots"]
+    batch = BatchEnv(n, belt, rules, max_rounds=max_rounds, difficulty=difficulty,  # type: ignore[arg-type]
+                     bots=bots)  # type: ignore[arg-type]
+    reference = Reference(n, belt, rules, max_rounds, difficulty, bots)  # type: ignore[arg-type]
+    ended, seen_gates, seen_storms = compare(batch, reference, seed)
     # the streams compared hold what they are meant to: games that end and start again, and the features of
     # the belts chosen for them
     assert ended > 0
@@ -116,6 +128,27 @@ def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
         assert seen_gates
     if case in ("storms", "storm-puzzle"):
         assert seen_storms
+
+
+def test_batch_env_arrays_grown_mid_run_keep_every_game() -> None:
+    # a game on a bigger belt than the batch's arrays hold moves every game's table and moves to larger ones
+    batch = BatchEnv(3, "small", max_rounds=30)
+    reference = Reference(3, "small", "classic", 30, None, None)
+
+    def grow(step: int) -> None:
+        if step in (40, 90):
+            batch._grow(batch._size + 7)
+
+    assert compare(batch, reference, seed=4, steps=150, between=grow)[0] > 0
+
+
+def test_batch_env_on_belts_over_the_pooled_size_uses_each_games_encode(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what a belt of more than `POOLED` asteroids does, on a small one: each game's own `Episode.encode`
+    monkeypatch.setattr(batch_module, "POOLED", 10)
+    batch = BatchEnv(3, "tutorial", max_rounds=30)
+    reference = Reference(3, "tutorial", "classic", 30, None, None)
+    assert compare(batch, reference, seed=6, steps=150)[0] > 0
+    assert not batch._pooled
 
 
 def test_batch_env_rows_are_independent_of_the_batch_size() -> None:
