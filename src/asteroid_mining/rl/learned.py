@@ -4,7 +4,8 @@ The weights are a small multi-layer perceptron exported from training (`rl.train
 sidecar naming what it was trained on: the observation's size and the feature table's version (`encoding`), the
 exit slots, the round cap the round feature is scaled by, and the command and seed that made it. Playing needs no
 torch: the observation vector (`Encoder.observe`), a few matrix products, the logits of the illegal actions
-masked out, and the highest one taken (deterministic: the same game gives the same moves).
+masked out, and the highest one taken among the actions a one-step check of storms and explosions finds safest
+(`risk`, `exposed`; deterministic: the same game gives the same moves).
 
     from asteroid_mining.ai import make_bot
     bot = make_bot("learned")          # the shipped reference policy, weights/learned-v2.npz
