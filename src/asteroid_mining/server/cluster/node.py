@@ -184,7 +184,10 @@ class ClusterHub(GameHub):
 
     async def drop(self, game: ClusterReplication, why: str) -> None:
         """Let a game go that another node now owns: its clients are closed with 1012 and reconnect."""
-        live = game.live
+        try:
+            live = game.live
+        except RuntimeError:  # let go already (this runs as a task of its own)
+            return
         log.warning("game %s: dropped by %s (%s)", live.id, self.node, why)
         if self.games.get(live.id) is live:
             del self.games[live.id]
@@ -368,7 +371,10 @@ class ClusterHub(GameHub):
         except Exception:
             return
         for game, value in zip(games, values, strict=True):
-            live = game.live
+            try:
+                live = game.live
+            except RuntimeError:  # let go meanwhile (a spectator came and went): nobody watches it here
+                continue
             if game.owner or self.games.get(live.id) is not live:
                 continue
             if value is None:
