@@ -204,10 +204,15 @@ class Episode:
                 refused = True
         return events, refused
 
-    def _moved(self) -> None:
-        """The game changed: what is worked out once per position is worked out again when next asked for."""
+    def _moved(self, touched: set[str] | None = None) -> None:
+        """The game changed: what is worked out once per position is worked out again when next asked for.
+        `touched`: the things the engine changed (`Game.take_touched`); the team's sums stay when no settler is
+        among them (the engine names every thing whose state changed)."""
+        self._exits = None
         game = self.game
         assert game is not None
+        if touched is not None and game.settlers.keys().isdisjoint(touched):
+            return
         # `carried`, `_potential` and `_needs` in one pass (a step's every game does it)
         load = dict.fromkeys(KINDS, 0)
         for s in game.settlers.values():
@@ -216,7 +221,6 @@ class Episode:
                     load[kind] += n
         self._potential = float(sum([n if n < WIN_TARGET else WIN_TARGET for n in load.values()]))
         self._need = {k: WIN_TARGET - n if n < WIN_TARGET else 0 for k, n in load.items()}
-        self._exits = None
 
     def exits(self, settler: str) -> list[tuple[str, str]]:
         """`settler`'s exit slots now (`Encoder.exits`), worked out once per step and settler: the observation
@@ -284,8 +288,8 @@ class Episode:
         if self._bots:
             events = [*events, *self._play_bots()[0]]
         assert self.table is not None
-        self.table.update()  # the rows of what the step touched, never the whole belt
-        self._moved()
+        touched = self.table.update()  # the rows of what the step touched, never the whole belt
+        self._moved(touched)
         return events, illegal
 
     def _judged(self, before: float, deaths: int, illegal: bool) -> tuple[float, bool, bool]:

@@ -201,9 +201,12 @@ class BeltTable:
             self.features[at] = values  # the whole belt when the table is made: one conversion, not a row each
             self.numbers[at] = numbers
 
-    def update(self) -> None:
-        """Rewrite the rows the engine has touched since the last update."""
-        self.refresh(self.game.take_touched())
+    def update(self) -> set[str]:
+        """Rewrite the rows the engine has touched since the last update; the ids it touched (`Game.take_touched`:
+        asteroids and every other thing)."""
+        touched = self.game.take_touched()
+        self.refresh(touched)
+        return touched
 
     def gather(self, ids: list[str], round_no: int) -> Gathered:
         """The rows of these asteroids in round `round_no`."""
