@@ -305,7 +305,13 @@ class LiveGame:
         """Stop the owner task (after the command in hand) and close every connection's outbox."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
+            # cancelled again until it has ended: a library the owner awaits may swallow a cancellation (the Redis
+            # client does, on a cluster node: a command relayed to the game's new owner as the old one lets the
+            # game go), and the owner went on waiting for ever, with this stop, and the game's clients were never
+            # closed to reconnect
+            while not task.done():
+                task.cancel()
+                await asyncio.wait({task}, timeout=0.1)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         while self._ending:  # an abandon the owner will not get to: its request hears why
@@ -350,8 +356,12 @@ class LiveGame:
             await self._auto()
             return
         self._wake.clear()
+        # `asyncio.timeout`, not `wait_for`: Python 3.11's `wait_for` swallows a cancellation that comes in the very
+        # turn of the loop the event is set in, and the owner went on waiting for ever, with `stop` waiting for it
+        # (a cluster node that had lost a game while stalled kept its clients, which never heard to reconnect)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), None if due is None else due - now)
+            async with asyncio.timeout(None if due is None else due - now):
+                await self._wake.wait()
 
     def _delay(self) -> float | None:
         """How long the current turn may last before the server plays it (bot or timer); None: no limit."""
