@@ -20,8 +20,8 @@ class Reference:
     resets, whose observation each row is)."""
 
     def __init__(self, n: int, belt: str, rules: str, max_rounds: int, difficulty: str | None,
-                 bots: Mapping[str, str] | None) -> None:
-        self.episodes = [Episode(belt, rules, 3, max_rounds, 16, difficulty, bots) for _ in range(n)]
+                 bots: Mapping[str, str] | None, settlers: int = 3, slots: int = 16) -> None:
+        self.episodes = [Episode(belt, rules, settlers, max_rounds, slots, difficulty, bots) for _ in range(n)]
         size, actions = self.episodes[0].encoder.size, self.episodes[0].encoder.n_actions
         self.observations = np.zeros((n, size), dtype=np.float32)
         self.masks = np.zeros((n, actions), dtype=np.int8)
@@ -128,6 +128,14 @@ def test_batch_env_equals_the_per_game_path_bit_for_bit(case: str) -> None:
         assert seen_gates
     if case in ("storms", "storm-puzzle"):
         assert seen_storms
+
+
+@pytest.mark.parametrize(("settlers", "slots"), [(1, 16), (4, 16), (3, 3)])
+def test_batch_env_equals_the_per_game_path_with_other_teams_and_slots(settlers: int, slots: int) -> None:
+    # one settler (no teammate to guide to), four, and fewer exit slots than exits (the slots ranked)
+    batch = BatchEnv(4, "small", settlers=settlers, max_rounds=40, neighbour_slots=slots)
+    reference = Reference(4, "small", "classic", 40, None, None, settlers, slots)
+    assert compare(batch, reference, seed=8, steps=200)[0] > 0
 
 
 def test_batch_env_arrays_grown_mid_run_keep_every_game() -> None:
