@@ -94,3 +94,64 @@ async def lost_while_stalled(redis: Redis, database: str, tmp_path: Path) -> Non
         for hub in (other, stalled):
             await hub.close()
             await hub.store.close()
+
+
+def test_a_game_let_go_and_loaded_again_at_once_still_follows_its_owner(services: tuple[Redis, str],
+                                                                         tmp_path: Path) -> None:
+    """A node lets a game go (its last client left, or it lost the game) and a client of the game comes back to it
+    before the letting go has finished: the new copy follows the game's owner. The letting go stopped following
+    the game's channel after the new copy had followed it, and the copy never heard of a command again."""
+    redis, database = services
+    asyncio.run(let_go_and_loaded_again(redis, database, tmp_path))
+
+
+async def let_go_and_loaded_again(redis: Redis, database: str, tmp_path: Path) -> None:
+    def node(name: str) -> ClusterHub:
+        settings = Settings(data_dir=tmp_path / name, database=database, redis=redis.url, node_id=name,
+                            lease_seconds=3.0, bot_delay=0.0)
+        hub = make_hub(settings, make_store(settings))
+        assert isinstance(hub, ClusterHub)
+        return hub
+
+    async def sink(message: Any) -> None:
+        pass
+
+    owner, follower = node("a"), node("b")
+    for hub in (owner, follower):
+        await hub.store.open()
+        await hub.start()
+    try:
+        request = CreateGame.model_validate({"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
+                                             "seed": winning_seed()})
+        created, _ = await owner.create(request, "127.0.0.1")
+        played, old = await owner.get(created.id), await follower.get(created.id)
+        assert played is not None and old is not None
+        # the old copy's letting go is held at its start until the game has been loaded here again
+        loaded_again = asyncio.Event()
+        stop = old.stop
+
+        async def held_stop() -> None:
+            await loaded_again.wait()
+            await stop()
+
+        old.stop = held_stop  # type: ignore[method-assign]
+        follower.release(old)  # nobody is connected to it here: let go
+        assert created.id not in follower.games
+        new = await follower.get(created.id)
+        assert new is not None and new is not old
+        new.join(Connection(None, Outbox(100, sink)))
+        loaded_again.set()
+        deadline = time.monotonic() + 60
+        while any("_let_go" in repr(task.get_coro()) for task in asyncio.all_tasks()):
+            assert time.monotonic() < deadline, "the old copy was never let go"
+            await asyncio.sleep(0.01)
+        player = Connection(played.seats[0], Outbox(100, sink))
+        played.join(player)
+        played.enqueue(player, action_from_json(as_action(PLANS["s1"][0])), 1)
+        while new.seq < 1:  # the owner's command reaches the new copy (its update, or the owner's seq beat)
+            assert time.monotonic() < deadline, "the game loaded again does not follow its owner"
+            await asyncio.sleep(0.05)
+    finally:
+        for hub in (follower, owner):
+            await hub.close()
+            await hub.store.close()

@@ -199,7 +199,10 @@ class ClusterHub(GameHub):
 
     async def _let_go(self, live: LiveGame, epoch: int | None) -> None:
         await live.stop()
-        await self.bus.unfollow(live.id)
+        if live.id not in self.games and live.id not in self._loading:
+            # not while the game is here again (a client of it reconnected to this node, whose load follows the
+            # game first): that copy would hear nothing of the game's owner any more, its clients stuck for good
+            await self.bus.unfollow(live.id)
         if epoch is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release(live.id, epoch)
