@@ -1,5 +1,6 @@
 """A cluster at work: three nodes behind HAProxy, thirty games played by clients on every node, nodes killed
-(`kill -9`) during play, Redis restarted and PostgreSQL stopped and started during play.
+(`kill -9`) during play, Redis restarted and PostgreSQL stopped and started during play, a node stalled (SIGSTOP)
+past its leases during play, as a busy machine may stall one.
 
 Afterwards: every game has gone on to its end; every action acknowledged to any client is in the log exactly
 once; every client applied the log's commands in order, without a gap or a duplicate; spectators on other nodes
@@ -10,7 +11,9 @@ how long takeovers took is measured and printed, not asserted (the benchmark rep
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -264,6 +267,57 @@ def test_play_resumes_after_redis_restarts_and_postgres_stops_and_starts() -> No
         errors = [code for game in games for record in game.records() for code in record.errors]
         closes = [code for game in games for record in game.records() for code in record.closes]
         print(f"errors told to clients: {sorted(errors)}; connections closed with {sorted(closes)}")
+        for game in games:
+            for record in game.records():
+                assert set(record.errors) <= RETRIABLE, record.errors
+    finally:
+        running.close()
+
+
+def test_play_goes_on_when_a_node_stalls_past_its_leases() -> None:
+    """A node that a busy machine stalls for longer than a lease (here stopped with SIGSTOP for four leases, at a
+    moment of play chosen by no clock) loses its games to the other node, which plays them on; when it wakes up it
+    finds them fenced off and lets them go. Every command acknowledged is in the log once, none is played twice,
+    and the clients hear only errors that say to try again."""
+    running = Cluster(nodes=2, lease=1.5)
+    try:
+        rng = random.Random(11)
+        games = [Game(running, rng) for _ in range(6)]
+
+        async def scenario() -> None:
+            give_up = time.monotonic() + 600
+            tasks = await play_all(games, give_up)
+            try:
+                await wait_for(lambda: progress(games) >= 4, 240, "play before the stall", tasks, games)
+                counts = Counter(owners(running, games).values())
+                name = counts.most_common(1)[0][0]
+                stalled = next(node for node in running.nodes if node.name == name)
+                assert stalled.proc is not None
+                mark = progress(games)
+                os.kill(stalled.proc.pid, signal.SIGSTOP)
+                try:
+                    # the stalled node's leases run out and the other node takes its games over (when its
+                    # clients' commands or its watchdog find no owner): play goes on without the stalled node
+                    await wait_for(lambda: name not in owners(running, games).values(), 60,
+                                   f"{name}'s leases running out", tasks, games)
+                    await asyncio.sleep(running.lease * 2)  # the rest of the stall: not a condition, a length
+                finally:
+                    os.kill(stalled.proc.pid, signal.SIGCONT)
+                await wait_for(lambda: progress(games) >= mark + 4, 240, "play after the stall", tasks, games)
+                await wait_for(lambda: all(c.done for g in games for c in g.clients()), 300, "every game's end",
+                               tasks, games)
+                for task in tasks:
+                    task.cancel()
+                results = await asyncio.gather(*tasks, return_exceptions=True)
+                failures = [r for r in results if isinstance(r, BaseException) and not isinstance(
+                    r, asyncio.CancelledError)]
+                assert not failures, failures
+            finally:
+                for task in tasks:
+                    task.cancel()
+
+        asyncio.run(scenario())
+        check_logs(running, games)
         for game in games:
             for record in game.records():
                 assert set(record.errors) <= RETRIABLE, record.errors
