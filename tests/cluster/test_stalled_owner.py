@@ -12,6 +12,7 @@ game taken over by the other node while the first still believes it owns it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,3 +156,37 @@ async def let_go_and_loaded_again(redis: Redis, database: str, tmp_path: Path) -
         for hub in (follower, owner):
             await hub.close()
             await hub.store.close()
+
+
+def test_a_node_shuts_down_though_its_watchdog_swallows_a_cancellation(services: tuple[Redis, str],
+                                                                        tmp_path: Path) -> None:
+    """The Redis client may swallow a cancellation (as it did in the owner's relay above): a node's watchdog
+    cancelled while it renews its leases went on, and the node's shutdown waited for it for ever."""
+    redis, database = services
+    asyncio.run(shut_down_while_renewing(redis, database, tmp_path))
+
+
+async def shut_down_while_renewing(redis: Redis, database: str, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "a", database=database, redis=redis.url, node_id="a",
+                        lease_seconds=0.6, bot_delay=0.0)
+    hub = make_hub(settings, make_store(settings))
+    assert isinstance(hub, ClusterHub)
+    await hub.store.open()
+    await hub.start()
+    renewing = asyncio.Event()
+
+    async def renew_swallowing(held: dict[str, int]) -> dict[str, bool]:
+        if not renewing.is_set():  # the first renewal swallows the cancellation, as the Redis client did
+            renewing.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(3600)
+        return {}
+
+    hub.leases.renew = renew_swallowing  # type: ignore[method-assign]
+    try:
+        await asyncio.wait_for(renewing.wait(), 60)
+        closing = asyncio.create_task(hub.close())
+        await asyncio.wait({closing}, timeout=60)  # (not wait_for: a test that fails must not hang as well)
+        assert closing.done(), "the node's shutdown waits for ever for its watchdog"
+    finally:
+        await hub.store.close()

@@ -63,7 +63,9 @@ class Bus:
         """Stop reading and sending."""
         for task in (self._task, self._sender):
             if task is not None:
-                task.cancel()
+                while not task.done():  # again until it has ended: the Redis client may swallow a cancellation
+                    task.cancel()
+                    await asyncio.wait({task}, timeout=0.1)
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(Exception):

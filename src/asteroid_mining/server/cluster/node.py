@@ -86,8 +86,12 @@ class ClusterHub(GameHub):
     async def close(self) -> None:
         """Leave the cluster: give every lease up, so that other nodes take the games over at once."""
         if self._watchdog is not None:
-            self._watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            # cancelled again until it has ended: the Redis client the watchdog awaits may swallow a cancellation,
+            # and the watchdog would go on for ever, with the node's shutdown waiting for it
+            while not self._watchdog.done():
+                self._watchdog.cancel()
+                await asyncio.wait({self._watchdog}, timeout=0.1)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._watchdog
         for live in self.games.values():
             if shared(live) is not None:
