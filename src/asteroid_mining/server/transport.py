@@ -289,19 +289,19 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
             if self._target_too_long:
                 log.info("closing a connection from %s: its request's target is over %d bytes", self._address,
                          max_target_bytes)
-                body = TARGET_TOO_LONG % max_target_bytes
-                self.transport.write(b"HTTP/1.1 414 URI Too Long\r\ncontent-type: application/json\r\n"
-                                     b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
-                self.transport.close()
+                self._refuse_and_close(b"414 URI Too Long", TARGET_TOO_LONG % max_target_bytes)
                 return
             if not self._headers_too_large:
                 super().send_400_response(msg)
                 return
             log.info("closing a connection from %s: its request's headers are over %d bytes", self._address,
                      max_header_bytes)
-            body = HEADERS_TOO_LARGE % max_header_bytes
-            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            self._refuse_and_close(b"431 Request Header Fields Too Large", HEADERS_TOO_LARGE % max_header_bytes)
+
+        def _refuse_and_close(self, status: bytes, body: bytes) -> None:
+            """Answers `status` with a JSON `body` and closes the connection (the request is not read further)."""
+            self.transport.write(b"HTTP/1.1 %s\r\ncontent-type: application/json\r\n"
+                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, len(body), body))
             self.transport.close()
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
