@@ -503,11 +503,12 @@ def _link_everything(state: GameState, pending: _Pending, neighbour_lists: list[
         for i, gid in enumerate(settler.gates):
             _check(gid in state.gates and state.gates[gid].carrier == sid, f"{pending[sid][1]}.gates[{i}]",
                    "must be a gate this settler carries")
-    for gate in state.gates.values():
-        if gate.at is not None:
-            where = state.asteroids[gate.at]
-            if len(where.gates) > 1:  # gates orbit an asteroid in the order they were made
-                where.gates = dict(sorted(where.gates.items(), key=lambda kv: state.gates[kv[0]].index))
+    # gates orbit an asteroid in the order they were made: each asteroid's sorted once (sorting it again for each
+    # of its gates made a belt of 1,000 gate pairs around two asteroids cost 0.3 s of CPU to load)
+    for aid in {gate.at for gate in state.gates.values() if gate.at is not None}:
+        where = state.asteroids[aid]
+        if len(where.gates) > 1:
+            where.gates = dict(sorted(where.gates.items(), key=lambda kv: state.gates[kv[0]].index))
 
 
 def _rebuild_indexes(state: GameState) -> None:

@@ -26,7 +26,7 @@ from ..rules import Action, BuildGates, BuildRobot, Drill, Game, Mine, Move, Pla
 from ..rules.materials import MATERIALS
 from .action_schemas import ActionJson
 from .errors import ServerError
-from .lobby import _body_doc, _game, bearer_token, client_of, json_body
+from .lobby import _body_doc, _game, bearer_token, charge_load, client_of, json_body
 from .schemas import ErrorBody, _StrictBody
 from .security import TokenBucket
 from .view_schemas import Record
@@ -174,6 +174,9 @@ async def game_hint(game_id: str, request: Request) -> Hint:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
     limiter, slots = _state(request)
+    # a finished game is loaded from the store to be refused: charged as every read that loads one (it cost 27 ms
+    # of CPU on the `large` belt, asked for in a loop with any token)
+    await charge_load(request, game_id)
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)
         if seat is None or seat.kind != "human":
@@ -181,7 +184,7 @@ async def game_hint(game_id: str, request: Request) -> Hint:
         limiter.check(client_of(request))
         game = live.game
         settler = game.turn
-        if game.status != "running" or settler is None:
+        if not live.running or settler is None:  # (an abandoned game's engine still says `running`)
             raise ServerError(409, "game_over", f"this game is not running ({live.status})")
         if settler not in seat.settlers:
             raise ServerError(409, "not_your_turn", f"it is {settler}'s step, which this seat does not play")

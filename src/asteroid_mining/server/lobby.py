@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
 from ..storage import StorageError
-from .errors import ServerError, storage_refusal, validation_message
+from .errors import STORAGE_RETRY, ServerError, storage_refusal, validation_message
 from .hub import GameHub
 from .limits import parsed_body
 from .live import LiveGame
@@ -64,9 +64,14 @@ async def _game(request: Request, game_id: str) -> AsyncIterator[LiveGame]:
         yield live
 
 
-@router.get("/health", response_model=Health)
-async def health() -> dict[str, str]:
-    """The server is up."""
+@router.get("/health", response_model=Health, responses={
+    503: {"model": ErrorBody, "description": "`storage_failed`: a cluster node whose store does not answer its "
+          "probe within the read deadline (`Retry-After`): the balancer sends new clients elsewhere"}})
+async def health(request: Request) -> dict[str, str]:
+    """The server is up; on a cluster node, its store answers too."""
+    if not getattr(hub_of(request), "store_available", True):
+        raise ServerError(503, "storage_failed", "this node cannot reach the games' store at the moment",
+                          headers=STORAGE_RETRY)
     return {"status": "ok"}
 
 
@@ -230,6 +235,7 @@ async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
     if token is None:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
+    await charge_load(request, game_id)  # a finished game is loaded from the store to be refused (`charge_load`)
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)
         if seat is None or seat.kind != "human":

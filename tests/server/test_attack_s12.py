@@ -1,0 +1,95 @@
+"""What the third fresh attack on the server found, each held by a test at the level it was found."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from asteroid_mining.server import Settings, create_app
+
+from .helpers import two_loops_belt
+
+
+def _finished_game(client: TestClient) -> dict[str, Any]:
+    """A one-seat game, abandoned (finished: let go of, and loaded from the store for each read)."""
+    game: dict[str, Any] = client.post("/api/games", json={"seats": 1, "belt": two_loops_belt(), "seed": 3}).json()
+    token = game["seats"][0]["token"]
+    assert client.post(f"/api/games/{game['id']}/abandon", json={"token": token}).status_code == 200
+    assert game["id"] not in client.app.state.hub.games  # type: ignore[attr-defined]
+    return game
+
+
+# ----- refusals that load a finished game are charged like the reads that do -----
+def test_abandon_and_hint_of_a_finished_game_are_charged_to_the_address(tmp_path: Path) -> None:
+    """`POST …/abandon` and `POST …/hint` loaded a finished game from the store to refuse it (403 with a wrong
+    token, 409 with the right one), uncharged: 27 ms of CPU a request on the `large` belt (0.3 s on the largest
+    accepted belt), in a loop, while every read that loads one takes a token of the address's history bucket."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        history_rate_per_second=0.001, history_rate_burst=4)
+    with TestClient(create_app(settings)) as client:
+        game = _finished_game(client)
+        token = game["seats"][0]["token"]
+        answers = [client.post(f"/api/games/{game['id']}/{path}", json={"token": tok})
+                   for path in ("abandon", "hint") for tok in ("wrong", token)]
+        assert [a.status_code for a in answers] == [403, 409, 403, 409], [a.text for a in answers]
+        for path in ("abandon", "hint"):
+            refused = client.post(f"/api/games/{game['id']}/{path}", json={"token": token})
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+
+
+def test_no_hint_for_an_abandoned_game(client: TestClient) -> None:
+    """A hint for an abandoned game was answered (the engine of an abandoned game still says `running`): 409
+    `game_over`, as for a game won or lost."""
+    game = _finished_game(client)
+    answer = client.post(f"/api/games/{game['id']}/hint", json={"token": game["seats"][0]["token"]})
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["error"]["code"] == "game_over" and "abandoned" in answer.json()["error"]["message"]
+
+
+# ----- loading a game with many gates is linear -----
+_COUNT_SORTED = textwrap.dedent("""
+    import json, sys
+    from asteroid_mining.rules import ENGINE, Game, CLASSIC, serialize
+    from asteroid_mining.maps import parse_belt
+    assert ENGINE == "pure", ENGINE
+    pairs = int(sys.argv[1])
+    ids = [f"a{i}" for i in range(4)]
+    belt = {"format": "asteroid-mining/belt", "version": 1, "start": "a0",
+            "asteroids": [{"id": a, "mantle": 2, "core": "ice"} for a in ids],
+            "links": [[ids[i], ids[i + 1]] for i in range(3)],
+            "gates": [{"first": f"g{k}x", "first_at": "a0", "second": f"g{k}y", "second_at": "a1"}
+                      for k in range(pairs)]}
+    game = Game.new(parse_belt(belt), CLASSIC, 1, 1)
+    document = game.to_json()
+    items = [0]
+    real = sorted
+    def counted(iterable, **kwargs):
+        out = real(iterable, **kwargs)
+        items[0] += len(out)
+        return out
+    serialize.sorted = counted  # (the module's global shadows the builtin: the pure engine looks it up there)
+    loaded = Game.from_json(document)
+    assert loaded.to_json() == document
+    print(json.dumps(items[0]))
+""")
+
+
+def test_loading_a_game_sorts_each_asteroids_gates_once() -> None:
+    """`Game.from_json` sorted an asteroid's gates again for each of its gates: quadratic, 0.29 s of CPU (compiled,
+    holding the GIL throughout, so every game's event loop waited) to load a game of the largest accepted belt
+    (1,000 gate pairs around two asteroids) for a finished game's read, a hint's copy, a snapshot. Each asteroid's
+    gates are sorted once: the items sorted are as many as the gates (counted in the pure engine, whose module
+    globals can be replaced)."""
+    pairs = 300
+    result = subprocess.run([sys.executable, "-c", _COUNT_SORTED, str(pairs)], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, "ASTEROID_MINING_ENGINE": "pure"}, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) <= 2 * pairs  # it was pairs * (pairs + 1): each gate sorted its asteroid's
