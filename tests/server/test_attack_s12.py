@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import socket
 import subprocess
 import sys
 import textwrap
@@ -14,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from asteroid_mining.server import Settings, create_app
 
-from .helpers import two_loops_belt
+from .helpers import running_server, two_loops_belt
 
 
 def _finished_game(client: TestClient) -> dict[str, Any]:
@@ -93,3 +95,61 @@ def test_loading_a_game_sorts_each_asteroids_gates_once() -> None:
                             timeout=120, env={**os.environ, "ASTEROID_MINING_ENGINE": "pure"}, check=False)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) <= 2 * pairs  # it was pairs * (pairs + 1): each gate sorted its asteroid's
+
+
+# ----- WebSocket handshakes refused by `websockets` and by the server -----
+def _handshake_answer(port: int, path: str, extra: str) -> tuple[bytes, bool]:
+    """Send a WebSocket handshake with `extra` header lines; the server's answer, and whether it then closed the
+    connection (within a generous deadline: a server that never answers fails here)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n").encode())
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            return answer, False
+        return answer, True
+
+
+def test_a_handshake_websockets_refuses_is_answered_and_closed(tmp_path: Path) -> None:
+    """The HTTP layer takes 64 KiB of headers, but `websockets` refuses a handshake with a header line over 8 KiB
+    or more than 128 headers: it wrote a `431` where uvicorn never looks, and the client heard nothing while its
+    socket stayed open for as long as it kept it (a browser's Cookie header can pass 8 KiB). Answered and closed;
+    nothing in the log is an error."""
+    with running_server(tmp_path) as server:
+        game = json.loads(httpx_post(server.url + "/api/games", {"seats": 1, "belt": "tutorial"}))
+        path = f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}"
+        for extra in (f"Cookie: {'c' * 9000}\r\n", "".join(f"X-Header-{i}: {i}\r\n" for i in range(200)),
+                      "Sec-WebSocket-Protocol: " + ", ".join(f"p{i}" for i in range(3000)) + "\r\n"):
+            answer, closed = _handshake_answer(server.port, path, extra)
+            assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+            assert closed
+        answer, _ = _handshake_answer(server.port, path, "Cookie: short\r\n")  # what passes is served
+        assert answer.startswith(b"HTTP/1.1 101 ")
+        log = server.log.read_text()
+        assert "Traceback" not in log and " ERROR " not in log
+
+
+def test_a_refused_origin_is_no_error_in_the_log(tmp_path: Path) -> None:
+    """A WebSocket from another site's page is refused with a `403` answer (`send_denial_response`), which uvicorn
+    logged as an error ("ASGI callable returned without completing handshake") for every such handshake."""
+    with running_server(tmp_path) as server:
+        game = json.loads(httpx_post(server.url + "/api/games", {"seats": 1, "belt": "tutorial"}))
+        for origin in ("http://elsewhere.example", "null"):
+            answer, closed = _handshake_answer(server.port, f"/api/games/{game['id']}/ws", f"Origin: {origin}\r\n")
+            assert answer.startswith(b"HTTP/1.1 403 ") and b"origin_not_allowed" in answer and closed
+        log = server.log.read_text()
+        assert log.count("connection rejected (403") >= 2 or log.count(" 403") >= 2
+        assert "Traceback" not in log and " ERROR " not in log
+
+
+def httpx_post(url: str, body: dict[str, Any]) -> str:
+    """POST `body` as JSON; the answer's text (201 expected)."""
+    import httpx
+
+    answer = httpx.post(url, json=body, timeout=60)
+    assert answer.status_code == 201, answer.text
+    return answer.text

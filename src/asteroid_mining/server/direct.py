@@ -57,13 +57,14 @@ PROTOCOLS = (WebSocketsSansIOProtocol, GuardedWebSocket)
 UVICORN_VERSION = "0.54.0"
 """The uvicorn whose internals this module and `transport` were written for (pyproject.toml pins it)."""
 
-PROTOCOL_METHODS = ("send", "handle_ping", "keepalive_timeout", "run_asgi", "send_receive_event_to_app")
+PROTOCOL_METHODS = ("send", "handle_ping", "keepalive_timeout", "run_asgi", "send_receive_event_to_app",
+                    "data_received")
 """Methods of uvicorn's `WebSocketsSansIOProtocol` that the server calls or overrides (`transport`)."""
 PROTOCOL_STATE = ("conn", "transport", "writable", "queue", "close_sent", "disconnected", "initial_response",
-                  "read_paused", "loop", "logger", "client")
+                  "read_paused", "loop", "logger", "client", "handshake_complete")
 """What each connection's protocol object keeps that the server reads or sets (`frame_writer`, `close_now`,
 `transport`)."""
-CONNECTION_STATE = ("extensions", "available_extensions", "state", "send_close", "data_to_send")
+CONNECTION_STATE = ("extensions", "available_extensions", "state", "send_close", "data_to_send", "handshake_exc")
 """What the protocol's `websockets` connection (`conn`) has that the server reads or calls."""
 
 

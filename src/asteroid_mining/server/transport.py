@@ -124,6 +124,29 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         if not self.conn.available_extensions:  # uvicorn's compression is off (the server's configuration)
             self.conn.available_extensions = [LARGE_MESSAGE_DEFLATE]
 
+    def data_received(self, data: bytes) -> None:
+        """Read the client's bytes; a handshake `websockets` refuses is answered and closed.
+
+        `websockets` refuses a handshake with a header line over 8 KiB or more than 128 headers (the HTTP layer
+        took them: `MAX_HEADER_BYTES`) by writing a `431` where uvicorn never looks, and then waits: the client
+        heard nothing and the socket stayed open for as long as the client kept it (a browser's Cookie header
+        can pass 8 KiB)."""
+        super().data_received(data)
+        if self.conn.handshake_exc is not None and not self.handshake_complete and not self.transport.is_closing():
+            self.logger.info("%s - a WebSocket handshake refused (%s): answered and closed", _peer(self.client),
+                             self.conn.handshake_exc)
+            self.handshake_complete = True  # (as once the connection is lost: nothing more is sent or read)
+            self.close_sent = True
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's `send`; a handshake refused with an HTTP answer (`send_denial_response`) counts as answered,
+        which uvicorn logged as an error ("returned without completing handshake") for every refused origin."""
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
+            self.handshake_complete = True  # (as once the connection is lost, which this answer's close brings)
+
     def keepalive_timeout(self) -> None:
         """The client did not answer a ping in time: uvicorn closes the connection; abort it if it is stuck."""
         super().keepalive_timeout()
