@@ -153,3 +153,27 @@ def httpx_post(url: str, body: dict[str, Any]) -> str:
     answer = httpx.post(url, json=body, timeout=60)
     assert answer.status_code == 201, answer.text
     return answer.text
+
+
+# ----- a lesson's goals asked of another game -----
+def _belt_with_home(mantle: int) -> dict[str, Any]:
+    """A belt whose settlers start on Dock, next to a Home of ice under `mantle` layers that nobody has visited."""
+    return {"format": "asteroid-mining/belt", "version": 1, "name": "Secret", "start": "Dock",
+            "asteroids": [{"id": "Dock", "mantle": 0, "core": "hollow", "orbit": {"sun": "far"}},
+                          {"id": "Home", "mantle": mantle, "core": "ice", "orbit": {"sun": "far"}}],
+            "links": [["Dock", "Home"]], "gates": []}
+
+
+def test_a_lessons_goals_do_not_tell_a_core_nobody_has_surveyed(client: TestClient) -> None:
+    """`GET /api/games/{id}/goals?lesson=deposit` judged the lesson's expectations (`Home.core == ice`) on the
+    whole game, of any game: it told whether an asteroid called Home that nobody had surveyed held ice, which the
+    view shows as `unknown` (R17). An expectation of a core the players do not know does not hold."""
+    hidden = client.post("/api/games", json={"seats": 1, "belt": _belt_with_home(3)}).json()
+    view = client.get(f"/api/games/{hidden['id']}").json()["state"]
+    assert [a["core"] for a in view["asteroids"] if a["id"] == "Home"] == ["unknown"]
+    goals = client.get(f"/api/games/{hidden['id']}/goals", params={"lesson": "deposit"})
+    assert goals.status_code == 200, goals.text
+    assert goals.json()["steps"][-1] is False and goals.json()["goal"] is False
+
+    bare = client.post("/api/games", json={"seats": 1, "belt": _belt_with_home(0)}).json()  # a bare core: known
+    assert client.get(f"/api/games/{bare['id']}/goals", params={"lesson": "deposit"}).json()["goal"] is True

@@ -127,8 +127,11 @@ def lessons() -> dict[str, Lesson]:
 
 
 def holds(game: Game, expects: tuple[Expect, ...]) -> bool:
-    """Whether every expectation holds in `game` now (one that cannot be asked, of a dead settler, does not)."""
+    """Whether every expectation holds in `game` now (one that cannot be asked, of a dead settler, does not, nor
+    one of a core the players have not surveyed: R17)."""
     for e in expects:
+        if _unsurveyed_core(game, e.path):
+            return False
         try:
             ok, _ = evaluate(game, e.path, e.op, e.value)
         except ScriptError:
@@ -136,6 +139,16 @@ def holds(game: Game, expects: tuple[Expect, ...]) -> bool:
         if not ok:
             return False
     return True
+
+
+def _unsurveyed_core(game: Game, path: tuple[str, ...]) -> bool:
+    """Whether `path` reads the core of an asteroid the players do not know (R17). The expectations are judged on
+    the whole game, and `GET …/goals` asks them of any game: `Home.core == ice` told whether a `Home` nobody had
+    surveyed held ice."""
+    if len(path) != 2 or path[1] != "core":
+        return False
+    asteroid = game.asteroids.get(path[0])
+    return asteroid is not None and not asteroid.surveyed and asteroid.mantle > 0
 
 
 def progress(game: Game, lesson: Lesson) -> dict[str, Any]:
