@@ -153,6 +153,12 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a node's ownership of a game lasts unless renewed (a third of it apart): how soon a dead node's
     games are taken over."""
+    store_read_seconds: float = 5.0
+    """The deadline of one read of a PostgreSQL store (`database`): a database that does not answer by then (paused,
+    cut off) gets its request a `503 storage_failed` instead of a wait for as long as it lasts."""
+    store_write_seconds: float = 10.0
+    """The deadline of one write of a PostgreSQL store (a group of commands in one transaction, its commit included):
+    past it the write's outcome is unknown, and the server goes by what the store holds once it answers again."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -178,7 +184,8 @@ class Settings:
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")
-        for name in ("header_timeout", "body_timeout", "keep_alive_seconds", "lobby_cache_seconds"):
+        for name in ("header_timeout", "body_timeout", "keep_alive_seconds", "lobby_cache_seconds",
+                     "store_read_seconds", "store_write_seconds"):
             value = getattr(self, name)
             if not math.isfinite(value) or value <= 0:
                 problems.append(f"{name} must be a finite number above 0")

@@ -45,13 +45,19 @@ class ServerError(Exception):
         return error_body(self.code, self.message, self.field)
 
 
+STORAGE_RETRY = {"Retry-After": "5"}
+"""What a `503 storage_failed` adds: when to try again (a store restarting, or that did not answer by its
+deadline)."""
+
+
 def storage_refusal(failure: Exception) -> ServerError:
     """What a client is told when the store failed: 507 `storage_full` for a full disk, else 503
     `storage_failed` (the server itself is fine; trying later may work)."""
     text = str(failure).lower()
     if "full" in text or "no space" in text:
         return ServerError(507, "storage_full", "the server's disk is full: nothing could be saved")
-    return ServerError(503, "storage_failed", "the server could not read or save games at the moment; try later")
+    return ServerError(503, "storage_failed", "the server could not read or save games at the moment; try later",
+                       headers=STORAGE_RETRY)
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -122,7 +128,7 @@ def install(app: FastAPI) -> None:
     async def storage_failed(request: Request, exc: Exception) -> JSONResponse:
         log.warning("storage failed on %s %s: %s", request.method, request.url.path, exc)
         return JSONResponse(error_body("storage_failed", "the games' storage cannot be reached at the moment; try "
-                                       "again"), status_code=503)
+                                       "again"), status_code=503, headers=STORAGE_RETRY)
 
     async def crash(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)

@@ -461,6 +461,11 @@ class LiveGame:
                 played = None if ref is None else self.refs.get((int(by["seat"]), ref))
                 if played is not None:
                     sender.outbox.put(dumps({"type": "ack", "ref": ref, "seq": played}))
+                elif self.moved:
+                    # Not even reread (the store does not answer: a write cut at its deadline): whether it was
+                    # stored is unknown, and the game has been let go, its clients closed to reconnect. No answer,
+                    # as for a lost one: the client sends it again with its ref, acknowledged if it was stored.
+                    pass
                 else:
                     sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
                                             "played", ref=ref))

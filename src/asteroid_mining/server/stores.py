@@ -13,7 +13,8 @@ def make_store(settings: Settings) -> GameStore:
     if settings.database:
         from ..storage.postgres import PostgresStore
 
-        return PostgresStore(settings.database)
+        return PostgresStore(settings.database, read_seconds=settings.store_read_seconds,
+                             write_seconds=settings.store_write_seconds)
     return SqliteStore(settings.data_dir, settings.synchronous)
 
 

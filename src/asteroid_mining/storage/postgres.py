@@ -17,6 +17,18 @@ on the store accepts commands of that game only from the store that claimed it w
 the game fails its next append with `Fenced`, however late it comes.
 
 Reads go through the same connection pool; `load` and `log` read in one repeatable-read transaction.
+
+**Deadlines.** A database that stops answering without refusing (a paused server, a partition that drops packets)
+would hold every query for as long as it lasts: psycopg waits for an answer, and cancelling the waiting task makes
+it ask the server to cancel the query and wait for that too. So every query runs under a deadline of the store's
+own, `read_seconds` for reads and `write_seconds` for writes: at the deadline the connection's socket is shut down
+(the query's wait ends at once), the connection leaves the pool for good, and the caller gets a `StorageError`.
+A write cut so has an unknown outcome (its commit may have reached the server, which commits it once it runs
+again): its callers hear a `StorageError` as for an answer lost, and the server goes by what the store holds when
+it reads the game again (`load` first waits for any transaction still holding the game's row, so that it reads
+the write's outcome, not a state from before it). The server ends a transaction its client left open for longer
+than `idle_in_transaction_session_timeout`, so that a node cut off mid-transaction does not hold a game's row for
+the hours TCP takes to notice.
 """
 
 from __future__ import annotations
@@ -24,6 +36,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -51,6 +65,7 @@ from .schema import create_statements
 try:
     import psycopg
     from psycopg_pool import AsyncConnectionPool, PoolTimeout
+    _IDLE = psycopg.pq.TransactionStatus.IDLE
 except ImportError:  # the cluster extra is not installed: the store says so when it is made
     psycopg = None  # type: ignore[assignment]
 
@@ -75,6 +90,8 @@ latest version at once, from `schema`)."""
 _MIGRATION_LOCK = 0x61737465  # any constant: nodes starting together migrate one after the other
 _BATCH = 512
 """The most writes one transaction takes."""
+_SEVERED_GRACE = 5.0
+"""Seconds a query whose socket was shut down is given to notice (it does at once; past this it is cancelled)."""
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -110,17 +127,24 @@ class _Write:
 class PostgresStore(GameStore):
     """Games in PostgreSQL at `url` (`postgresql://user@host:port/db`); see the module's documentation."""
 
-    def __init__(self, url: str, min_connections: int = 2, max_connections: int = 8, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, min_connections: int = 2, max_connections: int = 8, timeout: float = 5.0,
+                 read_seconds: float = 5.0, write_seconds: float = 10.0) -> None:
         if psycopg is None:
             raise StorageError("PostgreSQL needs the cluster extra: pip install 'asteroid-mining[cluster]'")
         self.url = url
         self.timeout = timeout
+        self.read_seconds = read_seconds
+        """The deadline of a read, from asking for a connection to the last row (see the module's documentation)."""
+        self.write_seconds = write_seconds
+        """The deadline of a write's transaction, its commit included."""
+        idle = max(30_000, round(write_seconds * 3_000))  # in ms: well past any transaction this store runs
         self._pool = AsyncConnectionPool(url, min_size=min_connections, max_size=max_connections, open=False,
                                          timeout=timeout, kwargs={"autocommit": True, "connect_timeout": 5},
-                                         name="games")
+                                         configure=_configure(idle), name="games")
         self._queue: asyncio.Queue[_Write | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._epochs: dict[str, int] = {}  # game -> the epoch this store claimed it with
+        self._giving_back: set[asyncio.Task[None]] = set()
 
     def __repr__(self) -> str:
         return f"PostgresStore({redact_url(self.url)!r})"
@@ -196,7 +220,7 @@ class PostgresStore(GameStore):
                                      (epoch, game_id, epoch))
             return await cur.fetchone() is not None
 
-        won = await self._run(work)
+        won = await self._run(work, seconds=self.write_seconds)
         if won:
             self._epochs[game_id] = epoch
         return won
@@ -286,44 +310,48 @@ class PostgresStore(GameStore):
                         write.future.set_exception(write.error)
 
     async def _commit(self, batch: list[_Write]) -> None:
+        """One transaction of the group, within `write_seconds`: past it, its outcome is unknown (see the module's
+        documentation) and every write of the group fails."""
+        await self._on_connection(lambda conn: self._commit_on(conn, batch), self.write_seconds, "write")
+
+    async def _commit_on(self, conn: Any, batch: list[_Write]) -> None:
         creates = [w for w in batch if w.record is not None]
         appends = [w for w in batch if w.command is not None]
-        async with self._pool.connection() as conn, conn.transaction():
-            if creates:
-                cur = await conn.execute(
-                    "INSERT INTO games (id, created, belt, options, seed, settlers, meta, seq, status, round, turn, "
-                    "updated, asteroids) SELECT * FROM unnest(%s::text[], %s::float8[], %s::text[], %s::text[], "
-                    "%s::int8[], %s::int4[], %s::text[], %s::int4[], %s::text[], %s::int4[], %s::text[], "
-                    "%s::float8[], %s::int4[]) ON CONFLICT (id) DO NOTHING RETURNING id",
-                    _columns([w.record for w in creates], 13))  # type: ignore[misc]
-                made = {row[0] for row in await cur.fetchall()}
-                for write in creates:
-                    if write.game not in made:
-                        write.error = StorageError(f"a game with id {write.game} already exists")
-                    made.discard(write.game)  # the same id twice in one group: the second is taken
-            if not appends:
-                return
-            games = sorted({w.game for w in appends})
+        if creates:
             cur = await conn.execute(
-                "SELECT g.id, g.epoch, coalesce((SELECT max(c.seq) FROM commands AS c WHERE c.game = g.id), 0) "
-                "FROM games AS g WHERE g.id = ANY(%s) ORDER BY g.id FOR UPDATE OF g", (games,))
-            stored = {row[0]: (row[1], row[2]) for row in await cur.fetchall()}
-            accepted = self._check(appends, stored)
-            if not accepted:
-                return
-            await conn.execute(
-                "INSERT INTO commands (game, seq, action, author, at, status, round, turn) SELECT * FROM "
-                "unnest(%s::text[], %s::int4[], %s::text[], %s::text[], %s::float8[], %s::text[], %s::int4[], "
-                "%s::text[])", _columns([w.command for w in accepted], 8))  # type: ignore[misc]
-            async with conn.cursor() as many:
-                ended = [w.ended for w in accepted if w.ended is not None]
-                if ended:
-                    await many.executemany("UPDATE games SET seq=%s, status=%s, round=%s, turn=%s, updated=%s "
-                                           "WHERE id=%s", ended)
-                shots = [w.snapshot for w in accepted if w.snapshot is not None]
-                if shots:
-                    await many.executemany("INSERT INTO snapshots (game, seq, state) VALUES (%s, %s, %s) ON CONFLICT "
-                                           "(game) DO UPDATE SET seq = excluded.seq, state = excluded.state", shots)
+                "INSERT INTO games (id, created, belt, options, seed, settlers, meta, seq, status, round, turn, "
+                "updated, asteroids) SELECT * FROM unnest(%s::text[], %s::float8[], %s::text[], %s::text[], "
+                "%s::int8[], %s::int4[], %s::text[], %s::int4[], %s::text[], %s::int4[], %s::text[], "
+                "%s::float8[], %s::int4[]) ON CONFLICT (id) DO NOTHING RETURNING id",
+                _columns([w.record for w in creates], 13))  # type: ignore[misc]
+            made = {row[0] for row in await cur.fetchall()}
+            for write in creates:
+                if write.game not in made:
+                    write.error = StorageError(f"a game with id {write.game} already exists")
+                made.discard(write.game)  # the same id twice in one group: the second is taken
+        if not appends:
+            return
+        games = sorted({w.game for w in appends})
+        cur = await conn.execute(
+            "SELECT g.id, g.epoch, coalesce((SELECT max(c.seq) FROM commands AS c WHERE c.game = g.id), 0) "
+            "FROM games AS g WHERE g.id = ANY(%s) ORDER BY g.id FOR UPDATE OF g", (games,))
+        stored = {row[0]: (row[1], row[2]) for row in await cur.fetchall()}
+        accepted = self._check(appends, stored)
+        if not accepted:
+            return
+        await conn.execute(
+            "INSERT INTO commands (game, seq, action, author, at, status, round, turn) SELECT * FROM "
+            "unnest(%s::text[], %s::int4[], %s::text[], %s::text[], %s::float8[], %s::text[], %s::int4[], "
+            "%s::text[])", _columns([w.command for w in accepted], 8))  # type: ignore[misc]
+        async with conn.cursor() as many:
+            ended = [w.ended for w in accepted if w.ended is not None]
+            if ended:
+                await many.executemany("UPDATE games SET seq=%s, status=%s, round=%s, turn=%s, updated=%s "
+                                       "WHERE id=%s", ended)
+            shots = [w.snapshot for w in accepted if w.snapshot is not None]
+            if shots:
+                await many.executemany("INSERT INTO snapshots (game, seq, state) VALUES (%s, %s, %s) ON CONFLICT "
+                                       "(game) DO UPDATE SET seq = excluded.seq, state = excluded.state", shots)
 
     @staticmethod
     def _check(appends: list[_Write], stored: dict[str, tuple[int, int]]) -> list[_Write]:
@@ -348,28 +376,80 @@ class PostgresStore(GameStore):
         return accepted
 
     # ----- reads -----
-    async def _run(self, work: Callable[[Any], Awaitable[T]], repeatable: bool = False) -> T:
-        """Run `work` on a pooled connection. A connection that broke while idle (the database restarted) fails on
-        its first use and leaves the pool; the pool then checks its other idle connections, and the work is tried
-        once more."""
-        for attempt in (1, 2):
+    async def _run(self, work: Callable[[Any], Awaitable[T]], repeatable: bool = False,
+                   seconds: float | None = None, first: tuple[str, tuple[Any, ...]] | None = None) -> T:
+        """Run `work` on a pooled connection within `seconds` (the read deadline by default); `first`: a statement
+        run before, on its own. A connection that broke while idle (the database restarted) fails on its first use
+        and leaves the pool; the work is tried again on the next one, as long as the deadline allows (every idle
+        connection may have broken with it)."""
+        seconds = self.read_seconds if seconds is None else seconds
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        mode = "repeatable" if repeatable else None
+        for attempt in range(self._pool.max_size + 1):
             try:
-                async with self._pool.connection() as conn:
-                    if not repeatable:
-                        return await work(conn)
-                    async with conn.transaction():
-                        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                        return await work(conn)
+                return await self._on_connection(work, seconds, mode, deadline, first)
             except (StorageError, DamagedRecord):  # (a damaged row damages its game, not the store)
                 raise
             except psycopg.OperationalError as failure:
-                if attempt == 2:
+                if attempt == self._pool.max_size or loop.time() >= deadline:
                     raise _storage_error(failure) from None
-                with contextlib.suppress(Exception):
-                    await self._pool.check()  # the others broke with it: drop them rather than fail on each
             except Exception as failure:
                 raise _storage_error(failure) from None
         raise AssertionError("unreachable")
+
+    async def _on_connection(self, work: Callable[[Any], Awaitable[T]], seconds: float, mode: str | None,
+                             deadline: float | None = None, first: tuple[str, tuple[Any, ...]] | None = None) -> T:
+        """`work` on a connection of the pool, in a transaction (`mode` `write` or `repeatable`) or not, by
+        `deadline` (`seconds` from now). Past it the connection is cut (`_sever`): the work ends at once, and the
+        caller gets a StorageError. Never returns a connection to the pool in any state but idle."""
+        loop = asyncio.get_running_loop()
+        if deadline is None:
+            deadline = loop.time() + seconds
+        try:
+            conn = await self._pool.getconn(timeout=max(0.001, deadline - loop.time()))
+        except PoolTimeout:
+            raise StorageError(f"the database gave no connection within {seconds:g} s") from None
+        job = asyncio.ensure_future(_in_transaction(conn, work, mode, first))
+        try:
+            done, _ = await asyncio.wait({job}, timeout=max(0.0, deadline - loop.time()))
+            if job in done:
+                return job.result()
+            unknown = " (whether it was committed is unknown)" if mode == "write" else ""
+            raise StorageError(f"the database did not answer within {seconds:g} s{unknown}")
+        finally:
+            if job.done() and not job.cancelled() and job.exception() is None \
+                    and conn.pgconn.transaction_status == _IDLE:
+                await self._pool.putconn(conn)
+            else:  # in a task of its own: a caller cancelled again and again (a game told to stop) must not leak it
+                giving_back = asyncio.ensure_future(self._give_back(conn, job))
+                self._giving_back.add(giving_back)
+                giving_back.add_done_callback(self._giving_back.discard)
+                await asyncio.shield(giving_back)
+
+    async def _give_back(self, conn: Any, job: asyncio.Future[Any]) -> None:
+        """Return a connection whose work failed, ran out of time or was cancelled: the work ended first (its
+        socket shut down under it when it still runs), the connection closed unless it is idle (the pool then
+        lets it go and makes another: it never hands out a connection in an unknown state)."""
+        if not job.done():
+            _sever(conn)
+            await asyncio.wait({job}, timeout=_SEVERED_GRACE)
+            if not job.done():
+                job.cancel()
+                await asyncio.wait({job}, timeout=_SEVERED_GRACE)
+        if job.done() and not job.cancelled():
+            job.exception()  # retrieved: it is the caller's StorageError that tells
+        if not job.done() or conn.pgconn.transaction_status != _IDLE:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        await self._pool.putconn(conn)
+
+    async def ping(self) -> None:
+        """One trivial query within the read deadline; StorageError when the database does not answer it."""
+        async def work(conn: Any) -> None:
+            await conn.execute("SELECT 1")
+
+        await self._run(work)
 
     async def load(self, game_id: str) -> StoredGame | None:
         """The record, progress, latest snapshot and the commands after it."""
@@ -384,7 +464,10 @@ class PostgresStore(GameStore):
             return StoredGame(record, progress, snapshot, await _commands(conn, game_id, snapshot.seq if snapshot
                                                                           else 0))
 
-        return await self._run(work, repeatable=True)
+        # first, wait for a transaction that holds the game's row (a write whose client was cut off at its
+        # deadline, committing once the server runs again): the game is read as that write left it
+        settle = ("SELECT 1 FROM games WHERE id = %s FOR KEY SHARE", (game_id,))
+        return await self._run(work, repeatable=True, first=settle)
 
     async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
         """The record, progress and every command."""
@@ -410,7 +493,7 @@ class PostgresStore(GameStore):
                  epoch, game_id, progress.seq))
             return await cur.fetchone() is not None
 
-        if not await self._run(work):
+        if not await self._run(work, seconds=self.write_seconds):
             raise StorageError(f"game {game_id} is not running at command {progress.seq}: it was not ended")
 
     async def unfinished(self) -> list[str]:
@@ -456,6 +539,38 @@ class PostgresStore(GameStore):
             return out
 
         return await self._run(work, repeatable=True)
+
+
+async def _in_transaction(conn: Any, work: Callable[[Any], Awaitable[T]], mode: str | None,
+                          first: tuple[str, tuple[Any, ...]] | None) -> T:
+    """`work(conn)`: on its own (`mode` None), in a transaction (`write`), or in a read-only repeatable-read one."""
+    if first is not None:
+        await conn.execute(*first)
+    if mode is None:
+        return await work(conn)
+    async with conn.transaction():
+        if mode == "repeatable":
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return await work(conn)
+
+
+def _sever(conn: Any) -> None:
+    """Shut a connection's socket down under whatever waits on it: psycopg's wait ends at once (the server is gone,
+    as it says), where cancelling it would ask the server, which does not answer, to cancel the query first. The
+    server, once it runs again, finds its client gone and rolls back what it had not committed."""
+    with contextlib.suppress(Exception):
+        fd = conn.pgconn.socket
+        with socket.socket(fileno=os.dup(fd)) as other:  # the same socket: shut down for every descriptor of it
+            other.shutdown(socket.SHUT_RDWR)
+
+
+def _configure(idle_ms: int) -> Callable[[Any], Awaitable[None]]:
+    """What each new connection is told first: end a transaction its client has left idle for `idle_ms` (a node cut
+    off mid-transaction would hold the game's row until TCP noticed, hours later)."""
+    async def configure(conn: Any) -> None:
+        await conn.execute(f"SET idle_in_transaction_session_timeout = {int(idle_ms)}")
+
+    return configure
 
 
 def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:

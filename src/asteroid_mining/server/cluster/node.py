@@ -45,6 +45,10 @@ from .replication import ClusterReplication, shared
 log = logging.getLogger(__name__)
 
 
+STORE_PROBE_SECONDS = 1.0
+"""How often a node asks its store a trivial query, for `GET /api/health`."""
+
+
 def default_node_id() -> str:
     """This process's name in the cluster: host and process id."""
     return f"{socket.gethostname()}-{os.getpid()}"
@@ -73,6 +77,10 @@ class ClusterHub(GameHub):
         self._tick = settings.lease_seconds / 3
         self._senders: dict[int, Connection] = {}
         self._watchdog: asyncio.Task[None] | None = None
+        self._prober: asyncio.Task[None] | None = None
+        self.store_available = True
+        """The store answered this node's last probe (a trivial query, each `STORE_PROBE_SECONDS`) within its read
+        deadline: `GET /api/health` says so, and HAProxy sends new clients to the nodes that can reach it."""
         self._created = 0
         """Games created on this node (part of its lobby's version)."""
 
@@ -81,10 +89,16 @@ class ClusterHub(GameHub):
         """Join the cluster (games are loaded when clients ask for them, not all at start)."""
         await self.bus.start()
         self._watchdog = asyncio.create_task(self._watch(), name="cluster-watchdog")
+        if hasattr(self.store, "ping"):
+            self._prober = asyncio.create_task(self._probe(), name="store-probe")
         log.info("cluster node %s up", self.node)
 
     async def close(self) -> None:
         """Leave the cluster: give every lease up, so that other nodes take the games over at once."""
+        if self._prober is not None:
+            self._prober.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._prober
         if self._watchdog is not None:
             # cancelled again until it has ended: the Redis client the watchdog awaits may swallow a cancellation,
             # and the watchdog would go on for ever, with the node's shutdown waiting for it
@@ -439,6 +453,26 @@ class ClusterHub(GameHub):
             game = shared(live)
             if game is not None and not game.owner:
                 game.catch_up(None)
+
+    # ----- the store's health -----
+    async def _probe(self) -> None:
+        """Ask the store a trivial query now and then (its own task: a store that does not answer holds it for
+        the read deadline, never the watchdog's renewals); `store_available` is the last answer."""
+        ping = self.store.ping  # type: ignore[attr-defined]
+        while True:
+            try:
+                await ping()
+            except asyncio.CancelledError:
+                raise
+            except Exception as failure:
+                if self.store_available:
+                    log.warning("node %s: the store does not answer (%s): /api/health says so", self.node, failure)
+                self.store_available = False
+            else:
+                if not self.store_available:
+                    log.warning("node %s: the store answers again", self.node)
+                self.store_available = True
+            await asyncio.sleep(STORE_PROBE_SECONDS)
 
     # ----- the watchdog -----
     async def _watch(self) -> None:
