@@ -81,6 +81,7 @@ export class Atlas {
     this.paint("storm-mark", paintStormMark);
     this.paint("sun-near", (g, s) => paintSunIcon(g, s, true));
     this.paint("sun-far", (g, s) => paintSunIcon(g, s, false));
+    this.paint("layers", paintLayersIcon);
     this.paint("robot", paintRobot);
     this.paint("ufo", paintUfo);
     this.paint("gate", paintGate);
@@ -338,6 +339,14 @@ function paintSunIcon(g: CanvasRenderingContext2D, s: number, near: boolean): vo
       g.stroke();
     }
   }
+}
+
+/** A mantle's layers on a label: three bars (drawn 10 px square: bars 9 wide, 2 high, 2 apart). A sprite batches
+ * with the others; a shape of its own for each of the hundred labels on screen made the map's frames dearer. */
+function paintLayersIcon(g: CanvasRenderingContext2D, s: number): void {
+  const u = s / 10;
+  g.fillStyle = "#ffffff";
+  for (const y of [0, 4, 8]) g.fillRect(0.5 * u, y * u, 9 * u, 2 * u);
 }
 
 function paintShip(g: CanvasRenderingContext2D, s: number, colour: number): void {

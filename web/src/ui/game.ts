@@ -7,7 +7,7 @@ import { Model } from "../model";
 import { api } from "../net";
 import { PlaySession } from "../play";
 import { SEAT_COLOUR, css } from "../render/palette";
-import { BeltScene, type Highlights } from "../render/scene";
+import { BeltScene, type Highlights, type Insets } from "../render/scene";
 import { type Choice, type Choices, actOf, actions as actionsOf, moves as movesOf, reactionOf, viewMoves } from "../choices";
 import { wantsHandover } from "../session";
 import { type GameEvent, type GameView, KINDS, type Kind, type Status, WIN_TARGET } from "../types";
@@ -230,6 +230,7 @@ export class GameScreen implements Controller {
     map.appendChild(this.banner);
     map.querySelector(".map-foot")?.appendChild(this.hints.card);
     this.mapTools = zoom;
+    for (const el of [this.mapHost, this.banner, zoom]) this.insetWatch.observe(el);
     this.labelMapTools();
     this.drawTabs();
     this.unsubs.push(onLangChange(() => this.relabel()));
@@ -274,6 +275,7 @@ export class GameScreen implements Controller {
     document.removeEventListener("keydown", this.keyHandler);
     this.session.close();
     this.hints.destroy();
+    this.insetWatch.disconnect();
     for (const u of this.unsubs) u();
     this.scene?.destroy();
     window.__am.scene = null;
@@ -438,9 +440,27 @@ export class GameScreen implements Controller {
     return id && this.model?.asteroids.has(id) ? id : null;
   }
 
+  /** The map's edges covered by what floats over it, as last measured (null: not measured yet). */
+  private insets: Insets | null = null;
+  /** Measures the insets again when the map, the lesson's banner or the map's buttons change size (shown, hidden,
+   * new words, a rotated phone). Reading them then costs nothing: the page has just been laid out. Reading them
+   * while a view is handled would lay the page out a second time in that frame (the panels were just written). */
+  private readonly insetWatch = new ResizeObserver(() => {
+    const before = this.insets;
+    this.insets = this.measureInsets();
+    const i = this.insets;
+    const moved = before && (before.top !== i.top || before.right !== i.right || before.bottom !== i.bottom || before.left !== i.left);
+    // the free part of the map changed (a new banner, its introduction dismissed): the settler kept in it
+    if (moved && this.model && this.scene && !this.destroyed) this.keepFramed();
+  });
+
   /** The map's edges covered by what floats over it (CSS px): the lesson's banner over its top (unless it
    * covers most of the map: an introduction, soon dismissed), the column of buttons along its right edge. */
-  private mapInsets(): { top: number; right: number; bottom: number; left: number } {
+  private mapInsets(): Insets {
+    return this.insets ??= this.measureInsets();
+  }
+
+  private measureInsets(): Insets {
     const m = this.mapHost.getBoundingClientRect();
     const out = { top: 0, right: 0, bottom: 0, left: 0 };
     if (!this.banner.hidden) {
@@ -448,8 +468,8 @@ export class GameScreen implements Controller {
       const top = b.bottom - m.top;
       if (b.height > 0 && top > 0 && top < m.height * 0.5) out.top = top;
     }
-    const tools = this.el.querySelector(".map-tools")?.getBoundingClientRect();
-    if (tools && tools.width > 0 && tools.width < m.width * 0.3) out.right = Math.max(0, m.right - tools.left);
+    const tools = this.mapTools.getBoundingClientRect();
+    if (tools.width > 0 && tools.width < m.width * 0.3) out.right = Math.max(0, m.right - tools.left);
     return out;
   }
 

@@ -3,14 +3,14 @@
 // of a bare ice or uranium core; placed by priority so that they never cover each other nor the storms' labels
 // (a lower one moves to another side of its asteroid, or is hidden).
 
-import { BitmapText, Container, Graphics, Rectangle, Sprite, type Text } from "pixi.js";
+import { BitmapText, Container, Rectangle, Sprite, type Text } from "pixi.js";
 import type { AsteroidView } from "../../types";
 import { LABEL_FONT, type SceneCore } from "../core";
 
 interface Label {
   root: Container;
   stamp: string;
-  layers: Graphics;
+  layers: Sprite;
   name: BitmapText;
   sun: Sprite;
   sunText: BitmapText;
@@ -45,13 +45,17 @@ export class LabelLayer {
   stormTexts: (() => Text[]) | null = null;
   /** Screen boxes no label but the first ones may cover (the settlers' tokens). */
   obstacles: (() => Box[]) | null = null;
+  /** Each asteroid's label size as last measured, for what it said then (`stamp`): asteroids wanted but hidden
+   * for want of room are placed by it without a label of their own. */
+  private readonly measured = new Map<string, { stamp: string; local: Rectangle }>();
+  private measuredFor = -1;
   private readonly placed: { kind: "asteroid" | "storm"; id: string; label: Label | null; text?: Text }[] = [];
 
   constructor(private readonly core: SceneCore) {}
 
-  /** Labels keep their size on screen whatever the zoom. */
+  /** Labels keep their size on screen whatever the zoom (a hidden one gets its scale when it is placed). */
   scale(): void {
-    for (const l of this.labels) l.root.scale.set(1 / this.core.camera.zoom);
+    for (const l of this.labels) if (l.root.visible) l.root.scale.set(1 / this.core.camera.zoom);
   }
 
   refresh(): void {
@@ -109,30 +113,39 @@ export class LabelLayer {
     } else if (px >= 5) {
       for (const id of model.occupied()) want(id);
     }
-    // Boxes taken on screen (CSS px), found by a grid of cells; the settlers' tokens are taken first, so that no
-    // label but the current one's lies under them.
-    const taken = new Map<string, Box[]>();
+    // Boxes taken on screen (CSS px), found by a grid of cells (numbered, not named: this runs for every label
+    // wanted at every refresh, hundreds of them zoomed in); the settlers' tokens are taken first, so that no label
+    // but the current one's lies under them.
+    const taken = new Map<number, Box[]>();
     const CELL_PX = 48;
-    const cellsOf = (box: Box): string[] => {
-      const cells: string[] = [];
-      for (let cx = Math.floor(box.x0 / CELL_PX); cx <= Math.floor(box.x1 / CELL_PX); cx++) {
-        for (let cy = Math.floor(box.y0 / CELL_PX); cy <= Math.floor(box.y1 / CELL_PX); cy++) cells.push(`${cx},${cy}`);
-      }
-      return cells;
-    };
+    // a cell's number from its column and row (a map is far less than 4096 cells of 48 px across or down)
+    const cell = (cx: number, cy: number): number => (cx + 4096) * 8192 + (cy + 4096);
     const free = (box: Box): boolean => {
-      for (const c of cellsOf(box)) {
-        for (const o of taken.get(c) ?? []) {
-          if (box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0) return false;
+      const cx1 = Math.floor(box.x1 / CELL_PX);
+      const cy0 = Math.floor(box.y0 / CELL_PX);
+      const cy1 = Math.floor(box.y1 / CELL_PX);
+      for (let cx = Math.floor(box.x0 / CELL_PX); cx <= cx1; cx++) {
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const list = taken.get(cell(cx, cy));
+          if (!list) continue;
+          for (const o of list) {
+            if (box.x0 < o.x1 && box.x1 > o.x0 && box.y0 < o.y1 && box.y1 > o.y0) return false;
+          }
         }
       }
       return true;
     };
     const take = (box: Box): void => {
-      for (const c of cellsOf(box)) {
-        const list = taken.get(c);
-        if (list) list.push(box);
-        else taken.set(c, [box]);
+      const cx1 = Math.floor(box.x1 / CELL_PX);
+      const cy0 = Math.floor(box.y0 / CELL_PX);
+      const cy1 = Math.floor(box.y1 / CELL_PX);
+      for (let cx = Math.floor(box.x0 / CELL_PX); cx <= cx1; cx++) {
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const c = cell(cx, cy);
+          const list = taken.get(c);
+          if (list) list.push(box);
+          else taken.set(c, [box]);
+        }
       }
     };
     const obstacles = this.obstacles?.() ?? [];
@@ -150,54 +163,43 @@ export class LabelLayer {
       const strong = important.has(id);
       const detail = key.has(id) || (strong ? px >= 7 : px >= 13);
       const react = this.core.text.reaction(id);
+      // what the label says (a label given back and taken by another asteroid is written anew: the id is in it)
+      const stamp = `${id}|${this.core.stamp}|${strong}|${detail}|${everyLabel}|${react}`;
       let label = this.labelOf.get(id);
-      const fresh = !label;
-      if (!label) {
-        label = this.freeLabels.pop() ?? this.newLabel();
-        this.labelOf.set(id, label);
-      }
-      const stamp = `${this.core.stamp}|${strong}|${detail}|${everyLabel}|${react}`;
-      if (fresh || label.stamp !== stamp) {
-        label.stamp = stamp;
-        this.fillLabel(label, a, model.round, strong, detail, everyLabel);
-        label.react.text = react ?? "";
-        label.react.visible = Boolean(react);
-        label.react.x = -label.react.width / 2;
-        label.react.y = detail ? 36 : 19;
-        label.local = label.root.getLocalBounds().rectangle.clone();
+      // Its size: its label's, else as measured before (a label hidden for want of room gives its label back, and
+      // is not written and measured again at every refresh while what it says stays the same), else measured now.
+      const known = this.measured.get(id);
+      let r = label?.stamp === stamp ? label.local : known?.stamp === stamp ? known.local : null;
+      if (!r) {
+        label ??= this.takeLabel(id);
+        this.writeLabel(id, label, stamp, a, model.round, strong, detail, everyLabel, react);
+        r = label.local;
       }
       // Below the asteroid if there is room, else above it, to its right, to its left; the current settler's
       // label always below (it is placed first).
-      const r = label.local;
       const sp = camera.toScreen(p.x, p.y);
       const R = (this.core.sprites.get(id)?.radius ?? this.core.radius) * z;
       // clear of the ring drawn around the current asteroid, the chosen destination, the one pointed at
       const ring = id === h.focus ? 1.6 : id === h.here ? 1.45 : id === h.hover ? 1.5 : 1.05;
-      const spots = [
-        { x: sp.x, y: sp.y + R * ring },
-        { x: sp.x, y: sp.y - R * ring - (r.y + r.height) },
-        { x: sp.x + R * (ring + 0.1) - r.x, y: sp.y - r.y - r.height / 2 },
-        { x: sp.x - R * (ring + 0.1) - (r.x + r.width), y: sp.y - r.y - r.height / 2 },
-      ];
       const PAD = 2;
       let at: { x: number; y: number; box: Box } | null = null;
-      for (const s of id === h.here ? spots.slice(0, 1) : spots) {
-        const box = { x0: s.x + r.x - PAD, y0: s.y + r.y - PAD, x1: s.x + r.x + r.width + PAD, y1: s.y + r.y + r.height + PAD };
+      for (let side = 0; side < (id === h.here ? 1 : 4); side++) {
+        const x = side === 0 || side === 1 ? sp.x
+          : side === 2 ? sp.x + R * (ring + 0.1) - r.x : sp.x - R * (ring + 0.1) - (r.x + r.width);
+        const y = side === 0 ? sp.y + R * ring
+          : side === 1 ? sp.y - R * ring - (r.y + r.height) : sp.y - r.y - r.height / 2;
+        const box = { x0: x + r.x - PAD, y0: y + r.y - PAD, x1: x + r.x + r.width + PAD, y1: y + r.y + r.height + PAD };
         if (id === h.here || free(box)) {
-          at = { ...s, box };
+          at = { x, y, box };
           break;
         }
       }
-      if (!at) {
-        // no room anywhere near: hidden (it shows again when the view leaves room for it)
-        if (fresh) {
-          this.labelOf.delete(id);
-          this.freeLabels.push(label);
-        }
-        return;
-      }
-      take(at.box);
+      // no room anywhere near: hidden (it shows again when the view leaves room for it)
+      if (!at) return;
+      label ??= this.takeLabel(id);
+      if (label.stamp !== stamp) this.writeLabel(id, label, stamp, a, model.round, strong, detail, everyLabel, react);
       keep.add(id);
+      take(at.box);
       const w = camera.toWorld(at.x, at.y);
       label.root.position.set(w.x, w.y);
       label.root.visible = true;
@@ -253,6 +255,31 @@ export class LabelLayer {
     return out;
   }
 
+  /** A label for `id`: one given back by another asteroid, else a new one. */
+  private takeLabel(id: string): Label {
+    const label = this.freeLabels.pop() ?? this.newLabel();
+    this.labelOf.set(id, label);
+    return label;
+  }
+
+  /** Writes what an asteroid's label says and measures it (the size kept for `stamp`). */
+  private writeLabel(id: string, label: Label, stamp: string, a: AsteroidView, round: number, strong: boolean,
+                     detail: boolean, every: boolean, react: string | null): void {
+    if (this.measuredFor !== this.core.stamp) {
+      // a new view or highlights: every label is written anew, so the sizes measured before are of no use
+      this.measured.clear();
+      this.measuredFor = this.core.stamp;
+    }
+    label.stamp = stamp;
+    this.fillLabel(label, a, round, strong, detail, every);
+    label.react.text = react ?? "";
+    label.react.visible = Boolean(react);
+    label.react.x = -label.react.width / 2;
+    label.react.y = detail ? 36 : 19;
+    label.local = label.root.getLocalBounds().rectangle.clone();
+    this.measured.set(id, { stamp, local: label.local });
+  }
+
   private fillLabel(label: Label, a: AsteroidView, round: number, strong: boolean, detail: boolean, every: boolean): void {
     label.name.text = a.id;
     const near = a.near === true;
@@ -265,11 +292,12 @@ export class LabelLayer {
     const info = 14 + 3 + label.sunText.width + 10 + label.mantle.width + 12;
     let x = -info / 2;
     label.mantle.x = x + 12;
-    label.layers.x = x + 12;
+    label.layers.x = x - 0.5;
     x += 12 + label.mantle.width + 10;
     label.sun.x = x + 7;
     label.sunText.x = x + 17;
-    label.layers.visible = label.mantle.visible = label.sun.visible = label.sunText.visible = detail;
+    label.layers.visible = label.mantle.visible = label.sun.visible = detail;
+    label.sunText.visible = detail && change != null;
     label.name.tint = strong ? 0xffffff : 0xc8d0de;
     label.root.alpha = strong || every ? 1 : 0.85;
   }
@@ -282,8 +310,10 @@ export class LabelLayer {
     const mantle = new BitmapText({ text: "", style: { ...style, fontSize: 12 } });
     mantle.y = 19;
     mantle.tint = 0xc9ced9;
-    const layers = new Graphics();
-    layers.rect(-12, 21, 9, 2).rect(-12, 25, 9, 2).rect(-12, 29, 9, 2).fill({ color: 0xc9ced9 });
+    const layers = new Sprite(this.core.tex("layers"));
+    layers.width = layers.height = 10;
+    layers.y = 21;
+    layers.tint = 0xc9ced9;
     const sun = new Sprite(this.core.tex("sun-far"));
     sun.anchor.set(0.5);
     sun.width = sun.height = 15;
