@@ -181,14 +181,26 @@ def test_a_store_query_past_its_deadline_fails_cleanly_and_the_store_recovers(po
         try:
             await store.create(record(), progress(0))
             await store.append("g1", command(1), progress(1))
+            turns = 0
+
+            async def loop_turns() -> None:  # counts while the loop is free
+                nonlocal turns
+                while True:
+                    await asyncio.sleep(0.01)
+                    turns += 1
+
+            counting = asyncio.ensure_future(loop_turns())
             with paused_server(postgres):
                 with pytest.raises(StorageError, match=r"did not answer|gave no connection"):
                     await asyncio.wait_for(store.summaries(), BOUND)
+                assert turns > 0  # the loop went on while the read waited
+                counting.cancel()
                 with pytest.raises(StorageError, match=r"did not answer|gave no connection"):
                     await asyncio.wait_for(store.ping(), BOUND)
                 with pytest.raises(StorageError, match=r"unknown|gave no connection"):
                     await asyncio.wait_for(store.append("g1", command(2), progress(2)), BOUND)
-            stored = await asyncio.wait_for(store.load("g1"), BOUND)  # (the connections cut are not reused)
+            assert store._pool.get_stats().get("returns_bad", 0) >= 1  # a connection cut was let go, not reused
+            stored = await asyncio.wait_for(store.load("g1"), BOUND)
             assert stored is not None and [c.seq for c in stored.commands] in ([1], [1, 2])
             following = len(stored.commands) + 1
             await store.append("g1", command(following), progress(following))
