@@ -20,6 +20,7 @@ import json
 import os
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,8 +28,11 @@ import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server.stores import make_store
 from asteroid_mining.storage import StorageError
 from asteroid_mining.storage.postgres import PostgresStore
+from tests.server.helpers import in_process, stored_log
 from tests.services import Postgres, postgres_bin, wait_until
 from tests.storage.test_contract import command, progress, record
 
@@ -248,3 +252,34 @@ def test_a_load_waits_for_a_write_of_the_game_still_in_flight(postgres: Postgres
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_single_server_on_a_paused_database_plays_on_once_it_answers(postgres: Postgres, tmp_path: Path) -> None:
+    """A server on PostgreSQL without a cluster cannot let a game go for its clients to load again elsewhere: a
+    game it could not reread after a write cut at its deadline waits, and is reread at its next command once the
+    database answers (it was broken until the server restarted)."""
+    from fastapi.testclient import TestClient
+
+    settings = Settings(data_dir=tmp_path, database=postgres.create_database("single"), bot_delay=0.0,
+                        store_read_seconds=1.0, store_write_seconds=1.5)
+    with TestClient(create_app(settings, store=make_store(settings))) as client:
+        game = client.post("/api/games", json={"seats": 1, "settlers_per_seat": 1, "belt": "tutorial",
+                                               "seed": 7}).json()
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as session:
+            me = in_process(session)
+            me.next_of("state", BOUND)
+            me.act("s1", "wait", ref=1)
+            assert me.next_of("update", BOUND)["seq"] == 1
+            with paused_server(postgres):
+                me.act("s1", "wait", ref=2)
+                refused = me.next_of("error", BOUND)
+                assert refused["code"] == "storage_failed" and refused["ref"] == 2
+            me.act("s1", "wait", ref=2)  # sent again once the database runs: played (or acknowledged) once
+            again = me.next(BOUND)
+            while again.get("ref") != 2:
+                again = me.next(BOUND)
+            assert again["type"] in ("update", "ack") and again["seq"] == 2, again
+            me.act("s1", "wait", ref=3)
+            assert me.next_of("update", BOUND)["seq"] == 3
+        commands = stored_log(client, game["id"])["commands"]
+    assert [(c["seq"], c["by"]["ref"]) for c in commands] == [(1, 1), (2, 2), (3, 3)]

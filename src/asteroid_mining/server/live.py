@@ -410,6 +410,10 @@ class LiveGame:
             await self.replication.relay(action, by, ref, sender)
             return
         if self.broken:
+            # the store may answer again by now (it restarted, or a write of it was cut at its deadline while it
+            # stalled): reread the game first, and play on when that works
+            await self.reload()
+        if self.broken:
             if sender is not None:
                 sender.outbox.put(error("storage_failed", "this game cannot be saved at the moment", ref=ref))
             return
@@ -612,6 +616,7 @@ class LiveGame:
             log.exception("game %s: cannot be reloaded; it is stopped", self.id)
             self.broken = True
             return
+        self.broken = False  # reread whole: it may be played again
         self.remember(gained)
         seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
         self.game = game
