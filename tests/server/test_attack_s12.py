@@ -15,6 +15,14 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server.live import (
+    BYTES_PER_ASTEROID,
+    BYTES_PER_GAME,
+    BYTES_PER_GATE_PAIR,
+    BYTES_PER_LINK,
+    belt_memory,
+)
+from asteroid_mining.server.schemas import CreateGame
 
 from .helpers import running_server, two_loops_belt
 
@@ -177,3 +185,93 @@ def test_a_lessons_goals_do_not_tell_a_core_nobody_has_surveyed(client: TestClie
 
     bare = client.post("/api/games", json={"seats": 1, "belt": _belt_with_home(0)}).json()  # a bare core: known
     assert client.get(f"/api/games/{bare['id']}/goals", params={"lesson": "deposit"}).json()["goal"] is True
+
+
+# ----- games in play are bounded in bytes, not only in number -----
+def test_running_games_are_bounded_in_bytes_per_address(tmp_path: Path) -> None:
+    """An address could hold `max_games_per_client` running games whatever their size (10 MB each on the largest
+    accepted belt), so the server's memory was bounded by a count only. Each game's memory is estimated from its
+    belt (`belt_memory`), and an address whose games would pass `max_live_bytes_per_client` is refused as the
+    count refuses it: nothing is stored, other addresses still create, a game that ends frees its share, and the
+    games loaded from the store after a restart count as well."""
+    one = belt_memory(two_loops_belt())
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        max_live_bytes_per_client=2 * one + one // 2)
+    body = {"seats": 1, "belt": two_loops_belt()}
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        made = [client.post("/api/games", json=body) for _ in range(3)]
+        assert [a.status_code for a in made] == [201, 201, 429], [a.text for a in made]
+        refusal = made[2].json()["error"]
+        assert refusal["code"] == "too_many_games" and "MB" in refusal["message"], refusal
+        assert len(client.portal.call(hub.store.unfinished)) == 2  # the refused game was not stored
+        assert all(live.memory_bytes >= one for live in hub.games.values())
+        other, _ = client.portal.call(hub.create, CreateGame(seats=1, belt=two_loops_belt()), "elsewhere")
+        assert other.client == "elsewhere"
+        first = made[0].json()
+        abandoned = client.post(f"/api/games/{first['id']}/abandon", json={"token": first["seats"][0]["token"]})
+        assert abandoned.status_code == 200, abandoned.text
+        assert client.post("/api/games", json=body).status_code == 201  # the ended game's share is free again
+    with TestClient(create_app(settings)) as client:  # the games loaded at start count
+        again = client.post("/api/games", json=body)
+        assert again.status_code == 429 and again.json()["error"]["code"] == "too_many_games", again.text
+
+
+def test_running_games_are_bounded_in_bytes_on_the_server(tmp_path: Path) -> None:
+    """250 addresses, each holding twenty games of the largest accepted belt, would have held 37 GB: the games
+    held in all are bounded by `max_live_bytes` (503 `server_full`, as `max_live_games`), whoever creates them."""
+    one = belt_memory(two_loops_belt())
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        max_live_bytes=2 * one + one // 2)
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert client.post("/api/games", json={"seats": 1, "belt": two_loops_belt()}).status_code == 201
+        client.portal.call(hub.create, CreateGame(seats=1, belt=two_loops_belt()), "elsewhere")
+        full = client.post("/api/games", json={"seats": 1, "belt": two_loops_belt()})
+        assert full.status_code == 503 and full.json()["error"]["code"] == "server_full", full.text
+        assert len(client.portal.call(hub.store.unfinished)) == 2
+        assert client.post("/api/games", json={"seats": 1, "belt": "tutorial"}).status_code == 503
+
+
+def test_belt_memory_is_counted_from_what_the_belt_holds() -> None:
+    """The estimate grows with the asteroids, links and gate pairs (each rounded up from what they were measured
+    to hold), and a document that is not a belt costs the base alone."""
+    belt = two_loops_belt()
+    bigger = {**belt, "gates": [{"first": "gx", "first_at": "a1", "second": "gy", "second_at": "b1"}]}
+    assert belt_memory(bigger) == belt_memory(belt) + BYTES_PER_GATE_PAIR
+    assert belt_memory(belt) == (BYTES_PER_GAME + BYTES_PER_ASTEROID * len(belt["asteroids"])
+                                 + BYTES_PER_LINK * len(belt["links"]))
+    assert belt_memory("not a belt") == BYTES_PER_GAME
+
+
+# ----- a game of bots only ends -----
+def test_a_game_of_bots_only_ends_after_max_game_rounds(tmp_path: Path) -> None:
+    """A game whose every seat is a bot has no token to abandon it with: it played on for as long as anyone
+    watched, its log growing without end. Once its round `max_game_rounds` is over, the server ends it as
+    abandoned (seat 0): stored so, every connection told with `ended`, no more commands, listed as ended."""
+    limit = 2
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        max_game_rounds=limit)
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
+                                               "seed": 5, "bots": {"1": "planner", "2": "planner"}}).json()
+        assert all(seat["token"] is None for seat in game["seats"])
+        past = 0
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as spectator:  # the bots play while watched
+            for _ in range(1_000):
+                message = spectator.receive_json()
+                if message["type"] == "ended":
+                    break
+                if message["type"] == "update":
+                    assert message["diff"]["status"] == "running", "the game ended by its rules first"
+                    past += message["diff"]["round"] > limit
+                    assert past <= 1, "a command was played after round max_game_rounds was over"
+            else:
+                raise AssertionError("the game never ended")
+        assert message == {"type": "ended", "seq": message["seq"], "status": "abandoned", "by": {"seat": 0}}
+        detail = client.get(f"/api/games/{game['id']}").json()
+        assert detail["status"] == "abandoned" and detail["round"] == limit + 1 and detail["seq"] == message["seq"]
+        log = client.get(f"/api/games/{game['id']}/log").json()  # public once the game has ended
+        assert log["status"] == "abandoned" and len(log["commands"]) == message["seq"]
+        assert game["id"] not in {g["id"] for g in client.get("/api/games").json()["games"]}
+        assert game["id"] not in client.app.state.hub.games  # type: ignore[attr-defined]  # let go: nobody watches

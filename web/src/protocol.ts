@@ -822,8 +822,9 @@ export interface AckMessage {
   seq: number;
 }
 /**
- * The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`). The last message
- * of every connection, closed after it with code 1000; the game is over, as a won or lost one.
+ * The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`), or the server did
+ * once it had played `max_game_rounds` rounds. The last message of every connection, closed after it with code
+ * 1000; the game is over, as a won or lost one.
  */
 export interface EndedMessage {
   type: "ended";
@@ -838,6 +839,9 @@ export interface EndedMessage {
  * The seat that ended the game.
  */
 export interface EndedBy {
+  /**
+   * 0: the server ended it, the game having played its `max_game_rounds` rounds
+   */
   seat: number;
 }
 /**

@@ -118,6 +118,16 @@ class Settings:
     as JSON text, so that asking again loads nothing; the least recently asked for is dropped first."""
     max_live_games: int = 5_000
     """Running games the server holds at most."""
+    max_live_bytes: int = 4 * 1024**3
+    """Estimated bytes of memory the running games the server holds may take in all (`live.belt_memory`: about 0.6
+    MB for a `standard` game, 4.7 MB for a `large` one, 10 MB on the largest accepted belt): past it, no game is
+    created (`503 server_full`)."""
+    max_live_bytes_per_client: int = 128 * 1024**2
+    """Estimated bytes of memory the running games one address has created may take in all (as `max_live_bytes`):
+    past it, that address creates no game (`429 too_many_games`)."""
+    max_game_rounds: int = 1_000
+    """Rounds a game is played at most: once its round `max_game_rounds` is over, the server ends it as
+    `abandoned` (a game of bots and programs only has nobody to abandon it)."""
     max_belt_asteroids: int = 2_500
     """The largest belt a game may be created on (asteroids)."""
     max_belt_links: int = 50_000
@@ -193,7 +203,8 @@ class Settings:
                      "sync_buffer", "send_queue", "send_buffer_bytes", "send_buffer_total_bytes", "inbox",
                      "max_connections_per_game", "max_connections_per_client",
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
-                     "max_live_games", "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
+                     "max_live_games", "max_live_bytes", "max_live_bytes_per_client", "max_game_rounds",
+                     "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
                      "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes",
                      "create_bytes_burst"):
             if getattr(self, name) < 1:

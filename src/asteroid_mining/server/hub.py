@@ -20,13 +20,14 @@ from typing import Any
 
 import orjson
 
+from ..maps.resolve import Resolved
 from ..rules import Game, SetupError
 from ..storage import Command, DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
 from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
 from .errors import ServerError, storage_refusal
-from .live import LiveGame, commands_to_remember, progress_of
+from .live import LiveGame, belt_memory, commands_to_remember, progress_of
 from .meta import GameMeta, StandInMeta
 from .options import game_options
 from .outbox import SendBudget
@@ -52,6 +53,8 @@ class GameHub:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._pending: Counter[str] = Counter()
+        self._reserved: Counter[str] = Counter()
+        """address -> the estimated bytes (`belt_memory`) of the games it is creating, not yet held (`create`)."""
         self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
         self.damaged: dict[str, dict[str, Any]] = {}  # id -> its lobby summary, for games that cannot be loaded
         self.send_budget = SendBudget(settings.send_buffer_total_bytes)
@@ -259,6 +262,30 @@ class GameHub:
             if not self._pending[client]:
                 del self._pending[client]
 
+    def _reserve(self, client: str, need: int) -> None:
+        """Count `need` estimated bytes of a game `client` is creating against `max_live_bytes` and
+        `max_live_bytes_per_client` (with the running games' and those being created), or refuse it as the counts
+        are refused. The games' count bounds how many, not how big: on the largest accepted belt a game holds
+        10 MB, and 5,000 of them would not fit in any machine's memory."""
+        settings = self.settings
+        running = [g for g in self.games.values() if g.running and not self.expired(g)]
+        total = sum(g.memory_bytes for g in running) + sum(self._reserved.values())
+        if total + need > settings.max_live_bytes:
+            raise ServerError(503, "server_full", "this server holds as many games as its memory allows; try "
+                              "later, or a smaller belt")
+        mine = sum(g.memory_bytes for g in running if g.client == client) + self._reserved[client]
+        if mine + need > settings.max_live_bytes_per_client:
+            raise ServerError(429, "too_many_games", f"your running games on this server take about "
+                              f"{_megabytes(mine)} of its memory, and this one would take {_megabytes(need)} "
+                              f"(at most {_megabytes(settings.max_live_bytes_per_client)} in all): finish or "
+                              "abandon one first, or choose a smaller belt")
+        self._reserved[client] += need
+
+    def _unreserve(self, client: str, need: int) -> None:
+        self._reserved[client] -= need
+        if self._reserved[client] <= 0:
+            del self._reserved[client]
+
     async def _create(self, request: CreateGame, client: str, lesson: str | None = None,
                       ) -> tuple[LiveGame, list[CreatedSeat]]:
         turn_seconds = _turn_seconds(request, self.settings)
@@ -267,6 +294,16 @@ class GameHub:
         players = await asyncio.to_thread(_bot_players, request, seed)
         resolved, belt_json = await asyncio.to_thread(checked_belt, request.belt, seed, self.settings,
                                                       request.difficulty)
+        need = belt_memory(belt_json)  # refused before the game is built or stored: a refusal changes nothing
+        self._reserve(client, need)
+        try:
+            return await self._build(request, client, lesson, turn_seconds, seed, players, resolved, belt_json)
+        finally:
+            self._unreserve(client, need)
+
+    async def _build(self, request: CreateGame, client: str, lesson: str | None, turn_seconds: float | None,
+                     seed: int, players: dict[int, BotPlayer], resolved: Resolved, belt_json: dict[str, Any],
+                     ) -> tuple[LiveGame, list[CreatedSeat]]:
         belt = resolved.belt
         options = game_options(request.rules, request.options, resolved.options_for(request.rules))
         total = request.seats * request.settlers_per_seat
@@ -298,6 +335,11 @@ class GameHub:
         _age_young_objects()
         log.info("game %s created by %s: %d seats on %s", record.id, client, request.seats, name)
         return live, created
+
+
+def _megabytes(count: int) -> str:
+    """Bytes as a person reads them: `12.5 MB`."""
+    return f"{count / 1e6:.1f} MB"
 
 
 def _age_young_objects() -> None:

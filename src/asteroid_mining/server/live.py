@@ -106,6 +106,27 @@ def progress_of(game: Game, seq: int, at: float) -> Progress:
     return Progress(seq, game.status, game.round, game.turn, at)
 
 
+BYTES_PER_ASTEROID = 2_048
+BYTES_PER_LINK = 64
+BYTES_PER_GATE_PAIR = 2_048
+BYTES_PER_GAME = 64 * 1024
+"""What a live game holds in the server's memory, by what its belt holds (`belt_memory`): measured as the growth
+of the process's RSS over ten to twenty games, each created and played once, on belts of every shape (2,500
+asteroids alone, with 50,000 links, with 1,000 gate pairs; the `tutorial` to `large` presets), each figure
+rounded up (docs/server.md, `max_live_bytes`)."""
+
+
+def belt_memory(belt: Any) -> int:
+    """The estimated bytes a live game of the belt document `belt` holds in memory, before its recent updates
+    (`LiveGame.memory_bytes`): counted, not measured, so that a game can be refused before it is built."""
+    if not isinstance(belt, dict):
+        return BYTES_PER_GAME
+    counted = [len(items) if isinstance(items, list) else 0
+               for items in (belt.get("asteroids"), belt.get("links"), belt.get("gates"))]
+    return (BYTES_PER_GAME + BYTES_PER_ASTEROID * counted[0] + BYTES_PER_LINK * counted[1]
+            + BYTES_PER_GATE_PAIR * counted[2])
+
+
 @dataclass(slots=True)
 class Prepared:
     """A command's `update` as text, with what it changed in the view and the choices, before it is stored."""
@@ -205,6 +226,8 @@ class LiveGame:
         self.belt_name = meta.belt_name
         self.client = meta.client
         self.asteroid_count = len(record.belt.get("asteroids", ()))
+        self.belt_memory = belt_memory(record.belt)
+        """The estimated bytes the game holds for its belt (`belt_memory`), counted against `max_live_bytes`."""
         self.game = game
         self.seq = seq
         self.tracker = ViewTracker(game)
@@ -249,6 +272,12 @@ class LiveGame:
             return "abandoned"
         status = str(self.tracker.top["status"])
         return "open" if status == "running" and self.seq == 0 else status
+
+    @property
+    def memory_bytes(self) -> int:
+        """The estimated bytes the game holds in memory: its belt's (`belt_memory`) and its recent updates' text,
+        kept for `sync` (at most `SYNC_BUFFER_BYTES`)."""
+        return self.belt_memory + self._recent_size
 
     @property
     def deadline(self) -> float | None:
@@ -332,6 +361,9 @@ class LiveGame:
                 await asyncio.sleep(0.05)
 
     async def _step(self) -> None:
+        if self._too_long():
+            await self._end_too_long()
+            return
         if self._ending:
             seat, done = self._ending.popleft()
             try:
@@ -563,6 +595,12 @@ class LiveGame:
             return False
         if self.broken:
             raise StorageError(f"game {self.id} cannot be saved at the moment")
+        await self._store_end(seat.number)
+        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
+        return True
+
+    async def _store_end(self, seat_number: int) -> None:
+        """Store the game as abandoned (by `seat_number`, 0: the server), then end it here (`finish`)."""
         game = self.game
         progress = Progress(self.seq, "abandoned", game.round, game.turn, time.time())
         try:
@@ -570,13 +608,35 @@ class LiveGame:
         except Fenced:
             await self.lost()
             raise
-        self.finish(seat.number, self.seq)
-        log.info("game %s abandoned by seat %d at command %d", self.id, seat.number, self.seq)
-        return True
+        self.finish(seat_number, self.seq)
+
+    def _too_long(self) -> bool:
+        """Whether the game, played here, has played its `max_game_rounds` rounds and is still running."""
+        return (self.running and not self.broken and self.replication.plays_here
+                and self.game.round > self._settings.max_game_rounds)
+
+    async def _end_too_long(self) -> None:
+        """End a game that has played `max_game_rounds` rounds as abandoned by the server (seat 0), as a player's
+        abandon ends it: stored, then every client told with `ended`. Nobody's token is needed: a game whose
+        every seat is a bot or a program has no person to abandon it, and would play on (and grow the store) for
+        as long as anyone watched."""
+        try:
+            await self._store_end(0)
+        except Fenced:
+            return  # another server plays the game now: it ends it there
+        except StorageError:
+            log.exception("game %s: could not be ended after %d rounds; trying again", self.id,
+                          self._settings.max_game_rounds)
+            await asyncio.sleep(1.0)  # (not at once: the store is failing)
+            return
+        self.replication.ended(0)
+        log.info("game %s ended by the server after %d rounds (max_game_rounds), at command %d", self.id,
+                 self._settings.max_game_rounds, self.seq)
 
     def finish(self, seat_number: int, seq: int) -> None:
-        """The game has been abandoned by `seat_number` after command `seq` (and stored so): it is over; commands
-        waiting are refused, every client is told with `ended` and its connection closed."""
+        """The game has been abandoned by `seat_number` (0: by the server, `max_game_rounds`) after command `seq`
+        (and stored so): it is over; commands waiting are refused, every client is told with `ended` and its
+        connection closed."""
         self.abandoned = True
         while self._inbox:  # commands that came before the end are not played: the game is over
             conn, _, ref = self._inbox.popleft()

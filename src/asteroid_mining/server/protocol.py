@@ -117,12 +117,13 @@ class AckMessage(Record):
 class EndedBy(Record):
     """The seat that ended the game."""
 
-    seat: int
+    seat: int = Field(description="0: the server ended it, the game having played its `max_game_rounds` rounds")
 
 
 class EndedMessage(Record):
-    """The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`). The last message
-    of every connection, closed after it with code 1000; the game is over, as a won or lost one."""
+    """The game ended without a command: a player abandoned it (`POST /api/games/{id}/abandon`), or the server did
+    once it had played `max_game_rounds` rounds. The last message of every connection, closed after it with code
+    1000; the game is over, as a won or lost one."""
 
     type: Literal["ended"]
     seq: int = Field(description="the number of commands played: the log ends there")
