@@ -1,7 +1,7 @@
 """Browser client performance, measured in headless Chromium against a real server on 127.0.0.1.
 
     .venv/bin/python benchmarks/bench_browser.py [--runs 5] [--frames 240] [--clicks 20] [--json out.json]
-        [--phone-only] [--static DIR]
+        [--phone-only] [--static DIR] [--cpu]
 
 - time to an interactive game screen on a `standard` belt (page load → belt drawn, panels filled; target 1.5 s);
 - frame time while panning and zooming a `large` belt, zoomed in to play and with the whole belt in view: the
@@ -18,6 +18,11 @@ page counts) to the end of the first frame drawn after the server's answer arriv
 frame's animation callbacks, style, layout, paint and commit, in which the map's new picture is handed over to the
 screen. Clicks and taps are dispatched as bare input events at the button's centre, one as soon as the previous
 answer is on screen. `--static DIR` serves another build of the client (e.g. an older one, to compare).
+
+`--cpu` adds figures that the machine's load hardly moves, to compare two builds on a busy machine: the CPU time
+of the page's main thread (its thread time in a Chromium trace, not the clock's) for one tap and its update on the
+phone, of which style and layout (and how many layouts a script forced), and for one frame while panning and
+zooming `large` zoomed in to play. They are taken in passes of their own after the others (a trace slows the page).
 
 Needs the built client (`make web`) and Chromium at /usr/bin/chromium (or ASTEROID_MINING_CHROMIUM).
 Headless Chromium draws WebGL in software (SwiftShader): a real GPU only makes the figures better.
@@ -133,6 +138,42 @@ async ([frames, whole]) => {
   return { work, gaps, zoom: [zoom0, cam.zoom] };
 }
 """.replace("FRAME_HOOK", FRAME_HOOK)
+
+
+# What a trace records for --cpu: the page's tasks, scripts, style, layout and paint, with their thread times.
+CPU_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "toplevel"]
+# A script's own tasks: a layout or style recalculation inside one of these was forced by the script.
+SCRIPT_EVENTS = {"FunctionCall", "EventDispatch", "FireAnimationFrame", "TimerFire", "v8.callFunction"}
+
+
+def main_thread_cpu(trace: bytes) -> dict[str, float]:
+    """The page's main thread in a Chromium trace: the thread time (CPU ms) of its tasks, of style and layout, and
+    the number of layouts and style recalculations a script forced (read while it ran)."""
+    data = json.loads(trace)
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    names = {(e["pid"], e["tid"]): e["args"].get("name") for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    spans: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in events:
+        if e.get("ph") == "X" and names.get((e.get("pid"), e.get("tid"))) == "CrRendererMain":
+            spans.setdefault((e["pid"], e["tid"]), []).append(e)
+    # the page's renderer: the main thread that worked most (another renderer may be an idle tab)
+    busiest = max(spans.values(), key=lambda es: sum(e.get("tdur", 0) for e in es if e["name"] == "RunTask"))
+    busiest.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
+    out = {"tasks_ms": 0.0, "style_layout_ms": 0.0, "forced_layouts": 0.0}
+    stack: list[dict[str, Any]] = []
+    for e in busiest:
+        while stack and stack[-1]["ts"] + stack[-1].get("dur", 0) <= e["ts"]:
+            stack.pop()
+        cpu = e.get("tdur", 0) / 1000
+        if e["name"] == "RunTask" and not any(s["name"] == "RunTask" for s in stack):
+            out["tasks_ms"] += cpu  # top-level tasks only: a nested one is inside its parent's time
+        elif e["name"] in ("Layout", "UpdateLayoutTree"):
+            out["style_layout_ms"] += cpu
+            if e["name"] == "Layout" and any(s["name"] in SCRIPT_EVENTS for s in stack):
+                out["forced_layouts"] += 1
+        stack.append(e)
+    return out
 
 
 def free_port() -> int:
@@ -261,7 +302,7 @@ def quality(page: Page) -> str:
     return f"resolution {q[0]}, pulse {'on' if q[1] else 'off'}" if q else "not reported"
 
 
-def phone(browser: Any, url: str, runs: int, taps: int) -> dict[str, Any]:
+def phone(browser: Any, url: str, runs: int, taps: int, cpu: bool = False) -> dict[str, Any]:
     """The phone figures: a touch viewport, the page's CPU slowed four times."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   device_scale_factor=2)
@@ -277,6 +318,11 @@ def phone(browser: Any, url: str, runs: int, taps: int) -> dict[str, Any]:
     out["quality"] = quality(page)
     work = [float(x) for x in page.evaluate("window.__am.updates")]
     out["update_work_ms"] = {"median": statistics.median(work), "p90": pct(work, 0.9)}
+    if cpu:
+        browser.start_tracing(page=page, categories=CPU_CATEGORIES)
+        timed_actions(page, ".actionbar .action-wait", taps, touch=True)
+        used = main_thread_cpu(browser.stop_tracing())
+        out["tap_cpu"] = {k: v / taps for k, v in used.items()}
     belt, hub, degree = hub_belt()
     answer = httpx.post(f"{url}/api/games", json={"seats": 1, "settlers_per_seat": 2, "belt": belt, "seed": 7},
                         timeout=60)
@@ -302,6 +348,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--phone-only", action="store_true", help="only the phone figures")
     parser.add_argument("--static", type=Path, help="serve this build of the client instead of the package's")
+    parser.add_argument("--cpu", action="store_true",
+                        help="also the page's CPU time (thread time, from a trace) per tap and per frame")
     args = parser.parse_args()
     static = args.static or ROOT / "src/asteroid_mining/server/static"
     if not (static / "index.html").is_file():
@@ -314,7 +362,7 @@ def main() -> int:
         context.add_init_script(TAP_PROBE)
         page = context.new_page()
 
-        results["phone"] = phone(browser, url, args.runs, args.clicks)
+        results["phone"] = phone(browser, url, args.runs, args.clicks, args.cpu)
         if args.phone_only:
             browser.close()
             return report_phone(results, args)
@@ -333,6 +381,11 @@ def main() -> int:
             work, gaps = probe["work"], probe["gaps"]
             results[f"large_{name}_frame_work_ms"] = {"median": statistics.median(work), "p95": pct(work, 0.95)}
             results[f"large_{name}_frame_interval_ms"] = {"median": statistics.median(gaps), "p95": pct(gaps, 0.95)}
+        if args.cpu:
+            browser.start_tracing(page=page, categories=CPU_CATEGORIES)
+            frames = len(page.evaluate(FRAME_PROBE, [args.frames, False])["work"])
+            used = main_thread_cpu(browser.stop_tracing())
+            results["large_play_frame_cpu_ms"] = used["tasks_ms"] / max(1, frames)
         results["renderer"] = page.evaluate(
             "(() => { const gl = document.createElement('canvas').getContext('webgl2');"
             " const i = gl && gl.getExtension('WEBGL_debug_renderer_info');"
@@ -349,6 +402,8 @@ def main() -> int:
         work, gaps = results[f"large_{name}_frame_work_ms"], results[f"large_{name}_frame_interval_ms"]
         row(f"large, {what}: frame work median / p95", work["median"], f"p95 {work['p95']:.1f}; target ≤ 16")
         row(f"large, {what}: frame interval median / p95", gaps["median"], f"p95 {gaps['p95']:.1f}")
+    if "large_play_frame_cpu_ms" in results:
+        row("large, zoomed to play: the page's CPU time a frame (trace)", results["large_play_frame_cpu_ms"], "")
     report_actions("click to updated screen", results["clicks"], "target ≤ 100")
     return report_phone(results, args)
 
@@ -375,6 +430,10 @@ def report_phone(results: dict[str, Any], args: argparse.Namespace) -> int:
     report_actions("tap (Wait) to updated screen", ph["taps"], "target ≤ 150")
     print(f"  {'the page work of one update (median / p90)':<52} {ph['update_work_ms']['median']:8.1f} ms   "
           f"p90 {ph['update_work_ms']['p90']:.1f}")
+    if "tap_cpu" in ph:
+        c = ph["tap_cpu"]
+        print(f"  {'the page CPU time of a tap and its update (trace)':<52} {c['tasks_ms']:8.1f} ms   "
+              f"style and layout {c['style_layout_ms']:.1f} ms, forced layouts {c['forced_layouts']:.1f}")
     what = f"large, select a destination on hub {ph['hub']['id']} ({ph['hub']['degree']} neighbours)"
     print(f"  {what:<52} {ph['hub_select_ms']['median']:8.1f} ms   p95 {ph['hub_select_ms']['p95']:.1f}; target ≤ 50")
     if args.json:
