@@ -86,7 +86,7 @@ export interface StateMessage {
   seq: number;
   game: string;
   /**
-   * `abandoned`: a player ended the game (its view's own status stays as the rules left it)
+   * `abandoned`: a player ended the game, or the server after `max_game_rounds` rounds (its view's own status stays as the rules left it)
    */
   status: "open" | "running" | "won" | "lost" | "abandoned";
   /**
@@ -1177,7 +1177,7 @@ export interface EventStep {
 export interface GameDetail {
   id: string;
   /**
-   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), or the server after `max_game_rounds` rounds, it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
    */
   status: "open" | "running" | "won" | "lost" | "abandoned" | "damaged";
   seq: number;
@@ -1233,7 +1233,7 @@ export interface LoggedCommand {
 export interface GameSummary {
   id: string;
   /**
-   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
+   * `abandoned`: a player ended it (`POST /api/games/{id}/abandon`), or the server after `max_game_rounds` rounds, it is over as won and lost games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).
    */
   status: "open" | "running" | "won" | "lost" | "abandoned" | "damaged";
   seq: number;

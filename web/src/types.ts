@@ -46,7 +46,7 @@ export type UfoView = UfoRecord;
 export type GateView = GateRecord;
 export type ForecastView = ForecastRecord;
 export type Options = ProtocolOptions;
-/** The rules' status, or `abandoned`: a player ended the game (the server says so; the view is over as well). */
+/** The rules' status, or `abandoned`: a player, or the server after `max_game_rounds` rounds, ended the game (the server says so; the view is over as well). */
 export type Status = ProtocolView["status"] | "abandoned";
 
 /** The public view (R17) of a game, its asteroids with their derived sun state. */

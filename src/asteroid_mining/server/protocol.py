@@ -67,7 +67,8 @@ class StateMessage(Record):
     seq: int = Field(description="the number of commands played so far")
     game: str
     status: Literal["open", "running", "won", "lost", "abandoned"] = Field(
-        description="`abandoned`: a player ended the game (its view's own status stays as the rules left it)")
+        description="`abandoned`: a player ended the game, or the server after `max_game_rounds` rounds (its "
+        "view's own status stays as the rules left it)")
     you: You | None = Field(description="null for a spectator")
     seats: list[SeatInfo]
     turn_seconds: float | None

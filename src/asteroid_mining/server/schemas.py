@@ -124,8 +124,9 @@ class GameSummary(BaseModel):
 
     id: str
     status: Literal["open", "running", "won", "lost", "abandoned", "damaged"] = Field(
-        description="`abandoned`: a player ended it (`POST /api/games/{id}/abandon`), it is over as won and lost "
-        "games are; `damaged`: a stored game that cannot be loaded any more (it is refused, its log kept).")
+        description="`abandoned`: a player ended it (`POST /api/games/{id}/abandon`), or the server after "
+        "`max_game_rounds` rounds, it is over as won and lost games are; `damaged`: a stored game that cannot be "
+        "loaded any more (it is refused, its log kept).")
     seq: int
     round: int
     turn: str | None
