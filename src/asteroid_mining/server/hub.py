@@ -3,7 +3,9 @@
 At start-up every running game is loaded from the store and its owner started, so running games resume after a
 restart (a crash included). Finished games are loaded on demand and let go once nobody watches them. A stored game
 that cannot be loaded is kept aside as `damaged` (listed, refused with `DamagedGame`); an open game nobody has
-played in for `open_game_ttl` is let go and counts no more for its creator's quota.
+played in for `open_game_ttl` is let go and counts no more for its creator's quota. A new game is refused past the
+running games' count (`max_live_games`, `max_games_per_client`) and their estimated memory (`max_live_bytes`,
+`max_live_bytes_per_client`, `live.belt_memory`), before anything is stored.
 """
 
 from __future__ import annotations
