@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +276,25 @@ def test_a_game_of_bots_only_ends_after_max_game_rounds(tmp_path: Path) -> None:
         assert log["status"] == "abandoned" and len(log["commands"]) == message["seq"]
         assert game["id"] not in {g["id"] for g in client.get("/api/games").json()["games"]}
         assert game["id"] not in client.app.state.hub.games  # type: ignore[attr-defined]  # let go: nobody watches
+
+
+def test_a_game_past_max_game_rounds_ends_when_the_server_starts(tmp_path: Path) -> None:
+    """A running game already past `max_game_rounds` when the server starts (the limit lowered, or a game from
+    before it) is ended by its owner at once, watched or not: stored as abandoned, out of the lobby."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={"seats": 1, "settlers_per_seat": 2, "belt": two_loops_belt(),
+                                               "seed": 5, "bots": {"1": "planner"}}).json()
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as spectator:
+            for _ in range(1_000):  # (the planner wins this belt in 13 rounds)
+                message = spectator.receive_json()
+                assert message["type"] != "update" or message["diff"]["status"] == "running", message
+                if message["type"] == "update" and message["diff"]["round"] >= 3:
+                    break
+    with TestClient(create_app(settings.with_changes(max_game_rounds=1))) as client:
+        deadline = time.monotonic() + 60  # the owner ends it in its first step after start-up
+        while (status := client.get(f"/api/games/{game['id']}").json()["status"]) != "abandoned":
+            assert time.monotonic() < deadline, status
+            time.sleep(0.02)
+        assert game["id"] not in {g["id"] for g in client.get("/api/games").json()["games"]}
+        assert client.portal.call(client.app.state.hub.store.unfinished) == []  # type: ignore[attr-defined]
