@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,20 @@ def test_a_lessons_goals_do_not_tell_a_core_nobody_has_surveyed(client: TestClie
 
 
 # ----- games in play are bounded in bytes, not only in number -----
+def _in_server(client: TestClient, work: Callable[[], Awaitable[Any]]) -> Any:
+    """What `work` (a coroutine function of the server's) answers, run on the server's event loop."""
+    portal = client.portal
+    assert portal is not None
+    return portal.call(work)
+
+
+def _create_from(client: TestClient, address: str) -> Any:
+    """A one-seat game on the two-loops belt created by `address` (the test client has one address only)."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    request = CreateGame.model_validate({"seats": 1, "belt": two_loops_belt()})
+    return _in_server(client, lambda: hub.create(request, address))
+
+
 def test_running_games_are_bounded_in_bytes_per_address(tmp_path: Path) -> None:
     """An address could hold `max_games_per_client` running games whatever their size (10 MB each on the largest
     accepted belt), so the server's memory was bounded by a count only. Each game's memory is estimated from its
@@ -205,9 +220,9 @@ def test_running_games_are_bounded_in_bytes_per_address(tmp_path: Path) -> None:
         assert [a.status_code for a in made] == [201, 201, 429], [a.text for a in made]
         refusal = made[2].json()["error"]
         assert refusal["code"] == "too_many_games" and "MB" in refusal["message"], refusal
-        assert len(client.portal.call(hub.store.unfinished)) == 2  # the refused game was not stored
+        assert len(_in_server(client, hub.store.unfinished)) == 2  # the refused game was not stored
         assert all(live.memory_bytes >= one for live in hub.games.values())
-        other, _ = client.portal.call(hub.create, CreateGame(seats=1, belt=two_loops_belt()), "elsewhere")
+        other, _ = _create_from(client, "elsewhere")
         assert other.client == "elsewhere"
         first = made[0].json()
         abandoned = client.post(f"/api/games/{first['id']}/abandon", json={"token": first["seats"][0]["token"]})
@@ -227,10 +242,10 @@ def test_running_games_are_bounded_in_bytes_on_the_server(tmp_path: Path) -> Non
     with TestClient(create_app(settings)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         assert client.post("/api/games", json={"seats": 1, "belt": two_loops_belt()}).status_code == 201
-        client.portal.call(hub.create, CreateGame(seats=1, belt=two_loops_belt()), "elsewhere")
+        _create_from(client, "elsewhere")
         full = client.post("/api/games", json={"seats": 1, "belt": two_loops_belt()})
         assert full.status_code == 503 and full.json()["error"]["code"] == "server_full", full.text
-        assert len(client.portal.call(hub.store.unfinished)) == 2
+        assert len(_in_server(client, hub.store.unfinished)) == 2
         assert client.post("/api/games", json={"seats": 1, "belt": "tutorial"}).status_code == 503
 
 
@@ -297,4 +312,4 @@ def test_a_game_past_max_game_rounds_ends_when_the_server_starts(tmp_path: Path)
             assert time.monotonic() < deadline, status
             time.sleep(0.02)
         assert game["id"] not in {g["id"] for g in client.get("/api/games").json()["games"]}
-        assert client.portal.call(client.app.state.hub.store.unfinished) == []  # type: ignore[attr-defined]
+        assert _in_server(client, client.app.state.hub.store.unfinished) == []  # type: ignore[attr-defined]
