@@ -21,7 +21,9 @@ from asteroid_mining.server.live import (
     BYTES_PER_ASTEROID,
     BYTES_PER_GAME,
     BYTES_PER_GATE_PAIR,
+    BYTES_PER_ID_CHARACTER,
     BYTES_PER_LINK,
+    BYTES_PER_LINK_CHARACTER,
     belt_memory,
 )
 from asteroid_mining.server.schemas import CreateGame
@@ -251,16 +253,42 @@ def test_running_games_are_bounded_in_bytes_on_the_server(tmp_path: Path) -> Non
 
 def test_belt_memory_is_counted_from_what_the_belt_holds() -> None:
     """The estimate grows with the asteroids, links and gate pairs (each rounded up from what they were measured
-    to hold), and a document that is not a belt costs the base alone."""
+    to hold) and with the characters of their ids, and a document that is not a belt costs the base alone."""
     belt = two_loops_belt()
-    bigger = {**belt, "gates": [{"first": "gx", "first_at": "a1", "second": "gy", "second_at": "b1"}]}
-    assert belt_memory(bigger) == belt_memory(belt) + BYTES_PER_GATE_PAIR
+    gate = {"first": "gx", "first_at": "a1", "second": "gy", "second_at": "b1"}
+    bigger = {**belt, "gates": [gate]}
+    assert belt_memory(bigger) == belt_memory(belt) + BYTES_PER_GATE_PAIR + 4 * BYTES_PER_ID_CHARACTER
+    names = sum(len(a["id"]) for a in belt["asteroids"])
+    ends = sum(len(end) for link in belt["links"] for end in link)
     assert belt_memory(belt) == (BYTES_PER_GAME + BYTES_PER_ASTEROID * len(belt["asteroids"])
-                                 + BYTES_PER_LINK * len(belt["links"]))
+                                 + BYTES_PER_LINK * len(belt["links"]) + BYTES_PER_ID_CHARACTER * names
+                                 + BYTES_PER_LINK_CHARACTER * ends)
     assert belt_memory("not a belt") == BYTES_PER_GAME
+    assert belt_memory({**belt, "links": "not a list", "gates": [1, "x"]}) == (
+        belt_memory({**belt, "links": []}) + 2 * BYTES_PER_GATE_PAIR)  # items that are not pairs count, ids not
 
 
-# ----- a game of bots only ends -----
+def _wide_belt(id_length: int) -> dict[str, Any]:
+    """2,500 asteroids in a ring, each also linked to its 14 next but one: 37,499 links, ids of `id_length`."""
+    ids = [f"a{i}".rjust(id_length, "x") for i in range(2_500)]
+    links = [[ids[i], ids[i + 1]] for i in range(len(ids) - 1)]
+    links += [[ids[i], ids[(i + k) % len(ids)]] for k in range(2, 16) for i in range(len(ids))]
+    return {"format": "asteroid-mining/belt", "version": 1, "name": "Wide", "start": ids[0],
+            "asteroids": [{"id": aid, "mantle": 1, "core": "iron", "orbit": {"sun": "far"}} for aid in ids],
+            "links": links, "gates": []}
+
+
+def test_belt_memory_counts_many_links_of_long_ids_at_what_they_hold() -> None:
+    """`belt_memory` counted a link at 64 bytes and ids not at all: a game on 2,500 asteroids with 37,499 links of
+    24-character ids (a 3 MB body, accepted) grew the server's RSS by 18.3 MB and was counted 9.1 MB, so
+    `max_live_bytes` let twice the memory it names be taken. Links are counted at what they were measured to hold,
+    and ids by their characters."""
+    short, long = _wide_belt(6), _wide_belt(24)
+    assert belt_memory(long) > belt_memory(short)
+    assert belt_memory(long) >= 18_300_000  # the RSS growth measured for one game of it, played once
+    assert belt_memory(short) >= 179 * len(short["links"]) + 2_048 * len(short["asteroids"])
+
+
 def test_a_game_of_bots_only_ends_after_max_game_rounds(tmp_path: Path) -> None:
     """A game whose every seat is a bot has no token to abandon it with: it played on for as long as anyone
     watched, its log growing without end. Once its round `max_game_rounds` is over, the server ends it as

@@ -119,8 +119,8 @@ class Settings:
     max_live_games: int = 5_000
     """Running games the server holds at most."""
     max_live_bytes: int = 4 * 1024**3
-    """Estimated bytes of memory the running games the server holds may take in all (`live.belt_memory`: about 0.6
-    MB for a `standard` game, 4.7 MB for a `large` one, 10 MB on the largest accepted belt): past it, no game is
+    """Estimated bytes of memory the running games the server holds may take in all (`live.belt_memory`: about 0.7
+    MB for a `standard` game, 5.7 MB for a `large` one, about 30 MB on the largest accepted belt): past it, no game is
     created (`503 server_full`)."""
     max_live_bytes_per_client: int = 128 * 1024**2
     """Estimated bytes of memory the running games one address has created may take in all (as `max_live_bytes`):

@@ -268,7 +268,7 @@ class GameHub:
         """Count `need` estimated bytes of a game `client` is creating against `max_live_bytes` and
         `max_live_bytes_per_client` (with the running games' and those being created), or refuse it as the counts
         are refused. The games' count bounds how many, not how big: on the largest accepted belt a game holds
-        10 MB, and 5,000 of them would not fit in any machine's memory."""
+        up to 30 MB, and 5,000 of them would not fit in any machine's memory."""
         settings = self.settings
         running = [g for g in self.games.values() if g.running and not self.expired(g)]
         total = sum(g.memory_bytes for g in running) + sum(self._reserved.values())
@@ -296,7 +296,7 @@ class GameHub:
         players = await asyncio.to_thread(_bot_players, request, seed)
         resolved, belt_json = await asyncio.to_thread(checked_belt, request.belt, seed, self.settings,
                                                       request.difficulty)
-        need = belt_memory(belt_json)  # refused before the game is built or stored: a refusal changes nothing
+        need = await asyncio.to_thread(belt_memory, belt_json)  # refused before the game is built or stored
         self._reserve(client, need)
         try:
             return await self._build(request, client, lesson, turn_seconds, seed, players, resolved, belt_json)

@@ -24,6 +24,7 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -107,24 +108,39 @@ def progress_of(game: Game, seq: int, at: float) -> Progress:
 
 
 BYTES_PER_ASTEROID = 2_048
-BYTES_PER_LINK = 64
+BYTES_PER_LINK = 160
 BYTES_PER_GATE_PAIR = 2_048
 BYTES_PER_GAME = 64 * 1024
+BYTES_PER_ID_CHARACTER = 8
+"""Bytes a character of an asteroid's or a gate's id costs as its own (named in the view, the choices, the
+engine)."""
+BYTES_PER_LINK_CHARACTER = 4
+"""Bytes a character of the ids a link joins costs (each asteroid's neighbours are named in its view)."""
 """What a live game holds in the server's memory, by what its belt holds (`belt_memory`): measured as the growth
 of the process's RSS over ten to twenty games, each created and played once, on belts of every shape (2,500
-asteroids alone, with 50,000 links, with 1,000 gate pairs; the `tutorial` to `large` presets), each figure
-rounded up (docs/server.md, `max_live_bytes`)."""
+asteroids alone, with 50,000 links, with 1,000 gate pairs, with ids of 64 characters; the `tutorial` to `large`
+presets), each figure rounded up (docs/server.md, `max_live_bytes`). A link was first counted at 64 bytes, ids not
+at all: 50,000 links of short ids held 179 bytes each, 37,500 of 24-character ids 330 (the whole game 18.3 MB,
+counted 9.1)."""
 
 
 def belt_memory(belt: Any) -> int:
     """The estimated bytes a live game of the belt document `belt` holds in memory, before its recent updates
-    (`LiveGame.memory_bytes`): counted, not measured, so that a game can be refused before it is built."""
+    (`LiveGame.memory_bytes`): counted, not measured, so that a game can be refused before it is built. Long ids
+    cost more than short ones (each is held as text in several places), so they are counted by their characters."""
     if not isinstance(belt, dict):
         return BYTES_PER_GAME
-    counted = [len(items) if isinstance(items, list) else 0
-               for items in (belt.get("asteroids"), belt.get("links"), belt.get("gates"))]
-    return (BYTES_PER_GAME + BYTES_PER_ASTEROID * counted[0] + BYTES_PER_LINK * counted[1]
-            + BYTES_PER_GATE_PAIR * counted[2])
+    sections = [items if isinstance(items, list) else []
+                for items in (belt.get("asteroids"), belt.get("links"), belt.get("gates"))]
+    asteroids, links, gates = sections
+    names = sum(len(item[key]) for item in (*asteroids, *gates) if isinstance(item, dict)
+                for key in ("id", "first", "second") if isinstance(item.get(key), str))
+    try:  # a stored or checked belt's links are pairs of ids: counted at C speed (50,000 links in a few ms)
+        ends = sum(map(len, chain.from_iterable(links)))
+    except TypeError:
+        ends = sum(len(end) for link in links if isinstance(link, list) for end in link if isinstance(end, str))
+    return (BYTES_PER_GAME + BYTES_PER_ASTEROID * len(asteroids) + BYTES_PER_LINK * len(links)
+            + BYTES_PER_GATE_PAIR * len(gates) + BYTES_PER_ID_CHARACTER * names + BYTES_PER_LINK_CHARACTER * ends)
 
 
 @dataclass(slots=True)
