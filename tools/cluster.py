@@ -28,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 
 def free_port() -> int:
@@ -186,6 +186,13 @@ class _Server:
         """Stop the server and remove its directory."""
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Self:
+        """The started server, closed when the block is left (`with Postgres().start() as server:`)."""
+        return self
+
+    def __exit__(self, *failure: object) -> None:
+        self.close()
 
 
 class Postgres(_Server):

@@ -30,11 +30,8 @@ from tests.services import Postgres, Redis
 
 @pytest.fixture
 def server() -> Iterator[Redis]:
-    running = Redis().start()
-    try:
+    with Redis().start() as running:
         yield running
-    finally:
-        running.close()
 
 
 async def until(condition: Any, timeout: float, what: str) -> None:

@@ -167,11 +167,8 @@ def test_a_paused_database_gets_clean_answers_and_loses_nothing(cluster: Cluster
 # ----- the store on its own -----
 @pytest.fixture
 def postgres() -> Iterator[Postgres]:
-    server = Postgres().start()
-    try:
+    with Postgres().start() as server:
         yield server
-    finally:
-        server.close()
 
 
 def test_a_store_query_past_its_deadline_fails_cleanly_and_the_store_recovers(postgres: Postgres) -> None:

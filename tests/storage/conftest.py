@@ -15,11 +15,8 @@ _numbers = itertools.count(1)
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
     """One throwaway PostgreSQL for the session; each test gets a database of its own."""
-    server = Postgres().start()
-    try:
+    with Postgres().start() as server:
         yield server
-    finally:
-        server.close()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
