@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +25,30 @@ class Cluster(LocalCluster):
                          extra=("--bot-delay", "0", "--lease-seconds", str(lease), "--max-games-per-client", "100",
                                 *extra))
         self.lease = lease
+
+    def close(self) -> None:
+        """Stop everything; with `AM_KEEP_CLUSTER_LOGS` set to a folder, the nodes' logs are copied there first
+        (`{folder}/{cluster folder}/{node}.log`), to read after a failure."""
+        keep = os.environ.get("AM_KEEP_CLUSTER_LOGS")
+        if keep:
+            target = Path(keep) / self.dir.name
+            target.mkdir(parents=True, exist_ok=True)
+            for node in self.nodes:
+                if node.log.exists():
+                    shutil.copyfile(node.log, target / f"{node.name}.log")
+        super().close()
+
+    def log_lines(self, about: list[str], limit: int = 40) -> str:
+        """The nodes' log lines that name any of `about` (game ids), the last `limit` of each node: what a test
+        that timed out waiting for those games prints, to say what the nodes did with them."""
+        out = []
+        for node in self.nodes:
+            if not node.log.exists():
+                continue
+            lines = [line for line in node.log.read_text(errors="replace").splitlines()
+                     if any(word in line for word in about)]
+            out.extend(f"{node.name}: {line}" for line in lines[-limit:])
+        return "\n".join(out)
 
     @property
     def url(self) -> str:

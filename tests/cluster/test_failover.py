@@ -42,6 +42,7 @@ class Game:
     """One game of the test: its id, players and spectator, and what each of them saw."""
 
     def __init__(self, cluster: Cluster, rng: random.Random) -> None:
+        self.cluster = cluster
         body = {"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": winning_seed()}
         created = cluster.create(body)
         self.id = created["id"]
@@ -139,13 +140,18 @@ def progress(games: list[Game]) -> int:
 
 
 def describe(games: list[Game]) -> str:
-    """Where the games furthest behind stand, as their clients see them (for a wait that timed out)."""
+    """Where the games furthest behind stand, as their clients see them, and what the nodes logged of them (for a
+    wait that timed out)."""
     lines = []
-    for game in sorted(games, key=lambda g: max(c.seq for c in g.clients()))[:5]:
+    behind = sorted(games, key=lambda g: max(c.seq for c in g.clients()))[:5]
+    for game in behind:
         players = [f"{settler}: seq {client.seq}, turn {client.turn}, connected {client.connected.is_set()}, "
                    f"step {game.bots[settler].step if settler in game.bots else '-'}, errors {record.errors[-3:]}, "
                    f"closes {record.closes[-3:]}" for settler, (client, record) in game.players.items()]
         lines.append(f"game {game.id}: spectator seq {game.spectator.seq}; " + "; ".join(players))
+    if behind:
+        lines.append("the nodes' log lines of these games:")
+        lines.append(behind[0].cluster.log_lines([g.id for g in behind]))
     return "\n".join(lines)
 
 

@@ -45,6 +45,9 @@ from .replication import ClusterReplication, shared
 log = logging.getLogger(__name__)
 
 
+LOAD_TRIES = 3
+"""How many times a game let go while it was being loaded is loaded again before the client is told to try again."""
+
 STORE_PROBE_SECONDS = 1.0
 """How often a node asks its store a trivial query, for `GET /api/health`."""
 
@@ -91,6 +94,7 @@ class ClusterHub(GameHub):
         self._watchdog = asyncio.create_task(self._watch(), name="cluster-watchdog")
         if hasattr(self.store, "ping"):
             self._prober = asyncio.create_task(self._probe(), name="store-probe")
+        self._start_sweeping()
         log.info("cluster node %s up", self.node)
 
     async def close(self) -> None:
@@ -125,6 +129,19 @@ class ClusterHub(GameHub):
         return LiveGame(record, meta, game, seq, self.settings, self.store, players, ClusterReplication(self))
 
     # ----- loading, owning, dropping -----
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The live game, as `GameHub.get`, and one this node still holds: a copy let go while it was being
+        loaded (taken over by another node, or the store failing as it was taken over) is not handed out, since
+        a client that joined it would hear nothing more for ever, never told to reconnect (its letting go closed
+        the connections it had then); the game is loaded again instead."""
+        for _ in range(LOAD_TRIES):
+            live = await super().get(game_id)
+            if live is None or self.games.get(game_id) is live:
+                return live
+            log.info("game %s: let go by %s while it was being loaded; loading it again", game_id, self.node)
+        raise ServerError(503, "cluster_unavailable", "the game moved between servers while it was loaded; "
+                          "try again")
+
     async def _load(self, game_id: str) -> LiveGame | None:
         if len(game_id) > 64:
             return None
@@ -161,6 +178,8 @@ class ClusterHub(GameHub):
         if game.owner:
             return True
         live = game.live
+        if self.games.get(live.id) is not live:
+            return False  # let go already: taking it would hold a lease for a game nobody here plays
         floor = await self._epoch_of(live.id)
         epoch = await self.leases.acquire(live.id, floor)
         if epoch is None:
@@ -172,7 +191,13 @@ class ClusterHub(GameHub):
                 raise LookupError("a newer epoch holds the game")
             stored = await self.store.load(live.id)
             await game.become_owner(epoch, stored)
+            if self.games.get(live.id) is not live:
+                # let go while it was taken over (its last client left, or it was dropped): its lease must not
+                # stay held — renewed for ever by the watchdog for a copy that nobody plays, it kept every other
+                # node from taking the game over, and their clients' commands were refused as `not_owner`
+                raise LookupError("let go while it was taken over")
         except BaseException as failure:
+            game.owner = False
             if self.held.get(live.id) == epoch:
                 del self.held[live.id]
             with contextlib.suppress(Exception):
@@ -226,8 +251,11 @@ class ClusterHub(GameHub):
                 await self.leases.release(live.id, epoch)
 
     def release(self, live: LiveGame) -> None:
-        """Let a game go once nobody here needs it: a finished one, or one this node only followed."""
-        if live.connections or self.games.get(live.id) is not live:
+        """Let a game go once nobody here needs it: a finished one, or one this node only followed. Not while a
+        load of it is under way (`_load`, taking it over): the client it is loaded for joins it once loaded, and
+        would join a copy let go meanwhile (its owner task stopped, following nothing): it heard nothing more,
+        and its commands waited unplayed until it was told `busy`."""
+        if live.connections or self.games.get(live.id) is not live or live.id in self._loading:
             return
         game = shared(live)
         if game is not None and (game.owner or live.id in self.held) and live.running:
@@ -236,6 +264,16 @@ class ClusterHub(GameHub):
         epoch = self.held.pop(live.id, None)
         self.store.release(live.id)
         asyncio.get_running_loop().create_task(self._let_go(live, epoch) if game is not None else live.stop())
+
+    def _rest(self, live: LiveGame) -> None:
+        """Let go of a game nobody has been connected to, on this node or any other, for `idle_game_seconds`
+        (`GameHub.rest_idle`): its lease given up (an owner kept its games for as long as it ran), so that the
+        node a client of it next reaches loads it and takes it. Nothing is kept of it here: a node's lobby, its
+        count of an address's games and its summaries read the shared store."""
+        del self.games[live.id]
+        epoch = self.held.pop(live.id, None)
+        self.store.release(live.id)
+        asyncio.get_running_loop().create_task(self._let_go(live, epoch))
 
     async def load_is_charged(self, game_id: str, watching: bool) -> bool:
         """Whether the reader of a game this node does not hold is charged for loading it, as the store's one row

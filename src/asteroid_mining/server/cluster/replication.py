@@ -65,6 +65,9 @@ class ClusterReplication(Replication):
         """Other nodes' connections to this game (node -> count, when told): the owner's clock runs for them."""
         self._buffer: list[dict[str, Any]] | None = None  # updates arriving while catching up from the store
         self._catching_up: asyncio.Task[None] | None = None
+        self._taking = False
+        """True while this node takes the game over (`become_owner`): the copy is the store's to set, not a
+        follower's catching up nor the old owner's updates."""
 
     @property
     def id(self) -> str:
@@ -142,22 +145,47 @@ class ClusterReplication(Replication):
             stored = await self.hub.stored_seq(self.id)
             if stored is not None and stored > self.live.seq:
                 self.catch_up(None)
-                if self._catching_up is not None:
-                    await asyncio.shield(self._catching_up)
+                catching_up = self._catching_up
+                if catching_up is not None:
+                    # waited for, not awaited: a catching up cancelled because this node takes the game over
+                    # meanwhile must not cancel the answer too (the client would wait for it for ever)
+                    await asyncio.wait({catching_up})
         self.live.answer_sync(conn, after)
 
     # ----- roles -----
     async def become_owner(self, epoch: int, stored: StoredGame | None) -> None:
         """Play the game from now on (the lease and the store's claim are this node's): catch up with the store
-        first, so that nothing a previous owner stored is missed."""
+        first, so that nothing a previous owner stored is missed.
+
+        A follower's catching up still under way is cancelled first, and none is started meanwhile: its read of
+        the store may be older than this one, and finishing after it, it set the owner's copy back to what it had
+        read — after the owner had played a command on its copy (under load: seen as a `not_your_turn` for a
+        player whose turn it was, the owner's copy one command behind what it had announced)."""
         self.epoch = epoch
         live = self.live
-        if stored is not None:
-            live.remember(stored.commands)
-        await live.reload()
+        self._taking = True
+        try:
+            await self._stop_catching_up()
+            if stored is not None:
+                live.remember(stored.commands)
+            await live.reload()
+        finally:
+            self._taking = False
         self.owner = True
         live.restart_clock()
         live.wake()
+
+    async def _stop_catching_up(self) -> None:
+        """Cancel a catching up under way and wait until it has ended (cancelled again until then: a library it
+        awaits may swallow a cancellation); the updates it had kept aside are dropped with it."""
+        task = self._catching_up
+        if task is None:
+            return
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.1)
+        self._catching_up = None
+        self._buffer = None
 
     def watched_by(self, node: str, count: int) -> None:
         """Another node has `count` connections to this game: the clock runs while anybody watches."""
@@ -175,8 +203,9 @@ class ClusterReplication(Replication):
 
     # ----- following -----
     def follow(self, update: dict[str, Any]) -> None:
-        """Apply a command the owner has published (ignoring what this copy has; catching up on a gap)."""
-        if self.owner:
+        """Apply a command the owner has published (ignoring what this copy has; catching up on a gap). Not while
+        this node takes the game over: the store it reads then has every command the old owner could publish."""
+        if self.owner or self._taking:
             return
         if self._buffer is not None:
             self._buffer.append(update)
@@ -214,7 +243,10 @@ class ClusterReplication(Replication):
             self.catch_up(None)
 
     def catch_up(self, pending: dict[str, Any] | None) -> None:
-        """Reload from the store (in the background); updates arriving meanwhile are applied after it."""
+        """Reload from the store (in the background); updates arriving meanwhile are applied after it. Only a
+        follower does: the owner's copy is the store's, and one taking the game over reads the store itself."""
+        if self.owner or self._taking:
+            return
         if self._catching_up is not None:
             if pending is not None and self._buffer is not None:
                 self._buffer.append(pending)
