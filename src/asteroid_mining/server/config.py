@@ -73,10 +73,17 @@ class Settings:
     max_connections_per_client: int = 256
     """WebSocket connections one address may have open at once, all games together."""
     max_games_per_client: int = 20
-    """Running games one address may have created (finished games and expired open games do not count)."""
+    """Running games one address may have created, held in memory or let go while idle (`idle_game_seconds`);
+    finished games and expired open games do not count."""
     open_game_ttl: float = 3_600.0
     """Seconds after which a game nobody has played in (no action yet) expires: it leaves the lobby, no longer
     counts for its creator's quota and is no longer loaded when the server starts (its link still opens it)."""
+    idle_game_seconds: float = 600.0
+    """Seconds a running game nobody is connected to is held in memory after its last command, connection or
+    read: then it is let go. It stays in the store and in the lobby, counts no more toward `max_live_games`,
+    `max_live_bytes` and `max_live_bytes_per_client` (it still counts toward its creator's
+    `max_games_per_client`), is not loaded when the server starts, and is loaded again (counted again, `503
+    server_full` when there is no room) when a seat or a spectator connects or a request needs its state."""
     min_turn_seconds: float = 1.0
     """The shortest turn timer a game may be created with (`turn_seconds`)."""
     max_sockets_per_client: int = 320
@@ -189,8 +196,9 @@ class Settings:
             problems.append("program_turn_seconds must be a finite number above 0, at most 86400")
         if not 0.5 <= self.lease_seconds <= 60:
             problems.append(f"lease_seconds must be between 0.5 and 60, not {self.lease_seconds:g}")
-        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "min_turn_seconds", "sync_per_second",
-                     "program_rate_per_second", "lobby_rate_per_second", "create_bytes_per_second"):
+        for name in ("bot_delay", "rate_per_second", "open_game_ttl", "idle_game_seconds", "min_turn_seconds",
+                     "sync_per_second", "program_rate_per_second", "lobby_rate_per_second",
+                     "create_bytes_per_second"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
                 problems.append(f"{name} must be a finite number, not negative")

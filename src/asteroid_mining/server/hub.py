@@ -1,11 +1,20 @@
 """`GameHub`: every live game of the server — creating games, loading them from the store, the lobby.
 
-At start-up every running game is loaded from the store and its owner started, so running games resume after a
-restart (a crash included). Finished games are loaded on demand and let go once nobody watches them. A stored game
-that cannot be loaded is kept aside as `damaged` (listed, refused with `DamagedGame`); an open game nobody has
-played in for `open_game_ttl` is let go and counts no more for its creator's quota. A new game is refused past the
-running games' count (`max_live_games`, `max_games_per_client`) and their estimated memory (`max_live_bytes`,
-`max_live_bytes_per_client`, `live.belt_memory`), before anything is stored.
+A running game is held in memory (its owner started) while it is played, watched or read; once nobody has been
+connected to it for `idle_game_seconds`, it is let go (`rest_idle`): it stays in the store, intact, and in the
+lobby (a summary of a few hundred bytes is kept, `Resting`), and is loaded again when a seat or a spectator
+connects, or a request needs its state (`get`), counted again against the limits of running games (`503
+server_full` when there is no room). At start-up only the running games played within `idle_game_seconds` (and
+those past `max_game_rounds`, to be ended) are loaded; the others are listed from the store's summaries. So a game
+acted in once and left holds no memory and no share of the limits for long, and a restart does not bring it back.
+
+Finished games are loaded on demand and let go once nobody watches them. A stored game that cannot be loaded is
+kept aside as `damaged` (listed, refused with `DamagedGame`); an open game nobody has played in for
+`open_game_ttl` is let go and counts no more for its creator's quota. A new game is refused past the running
+games' count (`max_live_games`, `max_games_per_client`) and their estimated memory (`max_live_bytes`,
+`max_live_bytes_per_client`, `live.belt_memory`), before anything is stored: the games held count, and a game let
+go counts toward its creator's `max_games_per_client` only (so that an address's running games stay bounded in
+number, in the store as in memory, without one address's unplayed games filling the server for everyone).
 """
 
 from __future__ import annotations
@@ -18,13 +27,14 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from ..maps.resolve import Resolved
 from ..rules import Game, SetupError
-from ..storage import Command, DamagedRecord, GameRecord, GameStore, StorageError, StoredGame
+from ..storage import Command, DamagedRecord, GameRecord, GameStore, Progress, StorageError, StoredGame
 from .belts import checked_belt
 from .bots import BotPlayer, BotUnavailable, make_player
 from .config import Settings
@@ -46,6 +56,34 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+SWEEP_SECONDS = 60.0
+"""How often, at most, the hub looks for running games to let go (`rest_idle`); a quarter of
+`idle_game_seconds` when that is shorter (at least a second)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resting:
+    """A running game let go while idle (`GameHub.rest_idle`), or not loaded at start-up: what the lobby lists of
+    it and what the limits count, without the game."""
+
+    summary: dict[str, Any]
+    """The game as the lobby lists it (`LiveGame.summary`, nobody connected)."""
+    client: str
+    """The address that created it (its `max_games_per_client` counts it)."""
+    lesson: bool
+    """A lesson's game: not listed in the lobby."""
+
+    @property
+    def created(self) -> float:
+        """When it was created (seconds since the epoch)."""
+        return float(self.summary["created"])
+
+    @property
+    def seq(self) -> int:
+        """Its last command's seq (0: an open game, which expires after `open_game_ttl`)."""
+        return int(self.summary["seq"])
+
+
 class GameHub:
     """The live games, by id."""
 
@@ -62,24 +100,100 @@ class GameHub:
         self.send_budget = SendBudget(settings.send_buffer_total_bytes)
         """The bytes waiting for every WebSocket client of the process, bounded in all (`Outbox`)."""
         self.clock = time.time
-        """Seconds since the epoch (replaced in tests): when open games expire."""
+        """Seconds since the epoch (replaced in tests): when open games expire and idle games are let go."""
+        self.resting: dict[str, Resting] = {}
+        """id -> a running game not held in memory (let go while idle, or not loaded at start-up)."""
+        self._rest_version = 0
+        """Counts the changes of `resting` (part of the lobby's version)."""
+        self._readers: Counter[str] = Counter()
+        """id -> the requests and connections using the game now (`acquire`): it is not let go meanwhile."""
+        self._waking = 0
+        """Games being loaded again from rest, counted against `max_live_games` until they are held."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Load and start every running game of the store."""
+        """List every running game of the store, and load those played within `idle_game_seconds` (or past
+        `max_game_rounds`, which their owner ends); the others are loaded when asked for (`get`). Then look for
+        idle games now and then (`rest_idle`)."""
         ids = await self.store.unfinished()
+        summaries = await self._stored_summaries()
+        settings, now = self.settings, self.clock()
+        wanted: dict[str, float | None] = {}  # id -> when it was last played (None: unknown)
         for game_id in ids:
+            found = summaries.get(game_id)
+            if found is None:  # no summary (its row cannot be read, or the store keeps none): loading it says
+                wanted[game_id] = None
+                continue
+            record, progress, meta = found
+            if progress.seq == 0 and now - record.created > settings.open_game_ttl:
+                continue  # an expired open game: not loaded (its link still opens it)
+            self.resting[game_id] = Resting(_stored_summary(record, progress, meta), meta.client,
+                                            bool(meta.lesson))
+            if (progress.round > settings.max_game_rounds
+                    or now - progress.updated < settings.idle_game_seconds):
+                wanted[game_id] = progress.updated
+        for game_id, updated in wanted.items():
             try:
-                await self.get(game_id)
+                live = await self.get(game_id)
             except DamagedGame as damaged:
                 log.error("%s; it is listed as damaged", damaged)
+                continue
+            except ServerError as refused:  # no room: it is loaded when asked for
+                log.warning("game %s is not resumed at start-up: %s", game_id, refused.message)
+                continue
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
+                continue
+            if live is not None:
+                live.passing = False  # resumed: held until idle
+                if updated is not None:
+                    live.active_at = updated
         self.expire()
         if ids:
-            log.info("resumed %d running games (%d damaged)", len(self.games), len(self.damaged))
+            log.info("resumed %d running games, %d more listed until asked for (%d damaged)", len(self.games),
+                     len(self.resting), len(self.damaged))
+        self._start_sweeping()
+
+    def _start_sweeping(self) -> None:
+        """Look for idle games to let go now and then (`rest_idle`), until `close`."""
+        every = min(SWEEP_SECONDS, max(1.0, self.settings.idle_game_seconds / 4))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every), name="idle games")
+
+    async def _stored_summaries(self) -> dict[str, tuple[GameRecord, Progress, GameMeta]]:
+        """The running games' records (their belts left out) and progress, by id, as the store's summaries say
+        them; a game whose metadata cannot be read is left out (loading it finds it damaged). Empty when the
+        store keeps no summaries or cannot read them (every running game is then loaded, as it says)."""
+        summaries = getattr(self.store, "summaries", None)
+        if summaries is None:
+            return {}
+        try:
+            found: list[tuple[GameRecord, Progress]] = await summaries()
+        except StorageError:
+            log.exception("the running games' summaries could not be read: every running game is loaded")
+            return {}
+        out = {}
+        for record, progress in found:
+            with contextlib.suppress(DamagedGame):
+                out[record.id] = (record, progress, read_meta(record))
+        return out
+
+    async def _sweep(self, every: float) -> None:
+        """Let idle games go, and expired open games, every `every` seconds."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.rest_idle()
+                self.expire()
+            except Exception:  # a bug here must not stop the sweeping
+                log.exception("letting idle games go failed")
 
     async def close(self) -> None:
         """Stop every owner and close every connection."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         games, self.games = list(self.games.values()), {}
         await asyncio.gather(*(live.stop() for live in games))
 
@@ -117,10 +231,35 @@ class GameHub:
         try:
             stored = await self.store.load(game_id)
         except DamagedRecord as unreadable:  # a damaged row damages its game, not the server
+            self._unrest(game_id)
             self.damaged[game_id] = _unreadable_summary(game_id, unreadable.reason)
             raise DamagedGame(game_id, unreadable.reason) from None
         if stored is None:
+            self._unrest(game_id)
             return None
+        resting = self.resting.get(game_id)
+        if resting is None or stored.progress.status != "running":
+            self._unrest(game_id)
+            return await self._build_loaded(game_id, stored)
+        # a game let go while idle comes back: counted again against the running games' limits (503 without room)
+        need = await asyncio.to_thread(belt_memory, stored.record.belt)
+        self._make_room(resting.client, need)
+        self._waking += 1
+        self._reserved[resting.client] += need
+        try:
+            live = await self._build_loaded(game_id, stored)
+        except DamagedGame:
+            self._unrest(game_id)  # listed as damaged from now on
+            raise
+        finally:
+            self._waking -= 1
+            self._unreserve(resting.client, need)
+        live.passing = True  # (until someone joins it: `release` lets it go again after the request)
+        self._unrest(game_id)
+        return live
+
+    async def _build_loaded(self, game_id: str, stored: StoredGame) -> LiveGame:
+        """The live game of a stored one, held and started; DamagedGame when it cannot be rebuilt."""
         try:
             meta = read_meta(stored.record)
             try:
@@ -168,22 +307,81 @@ class GameHub:
 
     @contextlib.asynccontextmanager
     async def acquire(self, game_id: str) -> AsyncIterator[LiveGame | None]:
-        """The live game (as `get`: None when there is none; DamagedGame and store failures are raised), released
-        (`release`) however the block is left: every path that loads a game lets it go again, so that a finished
-        game loaded for a request, a refused token included, is not held for ever."""
+        """The live game (as `get`: None when there is none; DamagedGame, store failures and `server_full` for a
+        game let go that there is no room for are raised), released (`release`) however the block is left: every
+        path that loads a game lets it go again, so that a finished game loaded for a request, a refused token
+        included, is not held for ever. It is not let go while the block runs."""
         live = await self.get(game_id)
+        if live is not None:
+            self._readers[live.id] += 1
         try:
             yield live
         finally:
             if live is not None:
+                self._readers[live.id] -= 1
+                if self._readers[live.id] <= 0:
+                    del self._readers[live.id]
                 self.release(live)
 
     def release(self, live: LiveGame) -> None:
-        """Let a finished game go once nobody is connected (it is loaded again when asked for); `acquire` calls
-        it."""
-        if not live.running and not live.connections and self.games.get(live.id) is live:
+        """Let a game go once nobody is connected nor reading it (it is loaded again when asked for): a finished
+        one, or a running one loaded only for requests (`LiveGame.passing`); `acquire` calls it."""
+        if live.connections or self._readers.get(live.id) or self.games.get(live.id) is not live:
+            return
+        if not live.running:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())
+        elif live.passing and live.quiet and not self.expired(live):
+            self._rest(live)
+
+    # ----- running games nobody plays are let go -----
+    def idle(self, live: LiveGame) -> bool:
+        """Whether `live` is a running game held here that nobody has played, joined, left or read for
+        `idle_game_seconds` (its clock and bots stand still while nobody is connected: it cannot move by itself),
+        its owner quiet."""
+        return (live.running and not live.connections and not live.replication.watched_elsewhere()
+                and not self._readers.get(live.id) and live.quiet and not self.expired(live)
+                and self.clock() - live.active_at >= self.settings.idle_game_seconds)
+
+    def rest_idle(self) -> int:
+        """Let go of every idle running game (`idle`): out of memory and of the running games' limits, kept in
+        the store and listed in the lobby as it was (`Resting`); how many."""
+        gone = [live for live in self.games.values() if self.idle(live)]
+        for live in gone:
+            self._rest(live)
+        if gone:
+            log.info("let go of %d idle running games (%d let go in all)", len(gone), len(self.resting))
+        return len(gone)
+
+    def _rest(self, live: LiveGame) -> None:
+        """Let go of a running game nobody is connected to, its summary kept (`Resting`)."""
+        del self.games[live.id]
+        self.resting[live.id] = Resting(live.summary(), live.client, bool(live.meta.lesson))
+        self._rest_version += 1
+        asyncio.get_running_loop().create_task(live.stop())
+
+    def _unrest(self, game_id: str) -> None:
+        """`game_id` is held again, ended, damaged or gone: no longer listed as let go."""
+        if self.resting.pop(game_id, None) is not None:
+            self._rest_version += 1
+
+    def _make_room(self, client: str, need: int) -> None:
+        """Refuse (`503 server_full`) to load again a game let go by `client`'s address, of `need` estimated
+        bytes, when the running games held (and those being created or loaded) leave no room for it in
+        `max_live_games`, `max_live_bytes` or `max_live_bytes_per_client`."""
+        settings = self.settings
+        running = self._held_running()
+        if len(running) + sum(self._pending.values()) + self._waking >= settings.max_live_games:
+            raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
+        total = sum(g.memory_bytes for g in running) + sum(self._reserved.values())
+        mine = sum(g.memory_bytes for g in running if g.client == client) + self._reserved[client]
+        if total + need > settings.max_live_bytes or mine + need > settings.max_live_bytes_per_client:
+            raise ServerError(503, "server_full", "this server holds as many games as its memory allows (or its "
+                              "creator's address's share of it); try later")
+
+    def _held_running(self) -> list[LiveGame]:
+        """The running games held in memory, expired open games aside: what the limits of running games count."""
+        return [g for g in self.games.values() if g.running and not self.expired(g)]
 
     # ----- connections per address -----
     def connect(self, client: str) -> bool:
@@ -206,42 +404,63 @@ class GameHub:
 
     async def load_is_charged(self, game_id: str, watching: bool) -> bool:
         """Whether reading `game_id` (`watching`: for a WebSocket) would load a game from the store that its reader
-        is charged for (`lobby.charge_load`): here a finished one, since a server holds every running game from
-        its start (`start`) and lets finished ones go (`release`)."""
-        return game_id not in self.games and game_id not in self.damaged
+        is charged for (`lobby.charge_load`): a finished one, and a running one let go (`Resting`) for a REST
+        read, but not for a WebSocket, for which loading it is the normal path of serving it (every player
+        coming back after a restart, a crowd behind one address), nor a lesson's goals, which its player's
+        browser asks for after each of its moves."""
+        if game_id in self.games or game_id in self.damaged:
+            return False
+        resting = self.resting.get(game_id)
+        if resting is not None:
+            return not watching and not resting.lesson
+        return True
 
     async def stored_summary(self, game_id: str) -> dict[str, Any] | None:
-        """A game this server does not hold, as the lobby lists it, read from the store without loading the game;
-        None when that is no cheaper than loading it (here: a finished game, whose summary is kept once loaded)."""
-        return None
+        """A game this server does not hold, as the lobby lists it, without loading the game: a running game let
+        go (`Resting`); None when that is no cheaper than loading it (a finished game, whose summary is kept
+        once loaded)."""
+        resting = self.resting.get(game_id)
+        return None if resting is None else dict(resting.summary)
 
     def lobby_version(self) -> Hashable:
         """What the lobby's listing depends on, cheaper to compute than the listing (0.8 ms of CPU with 400 games,
         where the listing's answer is 20 ms): while it is the same, the listing is too (`LobbyCache`). None when
         it cannot be told (a cluster node's lobby is every node's)."""
-        return (len(self.damaged), hash(tuple(
+        self.expire()  # (open games let go that expire change the listing too)
+        return (len(self.damaged), self._rest_version, hash(tuple(
             (g.id, g.seq, g.running, len(g.connections), self.expired(g)) for g in self.games.values())))
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Open and running games, newest first, then the damaged ones (no tokens); expired open games are not
-        listed."""
+        """Open and running games, held or let go (`Resting`, listed as they were), newest first, then the damaged
+        ones (no tokens); expired open games are not listed."""
         self.expire()
-        games = sorted((g for g in self.games.values() if g.running and not g.meta.lesson), key=lambda g: -g.created)
+        listed = [(g.created, g.summary()) for g in self.games.values() if g.running and not g.meta.lesson]
+        listed += [(r.created, dict(r.summary)) for r in self.resting.values() if not r.lesson]
+        listed.sort(key=lambda pair: -pair[0])
         damaged = sorted(self.damaged.values(), key=lambda d: -d["created"])
-        return [g.summary() for g in games] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
+        return [summary for _, summary in listed] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
 
     # ----- open games expire -----
     def expired(self, live: LiveGame) -> bool:
         """Whether `live` is an open game (nobody has acted) older than `open_game_ttl`."""
         return live.seq == 0 and live.running and self.clock() - live.created > self.settings.open_game_ttl
 
+    def _expired_resting(self, resting: Resting) -> bool:
+        """Whether a game let go is an open game older than `open_game_ttl`."""
+        return resting.seq == 0 and self.clock() - resting.created > self.settings.open_game_ttl
+
     def expire(self) -> int:
-        """Let go of the expired open games nobody is connected to (they stay in the store); how many."""
-        gone = [g for g in self.games.values() if self.expired(g) and not g.connections]
+        """Let go of the expired open games nobody is connected to (they stay in the store), and forget those let
+        go already; how many."""
+        gone = [g for g in self.games.values() if self.expired(g) and not g.connections
+                and not self._readers.get(g.id)]
         for live in gone:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())
-        return len(gone)
+        old = [game_id for game_id, resting in self.resting.items() if self._expired_resting(resting)]
+        for game_id in old:
+            self._unrest(game_id)
+        return len(gone) + len(old)
 
     # ----- creating games -----
     async def create(self, request: CreateGame, client: str, lesson: str | None = None,
@@ -249,10 +468,14 @@ class GameHub:
         """Create, store and start a game; its seats with their tokens (shown this once only). A `lesson`'s game
         is not listed in the lobby."""
         self.expire()
-        running = [g for g in self.games.values() if g.running and not self.expired(g)]
-        if len(running) + sum(self._pending.values()) >= self.settings.max_live_games:
+        self.rest_idle()  # (a game let go leaves room for this one)
+        running = self._held_running()
+        if len(running) + sum(self._pending.values()) + self._waking >= self.settings.max_live_games:
             raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
-        mine = sum(1 for g in running if g.client == client) + self._pending[client]
+        # the games let go count here (not above): an address's running games stay bounded in number, in the
+        # store too, while those nobody plays leave the server's room to others
+        mine = (sum(1 for g in running if g.client == client) + self._pending[client]
+                + sum(1 for r in self.resting.values() if r.client == client))
         if mine >= self.settings.max_games_per_client:
             raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
                               f"(at most {self.settings.max_games_per_client})")
@@ -270,7 +493,7 @@ class GameHub:
         are refused. The games' count bounds how many, not how big: on the largest accepted belt a game holds
         up to 30 MB, and 5,000 of them would not fit in any machine's memory."""
         settings = self.settings
-        running = [g for g in self.games.values() if g.running and not self.expired(g)]
+        running = self._held_running()
         total = sum(g.memory_bytes for g in running) + sum(self._reserved.values())
         if total + need > settings.max_live_bytes:
             raise ServerError(503, "server_full", "this server holds as many games as its memory allows; try "
@@ -363,6 +586,17 @@ def _rebuild_checked(stored: StoredGame) -> tuple[Game, int]:
         log.warning("game %s: the log has %d commands, its progress says %d", stored.record.id, seq,
                     stored.progress.seq)
     return game, seq
+
+
+def _stored_summary(record: GameRecord, progress: Progress, meta: GameMeta) -> dict[str, Any]:
+    """A running game as the lobby lists it (`LiveGame.summary`, nobody connected), from its stored record (its
+    belt's asteroids counted) and progress, without loading it."""
+    seats = [{**seat, "connected": 0} for seat in meta.seats_public()]
+    status = "open" if progress.seq == 0 and progress.status == "running" else progress.status
+    asteroids = record.belt.get("asteroids")
+    return {"id": record.id, "status": status, "seq": progress.seq, "round": progress.round, "turn": progress.turn,
+            "rules": meta.rules, "belt": meta.belt_name, "asteroids": len(asteroids) if isinstance(asteroids, list)
+            else 0, "turn_seconds": meta.turn_seconds, "created": record.created, "seats": seats}
 
 
 def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:

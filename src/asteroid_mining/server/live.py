@@ -271,11 +271,23 @@ class LiveGame:
         self._turn_started = time.monotonic()
         self._turn_started_wall = time.time()
         self._task: asyncio.Task[None] | None = None
+        self._busy = False
+        self.active_at = time.time()
+        """When (seconds since the epoch) the game was last played, joined, left or loaded: a running game nobody
+        is connected to is let go `idle_game_seconds` after it (`GameHub.rest_idle`)."""
+        self.passing = False
+        """True while the game is loaded from the store only for a request (it had been let go while idle, and
+        nobody has joined it since): let go again once the request is done (`GameHub.release`)."""
         self.replication = replication or Replication()
         """How the game is shared with other servers (see `Replication`)."""
         self.replication.attach(self)
 
     # ----- what others read -----
+    @property
+    def quiet(self) -> bool:
+        """Whether the owner has nothing in hand or waiting (no command, no end): the game may be let go."""
+        return not self._busy and not self._inbox and not self._ending
+
     @property
     def running(self) -> bool:
         """True until the game is won, lost (as acknowledged) or abandoned."""
@@ -377,6 +389,7 @@ class LiveGame:
                 await asyncio.sleep(0.05)
 
     async def _step(self) -> None:
+        self._busy = True  # (False only while the owner waits below: then it may be let go, `quiet`)
         if self._too_long():
             await self._end_too_long()
             return
@@ -404,6 +417,7 @@ class LiveGame:
             await self._auto()
             return
         self._wake.clear()
+        self._busy = False
         # `asyncio.timeout`, not `wait_for`: Python 3.11's `wait_for` swallows a cancellation that comes in the very
         # turn of the loop the event is set in, and the owner went on waiting for ever, with `stop` waiting for it
         # (a cluster node that had lost a game while stalled kept its clients, which never heard to reconnect)
@@ -553,6 +567,7 @@ class LiveGame:
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
+        self.active_at = time.time()
         ref = command.by.get("ref")
         if ref is not None and "seat" in command.by and "auto" not in command.by:
             self._remember(int(command.by["seat"]), ref, seq)
@@ -710,6 +725,8 @@ class LiveGame:
         """Add a connection: it gets the whole state first, then every update."""
         if not self.connections:
             self.restart_clock()  # the clock stood still while nobody was here
+        self.active_at = time.time()
+        self.passing = False  # played or watched now: held until it is idle again
         conn.live = self
         self.connections.add(conn)
         if conn.chooser is not None:
@@ -722,6 +739,7 @@ class LiveGame:
         """Remove a connection."""
         if conn in self.connections:
             self.connections.discard(conn)
+            self.active_at = time.time()
             if conn.chooser is not None:
                 self.choices.unwatch(conn.chooser.settlers)
         conn.outbox.close()

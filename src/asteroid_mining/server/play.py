@@ -109,9 +109,9 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
             await _close(websocket, "storage_failed", "the game cannot be loaded at the moment; try again",
                          CLOSE_INTERNAL)
             return
-        except ServerError as failed:
-            await _close(websocket, failed.code, failed.message,
-                         CLOSE_FLOOD if failed.code == "rate_limited" else CLOSE_INTERNAL)
+        except ServerError as failed:  # (`server_full`: a game let go while idle, and no room to load it again)
+            close_code = {"rate_limited": CLOSE_FLOOD, "server_full": CLOSE_FULL}.get(failed.code, CLOSE_INTERNAL)
+            await _close(websocket, failed.code, failed.message, close_code)
             return
         except Exception:
             log.exception("game %s could not be loaded", game_id)

@@ -40,6 +40,7 @@ import orjson
 
 from .base import (
     Command,
+    DamagedRecord,
     GameRecord,
     GameStore,
     Progress,
@@ -532,6 +533,39 @@ class SqliteStore(GameStore):
         def work(conn: sqlite3.Connection) -> list[str]:
             rows = conn.execute("SELECT id FROM games WHERE status = 'running' ORDER BY created, id").fetchall()
             return [row[0] for row in rows]
+
+        return await self._read(work)
+
+    async def summaries(self, game_ids: list[str] | None = None) -> list[tuple[GameRecord, Progress]]:
+        """The records (belts left out but their asteroids' count) and progress of running games (or of
+        `game_ids`), newest first: what the lobby lists of the games a server does not hold. A game whose row
+        cannot be read (its belt not JSON included) is left out, logged: loading it says why."""
+
+        def work(conn: sqlite3.Connection) -> list[tuple[GameRecord, Progress]]:
+            where = "g.status = 'running'" if game_ids is None else \
+                f"g.id IN ({', '.join('?' * len(game_ids))})"
+            # the belt's asteroids are counted by SQLite (in C), not decoded here: a belt may be megabytes
+            rows = conn.execute(
+                "SELECT g.id, g.created, g.options, g.seed, g.settlers, g.meta, g.seq, g.status, g.round, g.turn, "
+                "g.updated, c.seq, c.status, c.round, c.turn, c.at, CASE WHEN json_valid(g.belt) THEN "
+                "coalesce(json_array_length(g.belt, '$.asteroids'), 0) ELSE -1 END FROM games AS g "
+                "LEFT JOIN commands AS c ON c.game = g.id AND c.seq = (SELECT max(seq) FROM commands WHERE "
+                f"game = g.id) WHERE {where} ORDER BY g.created DESC, g.id", tuple(game_ids or ())).fetchall()
+            out = []
+            for row in rows:
+                try:
+                    if row[16] < 0:
+                        raise DamagedRecord(str(row[0]), "belt: not JSON")
+                    belt = {"asteroids": [None] * row[16]}  # only the count is used by summaries
+                    record = read_record((row[0], row[1], None, row[2], row[3], row[4], row[5]), belt)
+                    progress = read_progress(record.id, row[6:11])
+                    if row[11] is not None and row[12] is not None:  # (a command of version 1 or 2 may lack it)
+                        progress = current_progress(progress, read_progress(record.id, row[11:16], "commands[last]"))
+                except DamagedRecord as damaged:
+                    log.error("%s", damaged)
+                    continue
+                out.append((record, progress))
+            return out
 
         return await self._read(work)
 
