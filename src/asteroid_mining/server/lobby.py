@@ -148,13 +148,13 @@ async def lobby(request: Request) -> Response:
     request.app.state.lobby_limiter.check(client_of(request))
     hub = hub_of(request)
 
-    async def build() -> bytes:
-        document = Lobby.model_validate({"games": await hub.lobby_games()})
-        return document.model_dump_json().encode()
+    async def build() -> tuple[bytes, int]:
+        games = await hub.lobby_games()
+        return Lobby.model_validate({"games": games}).model_dump_json().encode(), len(games)
 
     # the listing is built again only when it has changed (it is a quarter of a second at the cap of games), and
     # kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves an encoded one alone)
-    return encoded_response(request, await request.app.state.lobby_cache.get(hub.lobby_version(), build))
+    return encoded_response(request, await request.app.state.lobby_cache.get(hub.lobby_version, build))
 
 
 LOAD_REFUSED = "games loaded from the store (finished games read or watched) and replays, events and logs"
