@@ -249,3 +249,38 @@ def test_a_takeover_of_a_game_let_go_meanwhile_gives_its_lease_back(services: tu
         assert [m["seq"] for m in told.of("update")] == [1], told.messages
 
     asyncio.run(running([old, new], scenario))
+
+
+def test_a_game_let_go_without_its_lease_gives_the_lease_up(services: tuple[Redis, str], tmp_path: Path) -> None:
+    """A game let go by a path that knows nothing of leases (an open game expiring, say) kept its lease, renewed
+    for ever: loaded here again, the game could not be owned; loaded elsewhere, it could not be taken over."""
+    redis, database = services
+    hub, other = node(redis, database, tmp_path, "a"), node(redis, database, tmp_path, "b")
+
+    async def scenario() -> None:
+        created, _ = await hub.create(new_game(), "127.0.0.1")
+        owned = await hub.get(created.id)
+        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
+        del hub.games[created.id]  # let go as an expired open game is (`GameHub.expire`)
+        await owned.stop()
+        again = await hub.get(created.id)  # a client comes back to this node: it owns and plays the game
+        assert again is not None and again is not owned and shared(again).owner  # type: ignore[union-attr]
+        told = Told()
+        player = Connection(again.seats[0], Outbox(100, told))
+        again.join(player)
+        again.enqueue(player, step("s1", 0), "s1-0")
+        await until(lambda: bool(told.of("update")) or bool(told.of("error")), "the answer to the command")
+        assert [m["seq"] for m in told.of("update")] == [1], told.messages
+        again.leave(player)
+        del hub.games[created.id]  # let go so again; its next client goes to the other node, which takes it over
+        await again.stop()
+        followed = await other.get(created.id)
+        assert followed is not None
+        deadline = time.monotonic() + DEADLINE
+        while await hub.leases.owner(created.id) is not None:  # given up within a watchdog tick
+            assert time.monotonic() < deadline, "the lease of a game let go was never given up"
+            await asyncio.sleep(0.05)
+        game = shared(followed)
+        assert game is not None and await other.take(game) and followed.seq == 1
+
+    asyncio.run(running([hub, other], scenario))

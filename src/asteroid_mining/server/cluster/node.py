@@ -86,6 +86,8 @@ class ClusterHub(GameHub):
         deadline: `GET /api/health` says so, and HAProxy sends new clients to the nodes that can reach it."""
         self._created = 0
         """Games created on this node (part of its lobby's version)."""
+        self._taking: set[str] = set()
+        """The games this node is taking over (`take`) at the moment."""
 
     # ----- life -----
     async def start(self) -> None:
@@ -178,8 +180,16 @@ class ClusterHub(GameHub):
         if game.owner:
             return True
         live = game.live
-        if self.games.get(live.id) is not live:
-            return False  # let go already: taking it would hold a lease for a game nobody here plays
+        if self.games.get(live.id) is not live or live.id in self._taking:
+            return False  # let go already (taking it would hold a lease for a game nobody here plays), or being taken
+        await self._give_up_stale()  # an earlier copy's lease, held still, would keep this one from being owned
+        self._taking.add(live.id)
+        try:
+            return await self._take(game, live)
+        finally:
+            self._taking.discard(live.id)
+
+    async def _take(self, game: ClusterReplication, live: LiveGame) -> bool:
         floor = await self._epoch_of(live.id)
         epoch = await self.leases.acquire(live.id, floor)
         if epoch is None:
@@ -536,7 +546,28 @@ class ClusterHub(GameHub):
             if game is not None and game.owner and game.remotely_watched():
                 self.bus.publish(game_channel(live.id), {"t": "seq", "g": live.id, "seq": live.seq})
 
+    def _stale(self, game_id: str) -> bool:
+        """Whether this node holds the game's lease for no copy it plays: the copy was let go (a path that lets
+        games go without `drop` or `release`: an open game expired, say) and no takeover of it is under way. Such
+        a lease, renewed for ever, kept every other node from taking the game over (their clients' commands
+        refused as `not_owner`), and this node too, should the game be loaded here again."""
+        if game_id not in self.held or game_id in self._taking:
+            return False
+        live = self.games.get(game_id)
+        game = None if live is None else shared(live)
+        return game is None or not game.owner
+
+    async def _give_up_stale(self) -> None:
+        """Give up the leases of games this node no longer plays (`_stale`)."""
+        for game_id in [g for g in self.held if self._stale(g)]:
+            epoch = self.held.pop(game_id)
+            self.store.release(game_id)
+            log.warning("game %s: let go by %s without its lease; the lease is given up", game_id, self.node)
+            with contextlib.suppress(Exception):
+                await self.leases.release(game_id, epoch)
+
     async def _renew(self) -> None:
+        await self._give_up_stale()
         held = dict(self.held)
         try:
             still = await self.leases.renew(held)
