@@ -33,6 +33,9 @@ class Record:
     states: int = 0
     errors: list[str] = field(default_factory=list)
     closes: list[int] = field(default_factory=list)
+    failed_opens: list[str] = field(default_factory=list)
+    """Connection attempts that failed before the game's state came (the exception's name): a busy node may take
+    longer than `open_timeout` to answer, and the client tries again."""
     acknowledged: dict[str | int, int] = field(default_factory=dict)
     """ref -> seq of this client's acts, as answered (an update with the ref, or an ack)."""
     update_times: list[tuple[float, int]] = field(default_factory=list)
@@ -70,6 +73,8 @@ class Client:
                 code = getattr(getattr(failure, "rcvd", None), "code", None)
                 if code is not None:
                     self.record.closes.append(code)
+                elif self.conn is None:
+                    self.record.failed_opens.append(type(failure).__name__)
             finally:
                 self.conn = None
                 self.connected.clear()

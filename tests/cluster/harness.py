@@ -41,7 +41,7 @@ class Cluster(LocalCluster):
     def log_lines(self, about: list[str], limit: int = 40) -> str:
         """The nodes' log lines that name any of `about` (game ids), the last `limit` of each node: what a test
         that timed out waiting for those games prints, to say what the nodes did with them."""
-        out = []
+        out: list[str] = []
         for node in self.nodes:
             if not node.log.exists():
                 continue

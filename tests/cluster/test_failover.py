@@ -147,7 +147,8 @@ def describe(games: list[Game]) -> str:
     for game in behind:
         players = [f"{settler}: seq {client.seq}, turn {client.turn}, connected {client.connected.is_set()}, "
                    f"step {game.bots[settler].step if settler in game.bots else '-'}, errors {record.errors[-3:]}, "
-                   f"closes {record.closes[-3:]}" for settler, (client, record) in game.players.items()]
+                   f"closes {record.closes[-3:]}, failed opens {record.failed_opens[-3:]}"
+                   for settler, (client, record) in game.players.items()]
         lines.append(f"game {game.id}: spectator seq {game.spectator.seq}; " + "; ".join(players))
     if behind:
         lines.append("the nodes' log lines of these games:")
@@ -163,7 +164,8 @@ async def wait_for(condition: Any, timeout: float, what: str, tasks: list[asynci
     while not condition():
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception() is not None:
-                raise AssertionError(f"a client failed while waiting for {what}") from task.exception()
+                raise AssertionError(f"a client failed while waiting for {what}:\n{describe(games)}"
+                                     ) from task.exception()
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {timeout:g} s:\n{describe(games)}")
         await asyncio.sleep(0.05)
