@@ -228,7 +228,8 @@ def test_games_go_on_when_nodes_are_killed(cluster: Cluster) -> None:
     asyncio.run(scenario())
     assert measured  # games were taken over (how fast is the benchmark's figure: bench_server.py --cluster)
     print(f"takeovers: {len(measured)} games, kill to next accepted command: max {max(measured):.2f} s, "
-          f"mean {sum(measured) / len(measured):.2f} s; games per node at the kills: {owners_at_kills}")
+          f"mean {sum(measured) / len(measured):.2f} s; games per node at the kills: {owners_at_kills}; "
+          f"connection attempts that failed: {sum(len(r.failed_opens) for g in games for r in g.records())}")
     check_logs(cluster, games)
     for game in games:
         for record in game.records():
