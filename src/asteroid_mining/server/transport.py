@@ -55,6 +55,13 @@ message sent a byte a frame cost 290 ms of CPU, twenty of them a second within t
 never finished was never counted. Browsers send a message in one frame."""
 CLOSING_GRACE = 5.0
 """Seconds a closing connection's client may take nothing of what it has not read before its socket is aborted."""
+SHUT_OUT_CODES = frozenset({4400, 4401, 4403, 4429})
+"""The close codes the application closes a connection with for what its client did (a bad request, a bad token, a
+refused origin, a flood: `play.CLOSE_*`): the client's frames are no longer read (`GuardedWebSocket.shut_out`)."""
+SHUT_OUT_SECONDS = 1.0
+"""Seconds a connection closed for what its client did stays open after its close frame (its frames dropped
+unparsed, the server's side shut): then its socket is aborted. uvicorn waits 10 s for the client's close frame,
+reading and parsing every frame that comes meanwhile: a flooding client's, hundreds of thousands a second."""
 MAX_HEADER_BYTES = 65536
 """The most bytes a request's target and headers may have together (a WebSocket's handshake included): past it
 the request is answered `431` and its connection closed. uvicorn's httptools protocol sets no bound: 50 MB of
@@ -117,12 +124,16 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     a message in more than `MAX_FRAGMENTS` fragments with 1009, aborts the
     socket of a closing connection whose client takes nothing (uvicorn closes it the polite way, which waits until
     the socket's buffer has been written: for ever, when the client reads nothing), and compresses large messages
-    only (`LargeMessageDeflate`) for a client that offers permessage-deflate."""
+    only (`LargeMessageDeflate`) for a client that offers permessage-deflate. A connection the application
+    closes for what its client did (`SHUT_OUT_CODES`: a flood told `4429`) is shut out: nothing more of it is
+    parsed, and its socket is aborted `SHUT_OUT_SECONDS` later."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.conn.available_extensions:  # uvicorn's compression is off (the server's configuration)
             self.conn.available_extensions = [LARGE_MESSAGE_DEFLATE]
+        self.shut = False
+        """The connection is shut out (`shut_out`): what its client sends is dropped unparsed."""
 
     def data_received(self, data: bytes) -> None:
         """Read the client's bytes; a handshake `websockets` refuses is answered and closed.
@@ -131,6 +142,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         took them: `MAX_HEADER_BYTES`) by writing a `431` where uvicorn never looks, and then waits: the client
         heard nothing and the socket stayed open for as long as the client kept it (a browser's Cookie header
         can pass 8 KiB)."""
+        if self.shut:  # dropped as it comes: read (so that the close frame is not lost to a reset), not parsed
+            return
         super().data_received(data)
         if self.conn.handshake_exc is not None and not self.handshake_complete and not self.transport.is_closing():
             self.logger.info("%s - a WebSocket handshake refused (%s): answered and closed", _peer(self.client),
@@ -146,6 +159,30 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
             self.handshake_complete = True  # (as once the connection is lost, which this answer's close brings)
+        elif message["type"] == "websocket.close" and message.get("code") in SHUT_OUT_CODES:
+            self.shut_out()
+
+    def shut_out(self) -> None:
+        """Once the close frame is written: parse nothing more of the client (uvicorn read and parsed every frame
+        for 10 s waiting for the client's close frame, a flood's included), shut the server's side of the socket
+        (the client reads the close frame, then the end), and abort the socket `SHUT_OUT_SECONDS` later unless it
+        has closed by then."""
+        if self.shut or self.transport is None:
+            return
+        self.shut = True
+        self.frames = []
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+            self.close_timer = None
+        transport = self.transport
+        if not transport.is_closing() and transport.can_write_eof():
+            transport.write_eof()  # once what is buffered (the close frame last) is written
+
+        def abort() -> None:
+            if not self.disconnected:
+                transport.abort()
+
+        self.loop.call_later(SHUT_OUT_SECONDS, abort)
 
     def keepalive_timeout(self) -> None:
         """The client did not answer a ping in time: uvicorn closes the connection; abort it if it is stuck."""
