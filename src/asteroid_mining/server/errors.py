@@ -39,6 +39,9 @@ class ServerError(Exception):
         self.field = field
         self.headers = headers
         """Headers of the answer besides its body (`Retry-After` of a `429`)."""
+        self.charge = 0
+        """Bytes of a new game's belt to charge its creator's address all the same (`lobby.create_charged`): a
+        create the store refused (a full disk) had cost the set-up of its game."""
 
     def body(self) -> dict[str, Any]:
         """The REST error body."""

@@ -58,6 +58,11 @@ SYNC_BUFFER_BYTES = 1024 * 1024
 """The most text of recent updates a game keeps for `sync` (besides at most `sync_buffer` updates): a `sync` from
 further back is answered with the whole state, so that no answer is longer than this (or than the state)."""
 
+STORE_REFUSED_SECONDS = 5.0
+"""After the store has refused two of a game's writes in a row (a full disk), its commands are refused at once,
+not played, for this long: each one tried was played, refused by the store and the game read again from it, 40 ms
+of CPU on a large belt, so one client acting at its rate kept half a core busy while the disk was full."""
+
 REFS_KEPT = 1_024
 """The refs of a game's latest commands remembered (with the seq each was played as) to recognise a command sent
 again: a client resends only what it sent last before its connection dropped."""
@@ -254,6 +259,9 @@ class LiveGame:
         """True once another server has taken the game over: its clients are told to reconnect."""
         self.abandoned = False
         """True once a player has abandoned the game (`abandon`): it is over, as won or lost games are."""
+        self._refused_writes = 0
+        self._refused_until = 0.0
+        """While the store refuses the game's writes (`STORE_REFUSED_SECONDS`), until when none is tried."""
         self._settings = settings
         self._store = store
         self._players = players
@@ -489,6 +497,13 @@ class LiveGame:
                 sender.outbox.put(dumps({"type": "ack", "ref": ref, "seq": played}))
                 return
             by = {**by, "ref": ref}  # stored with the command: recognised after a restart too (`remember`)
+        if time.monotonic() < self._refused_until:  # the store refuses its writes: none is tried for a while
+            if sender is not None:
+                sender.outbox.put(error("storage_failed", "the server could not save this action: it was not "
+                                        "played", ref=ref))
+            else:
+                self.restart_clock()  # a bot's or the timer's turn is tried again after its delay
+            return
         game = self.game
         try:
             events = game.apply(action)
@@ -509,15 +524,20 @@ class LiveGame:
         snapshot = Snapshot(seq, game.to_json()) if ended or seq % self._settings.snapshot_every == 0 else None
         try:
             await self._store.append(self.id, command, progress_of(game, seq, command.at), snapshot)
+            self._refused_writes = 0
         except Fenced:
             log.warning("game %s: another server owns it now; command %d was not played", self.id, seq)
             if sender is not None:
                 sender.outbox.put(error("not_owner", "another server plays this game now: reconnect", ref=ref))
             await self.lost()
             return
-        except StorageError:
-            log.exception("game %s: command %d could not be stored; going back to what the store holds", self.id,
-                          seq)
+        except StorageError as failure:
+            # one line: the store has logged why (a full disk would have every refused command write a traceback)
+            log.error("game %s: command %d could not be stored (%s); going back to what the store holds", self.id,
+                      seq, failure)
+            self._refused_writes += 1
+            if self._refused_writes >= 2:  # twice in a row: a store that refuses, not a passing failure
+                self._refused_until = time.monotonic() + STORE_REFUSED_SECONDS
             await self.reload()
             if sender is not None:
                 # A write whose answer was lost (the database stopped between its commit and its reply) may be in

@@ -117,7 +117,11 @@ async def create_charged(request: Request, body: CreateGame, lesson: str | None 
     client = client_of(request)
     limiter: ReadLimiter = request.app.state.create_limiter
     limiter.check(client)
-    live, seats = await hub_of(request).create(body, client, lesson)
+    try:
+        live, seats = await hub_of(request).create(body, client, lesson)
+    except ServerError as refused:  # a create the store refused is charged too (`ServerError.charge`)
+        limiter.charge(client, refused.charge)
+        raise
     limiter.charge(client, live.belt_bytes)
     return live, seats
 
