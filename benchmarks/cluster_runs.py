@@ -27,7 +27,7 @@ from websockets.asyncio.client import connect
 from asteroid_mining.server.config import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's root: the launcher is in tools/
-from tools.cluster import LocalCluster
+from tools.cluster import BALANCER_MAXCONN, LocalCluster
 
 _refs = itertools.count(random.randrange(1, 2**40))
 
@@ -35,7 +35,9 @@ _refs = itertools.count(random.randrange(1, 2**40))
 def run_cluster(args: argparse.Namespace, limits: list[str], runner: Callable[..., Any], bench: Callable[..., Any],
                 report: Callable[[dict[str, Any]], None]) -> int:
     """Start the cluster, run the workload through the balancer, measure a takeover, stop everything."""
-    cluster = LocalCluster(args.cluster, port=None, fsync=True, extra=tuple(limits), balance=args.balance)
+    # every client of the benchmark comes from this machine's one address
+    cluster = LocalCluster(args.cluster, port=None, fsync=True, extra=tuple(limits), balance=args.balance,
+                           per_client=BALANCER_MAXCONN)
     try:
         assert cluster.balancer is not None and cluster.postgres is not None and cluster.redis is not None
         parts = {"server": [n.process.proc.pid for n in cluster.nodes if n.process.proc is not None],

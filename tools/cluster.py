@@ -323,9 +323,14 @@ BALANCER_ADDRESS = "127.0.0.1"
 """The address HAProxy connects to the nodes from: the one proxy the nodes believe about their clients."""
 BALANCER_MAXCONN = 4096
 """Connections HAProxy holds at once (`maxconn`), so at most as many sockets to any one node."""
+BALANCER_CONNECTIONS_PER_CLIENT = 320
+"""Connections HAProxy holds at once for one client address (a single server's `max_sockets_per_client`); more are
+closed as they come: without it, one address opening 4,200 sockets that sent half a request held every one of
+`maxconn`, and nobody else was served until `timeout http-request` closed them (and the address opened more)."""
 
 
-def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", monitor: str = "") -> str:
+def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", monitor: str = "",
+                   per_client: int = BALANCER_CONNECTIONS_PER_CLIENT) -> str:
     """Round robin over `nodes` (ports on 127.0.0.1) on `port`, WebSocket upgrades included, with health checks
     so that a dead node is left out within a second or two. `balance="uri"` sends every request of one game (its
     WebSockets included) to one node instead: a hash of the path's first three parts, `/api/games/{id}`.
@@ -333,7 +338,9 @@ def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", mon
     The balancer says who each client is in `X-Forwarded-For`, *replacing* whatever the client sent there (a
     header a client could set would let it choose the address its quotas count against), and drops a client's
     `X-Forwarded-Proto`; the nodes believe these headers from the balancer's address only
-    (`--forwarded-allow-ips`). `monitor`: a path HAProxy answers itself (200), to know it is up."""
+    (`--forwarded-allow-ips`). `monitor`: a path HAProxy answers itself (200), to know it is up. A client address
+    has at most `per_client` connections open at once: the next ones are closed before a byte is read (the nodes
+    count the balancer's sockets, not the clients', `max_sockets_per_client`)."""
     servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
                         for i, p in enumerate(nodes))
     return f"""global
@@ -351,6 +358,9 @@ defaults
 
 frontend games
     bind 127.0.0.1:{port}
+    stick-table type ip size 1m expire 60s store conn_cur
+    tcp-request connection track-sc0 src
+    tcp-request connection reject if {{ sc_conn_cur(0) gt {per_client} }}
     http-request set-header X-Forwarded-For %[src]
     http-request del-header X-Forwarded-Proto
 {f"    monitor-uri {monitor}{chr(10)}" if monitor else ""}    default_backend nodes
@@ -365,7 +375,8 @@ backend nodes
 class HAProxy:
     """HAProxy in the foreground with a generated configuration."""
 
-    def __init__(self, nodes: list[int], port: int | None = None, balance: str = "roundrobin") -> None:
+    def __init__(self, nodes: list[int], port: int | None = None, balance: str = "roundrobin",
+                 per_client: int = BALANCER_CONNECTIONS_PER_CLIENT) -> None:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         if not Path(binary).exists():
             raise AssertionError("haproxy is not installed (apt-get install haproxy)")
@@ -375,6 +386,8 @@ class HAProxy:
         self.port = port or free_port()
         self.nodes = nodes
         self.balance = balance
+        self.per_client = per_client
+        """Connections one client address may hold at once (`haproxy_config`)."""
         self.config = self.dir / "haproxy.cfg"
         self.log = self.dir / "haproxy.log"
         self.monitor = f"/am-balancer-{secrets.token_hex(8)}"
@@ -396,7 +409,7 @@ class HAProxy:
         it was taken meanwhile)."""
         def launch(port: int, offset: int) -> Callable[[], bool]:
             self.port = port
-            self.config.write_text(haproxy_config(port, self.nodes, self.balance, self.monitor))
+            self.config.write_text(haproxy_config(port, self.nodes, self.balance, self.monitor, self.per_client))
             self.process.start()
             return self._up
 
@@ -483,7 +496,8 @@ class LocalCluster:
     """PostgreSQL, Redis, `nodes` nodes and HAProxy on `port`; `close()` stops everything and removes it all."""
 
     def __init__(self, nodes: int = 3, port: int | None = 8000, fsync: bool = True, extra: tuple[str, ...] = (),
-                 balancer: bool = True, balance: str = "roundrobin") -> None:
+                 balancer: bool = True, balance: str = "roundrobin",
+                 per_client: int = BALANCER_CONNECTIONS_PER_CLIENT) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="am-cluster-"))
         self.postgres: Postgres | None = None
         self.redis: Redis | None = None
@@ -502,7 +516,7 @@ class LocalCluster:
             for node in self.nodes:
                 node.start()
             if balancer:
-                self.balancer = HAProxy([n.port for n in self.nodes], port, balance).start()
+                self.balancer = HAProxy([n.port for n in self.nodes], port, balance, per_client).start()
         except BaseException:
             self.close()
             raise
