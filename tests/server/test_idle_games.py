@@ -10,6 +10,7 @@ with the limits scaled down to three games, before and after a restart.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -268,3 +269,21 @@ def test_games_let_go_count_for_their_address_only(tmp_path: Path) -> None:
         assert answer.status_code == 200, answer.text  # loaded again to be ended: it counts no more
         assert finished["id"] not in hub.resting
         assert _create_from(client, "10.0.0.1")["id"] in hub.games
+
+
+# ----- at start-up, games are listed from the store's summaries -----
+def test_at_start_up_a_game_whose_row_cannot_be_summarised_is_loaded_and_listed_as_damaged(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, idle_game_seconds=0.0)  # nothing played lately: nothing loaded at start-up
+    with TestClient(create_app(settings)) as client:
+        good, bad = _create_from(client, "10.0.0.1"), _create_from(client, "10.0.0.2")
+        for game in (good, bad):
+            _act_once(client, game)
+    with sqlite3.connect(settings.data_dir / "games.sqlite3") as db:
+        db.execute("UPDATE games SET belt = '{\"asteroids\": [' WHERE id = ?", (bad["id"],))
+    with TestClient(create_app(settings)) as client:
+        hub = _hub(client)
+        assert good["id"] in hub.resting and good["id"] not in hub.games
+        assert bad["id"] in hub.damaged and "belt" in hub.damaged[bad["id"]]["reason"]
+        lobby = _lobby(client)
+        assert lobby[bad["id"]]["status"] == "damaged" and lobby[good["id"]]["status"] == "running"
+        assert lobby[good["id"]]["asteroids"] == len(two_loops_belt()["asteroids"])
