@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,30 @@ def test_a_create_the_store_refuses_is_charged_to_the_address(tmp_path: Path) ->
         other = client.post("/api/games", json={"seats": 1, "belt": "standard", "seed": 1},
                             headers={"x-forwarded-for": "192.0.2.7"})  # (not believed: the same address)
         assert other.status_code == 429
+
+
+def test_a_redis_password_stays_out_of_the_log_and_the_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster's Redis should have a password (whoever reaches it speaks as a node), given in its URL
+    (`redis://:PASSWORD@host`): the start-up line of the log and the error of a Redis that cannot be reached
+    showed the URL whole, password and all. They show it as PostgreSQL's, without its password."""
+    from asteroid_mining.server import main
+    from asteroid_mining.server.stores import describe
+
+    settings = Settings(data_dir=Path("."), database="postgresql://games:pg-secret@db.internal/games",
+                        redis="redis://:redis-secret@127.0.0.1:1/0")
+    said = describe(settings)
+    assert "127.0.0.1:1/0" in said and "db.internal" in said
+    assert "secret" not in said
+
+    class NoStore:
+        async def open(self) -> None:
+            pass
+
+        async def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(main, "make_store", lambda settings: NoStore())
+    with pytest.raises(StorageError) as refused:  # nothing listens on port 1
+        asyncio.run(main._check_store(settings))
+    assert "cannot reach Redis at redis://@127.0.0.1:1/0" in str(refused.value)
+    assert "secret" not in str(refused.value)

@@ -139,7 +139,9 @@ async def _check_store(settings: Settings) -> None:
         try:
             await redis.ping()
         except Exception as failure:
-            raise StorageError(f"cannot reach Redis at {settings.redis}: {failure}") from None
+            from ..storage.postgres import redact_url  # (a cluster node has PostgreSQL's driver)
+
+            raise StorageError(f"cannot reach Redis at {redact_url(settings.redis)}: {failure}") from None
         finally:
             await redis.aclose()
 

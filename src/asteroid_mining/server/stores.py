@@ -33,5 +33,6 @@ def describe(settings: Settings) -> str:
         from ..storage.postgres import redact_url
 
         where = f"PostgreSQL at {redact_url(settings.database)}"
-        return f"{where}; a cluster node through Redis at {settings.redis}" if settings.redis else where
+        # (a Redis URL holds its password too: `redis://:PASSWORD@host`, which the start-up line once showed)
+        return f"{where}; a cluster node through Redis at {redact_url(settings.redis)}" if settings.redis else where
     return str(settings.data_dir)
