@@ -54,6 +54,31 @@ def test_results_are_reproducible_from_the_seed() -> None:
     assert [r.seed for r in first] == [11, 12, 13, 11, 12, 13]
 
 
+def test_a_result_counts_the_actions_and_mines_its_game_s_history_holds() -> None:
+    """`result_of` counts on the history's records (`Game.history_counts`) what its JSON entries say, for a
+    game played and for the same game read back from JSON (whose history may hold plain entries)."""
+    from asteroid_mining.ai.playout import play_out
+    from asteroid_mining.ai.random_bot import RandomBot
+    from asteroid_mining.ai.simulate import result_of
+    from asteroid_mining.maps.generator import generate_belt
+    from asteroid_mining.rules import Game
+
+    mined = 0
+    for seed in range(4):
+        game = Game.new(generate_belt("small", seed=seed), seed=seed)
+        tally = play_out(game, RandomBot(seed), 300)
+        for each in (game, Game.from_json(game.to_json())):
+            history = each.history
+            expected = (sum(1 for entry in history if "actor" in entry),
+                        sum(1 for entry in history if entry.get("type") == "mine"))
+            assert each.history_counts("mine") == expected
+            assert each.history_counts("end_round")[1] == sum(1 for e in history if e.get("type") == "end_round")
+        mined += expected[1]
+        result = result_of(game, "random", "random", 0, seed, 300, tally, 0.0)
+        assert (result.actions, result.gathered) == expected
+    assert mined > 0  # (the random bot mines on these belts: the count is exercised)
+
+
 def test_round_cap_is_a_timeout() -> None:
     (result,) = run(SimConfig(bots=("planner",), games=1, belt="small", max_rounds=3))
     assert result.outcome == "timeout"

@@ -159,9 +159,7 @@ def result_of(game: Game, bot_name: str, name: str, game_index: int, seed: int, 
     """The result of a game played to its end (or the round cap) from what its loop counted."""
     outcome = game.status if game.status != "running" else "timeout"
     rounds = min(game.round, max_rounds)
-    history = game.history
-    gathered = sum(1 for entry in history if entry.get("type") == "mine")
-    actions = sum(1 for entry in history if "actor" in entry)
+    actions, gathered = game.history_counts("mine")  # the history's entries with an actor, and its mines
     if outcome == "timeout":
         cause = "timeout"
     elif outcome == "lost":

@@ -364,6 +364,24 @@ class Game:
         """The accepted inputs, in order, for `Game.replay`."""
         return history_json(self._state.history)
 
+    def history_counts(self, kind: str) -> tuple[int, int]:
+        """How many entries of `history` have an `actor`, and how many have the `type` `kind`: counted on the
+        records as kept, without writing each applied action's JSON object as `history` does (that was a
+        twentieth of a random bot's game on `small`, for a simulation's two counts)."""
+        actors = of_kind = 0
+        for entry in self._state.history:
+            if isinstance(entry, Action):  # its JSON: {"type": its name, "actor": …, …}
+                actors += 1
+                if entry.name == kind:
+                    of_kind += 1
+                continue
+            written = entry if isinstance(entry, dict) else entry.to_json()
+            if "actor" in written:
+                actors += 1
+            if written.get("type") == kind:
+                of_kind += 1
+        return actors, of_kind
+
     @property
     def state(self) -> GameState:
         """The engine's own state, for the engine's tests and benchmarks. Other layers read the game through
