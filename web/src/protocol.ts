@@ -1357,10 +1357,19 @@ export interface Lessons {
   lessons: LessonInfo[];
 }
 /**
- * The answer to `GET /api/games`: open and running games, newest first.
+ * The answer to `GET /api/games`: one page of the lobby, open games first, then games in play, then damaged
+ * ones, each group newest first.
  */
 export interface Lobby {
   games: GameSummary[];
+  /**
+   * how many games the lobby lists (of the `status` asked for, when one is)
+   */
+  total: number;
+  /**
+   * the `cursor` of the next page; null: this page is the last
+   */
+  next: string | null;
 }
 /**
  * `GET /api/games/{id}/replay`: the view before the first command, and every step after it.

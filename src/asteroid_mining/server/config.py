@@ -120,6 +120,11 @@ class Settings:
     """Bytes of new games' belts one address may create at once (the bucket's size)."""
     lobby_cache_seconds: float = 1.0
     """Seconds the lobby's answer is kept at most (it is built again sooner when what it lists changes)."""
+    lobby_page_size: int = 50
+    """Games one page of the lobby (`GET /api/games`) lists when its `limit` is not given."""
+    lobby_max_page_size: int = 200
+    """The largest `limit` a lobby page may ask for (`422 invalid` naming `limit` past it): a page of 200 games is
+    about 65 KB of JSON, where the whole listing of 5,000 games was 1.6 MB."""
     finished_cache_bytes: int = 16 * 1024 * 1024
     """Bytes of finished games' summaries and views (`GET /api/games/{id}/summary`, `GET /api/games/{id}`) kept
     as JSON text, so that asking again loads nothing; the least recently asked for is dropped first."""
@@ -214,9 +219,11 @@ class Settings:
                      "max_live_games", "max_live_bytes", "max_live_bytes_per_client", "max_game_rounds",
                      "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
                      "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes",
-                     "create_bytes_burst"):
+                     "create_bytes_burst", "lobby_page_size", "lobby_max_page_size"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
+        if self.lobby_page_size > self.lobby_max_page_size:
+            problems.append("lobby_page_size must be at most lobby_max_page_size")
         if problems:
             raise SettingsError("; ".join(problems))
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
+import math
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import quote
 
 import orjson
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection
 
@@ -19,7 +22,7 @@ from .hub import GameHub
 from .limits import parsed_body
 from .live import LiveGame
 from .meta import GameMeta
-from .read_cache import GZIP_MINIMUM, Encoded, FinishedAnswers
+from .read_cache import GZIP_MINIMUM, LOBBY_ORDER, Encoded, FinishedAnswers, Listing, LobbyKey, lobby_key
 from .rebuild import DamagedGame, read_meta
 from .replay_cache import ReadLimiter
 from .schemas import (
@@ -144,21 +147,67 @@ def with_links(created: CreatedGame, site: str) -> CreatedGame:
     return created
 
 
+LobbyStatus = Literal["open", "running", "damaged"]
+CURSOR_CHARS = 300
+"""The longest cursor taken (one the server gives is about 60 characters)."""
+
+
 @router.get("/games", response_model=Lobby, responses={
+    422: {"model": ErrorBody, "description": "`limit`, `cursor` or `status` is invalid (named in `field`)"},
     429: {"model": ErrorBody, "description": "`rate_limited`: this address asked for the lobby too often "
           "(`Retry-After`)"}})
-async def lobby(request: Request) -> Response:
-    """Open and running games, newest first, without tokens."""
+async def lobby(
+    request: Request,
+    limit: Annotated[int | None, Query(description="games on the page: `lobby_page_size` when not given, at most "
+                                       "`lobby_max_page_size`")] = None,
+    cursor: Annotated[str | None, Query(description="the `next` of the page before (absent: the first page)")] = None,
+    status: Annotated[LobbyStatus | None, Query(description="only the games of this status (absent: every listed "
+                                                "game, open ones first)")] = None,
+) -> Response:
+    """One page of the lobby: open games first (newest first), then games in play, then damaged ones, without
+    tokens; how many are listed (`total`, of `status` when it is given) and the cursor of the next page (`next`,
+    null on the last). A cursor is the place of the page's last game, so games created or gone meanwhile shift no
+    page (a game that changes group, open to running, moves with it)."""
+    settings = request.app.state.settings
+    size = settings.lobby_page_size if limit is None else limit
+    if not 1 <= size <= settings.lobby_max_page_size:
+        raise ServerError(422, "invalid", f"limit must be between 1 and {settings.lobby_max_page_size}", "limit")
+    after = None if cursor is None else _place(cursor)
     request.app.state.lobby_limiter.check(client_of(request))
     hub = hub_of(request)
 
-    async def build() -> tuple[bytes, int]:
-        games = await hub.lobby_games()
-        return Lobby.model_validate({"games": games}).model_dump_json().encode(), len(games)
+    async def build() -> Listing:
+        # each game's summary is checked against its model and encoded once per listing; a page joins its texts
+        return Listing([(lobby_key(game), GameSummary.model_validate(game).model_dump_json().encode())
+                        for game in await hub.lobby_games()])
 
-    # the listing is built again only when it has changed (it is a quarter of a second at the cap of games), and
-    # kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves an encoded one alone)
-    return encoded_response(request, await request.app.state.lobby_cache.get(hub.lobby_version, build))
+    # the listing is built again only when it has changed (it is a quarter of a second at the cap of games); a page
+    # is sliced from it and kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves
+    # an encoded one alone)
+    listing: Listing = await request.app.state.lobby_cache.get(hub.lobby_version, build)
+    group = None if status is None else LOBBY_ORDER.get(status, len(LOBBY_ORDER))
+    return encoded_response(request, listing.page(group, after, size, _cursor))
+
+
+def _cursor(place: LobbyKey) -> str:
+    """The cursor of a page that ends at `place`: opaque to clients (URL-safe base64 of its JSON)."""
+    return base64.urlsafe_b64encode(orjson.dumps(place)).decode().rstrip("=")
+
+
+def _place(cursor: str) -> LobbyKey:
+    """The place a cursor names (`_cursor`); 422 naming `cursor` when it is none the server gave."""
+    refused = ServerError(422, "invalid", "cursor: not a cursor this server gave (use the `next` of a page)",
+                          "cursor")
+    if len(cursor) > CURSOR_CHARS:
+        raise refused
+    try:
+        place = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, binascii.Error):
+        raise refused from None
+    if not (isinstance(place, list) and len(place) == 3 and type(place[0]) is int and 0 <= place[0] <= 9
+            and type(place[1]) in (int, float) and math.isfinite(place[1]) and isinstance(place[2], str)):
+        raise refused
+    return (place[0], float(place[1]), place[2])
 
 
 LOAD_REFUSED = "games loaded from the store (finished games read or watched) and replays, events and logs"

@@ -1,5 +1,6 @@
-"""`LobbyCache`: the lobby's answer kept as bytes (and gzipped) for a moment; `FinishedAnswers`: the summaries and
-views of games kept as JSON text (and gzipped), within a budget of bytes.
+"""`LobbyCache`: the lobby's listing kept as its games' JSON texts for a moment, each page sliced from it (and kept
+gzipped); `FinishedAnswers`: the summaries and views of games kept as JSON text (and gzipped), within a budget of
+bytes.
 
 Listing the lobby encodes every open and running game (21 ms of CPU and 300 KB with 400 games, about a quarter
 of a second at the 5,000-game cap), and loading a finished game rebuilds it from its log (about 50 ms): a client
@@ -16,10 +17,14 @@ more, for every request).
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
+
+import orjson
 
 from .lru import BytesLRU
 
@@ -59,6 +64,59 @@ it lists with every command: it was built for every request, 70 ms of CPU each w
 addresses asking at their rate kept a core busy."""
 
 
+LOBBY_ORDER = {"open": 0, "running": 1}
+"""The lobby's groups, in the order it lists them: open games to join first (what a player comes for), then games
+in play to watch; anything else (a damaged game) after them. Within a group, newest first."""
+LobbyKey = tuple[int, float, str]
+"""Where a game stands in the lobby: its group (`LOBBY_ORDER`), minus its `created`, its id (a unique tie-break)."""
+PAGES_KEPT = 64
+"""Pages of one listing kept encoded (the first page of each filter is what nearly every request asks for)."""
+
+
+def lobby_key(summary: dict[str, Any]) -> LobbyKey:
+    """`summary`'s place in the lobby (`LobbyKey`)."""
+    return (LOBBY_ORDER.get(summary["status"], len(LOBBY_ORDER)), -float(summary["created"]), str(summary["id"]))
+
+
+class Listing:
+    """The lobby's listing: every listed game's summary as JSON text, in the lobby's order (`LobbyKey`), from
+    which a page is sliced (a bisection and a join), never built again per page; the pages asked for are kept
+    encoded (and gzipped) with it, `PAGES_KEPT` at most."""
+
+    def __init__(self, summaries: list[tuple[LobbyKey, bytes]]) -> None:
+        summaries.sort(key=lambda pair: pair[0])
+        self.keys = [key for key, _ in summaries]
+        self.texts = [text for _, text in summaries]
+        self._pages: dict[tuple[int | None, LobbyKey | None, int], Encoded] = {}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def page(self, group: int | None, after: LobbyKey | None, limit: int,
+             cursor: Callable[[LobbyKey], str]) -> Encoded:
+        """The page of `limit` games of `group` (None: all) that follow `after` (None: from the first), as the
+        answer's JSON text: the games, how many the listing (or the group) holds, and the next page's `cursor`
+        (null on the last). A cursor is a place, not a position: games created or gone meanwhile shift no page."""
+        asked = (group, after, limit)
+        kept = self._pages.get(asked)
+        if kept is not None:
+            return kept
+        low, high = 0, len(self.keys)
+        if group is not None:
+            low = bisect.bisect_left(self.keys, (group,))
+            high = bisect.bisect_left(self.keys, (group + 1,))
+        start = low if after is None else max(low, bisect.bisect_right(self.keys, after))
+        end = min(start + limit, high)
+        following = cursor(self.keys[end - 1]) if end < high else None
+        text = b"".join((b'{"games":[', b",".join(self.texts[start:end]), b'],"total":',
+                         str(high - low).encode(), b',"next":', orjson.dumps(following), b"}"))
+        kept = Encoded.of(text) if len(text) >= GZIP_MINIMUM else Encoded(text, None)
+        if len(self._pages) >= PAGES_KEPT:
+            self._pages.clear()
+        self._pages[asked] = kept
+        return kept
+
+
 class LobbyCache:
     """The lobby's answer, built again only when what it lists has changed (the hub's `lobby_version`) or it is
     older than `seconds` (a cluster node's lobby lists other nodes' games too: they are seen within `seconds`). A
@@ -73,17 +131,15 @@ class LobbyCache:
         """How many times the listing was built (the rest were answered from the cache)."""
         self.checks = 0
         """How many times the hub's version was asked for (`builds` included)."""
-        self._kept: Encoded | None = None
+        self._kept: Listing | None = None
         self._version: Hashable = None
         self._built_at = 0.0
         self._held_until = 0.0
         self._listed = 0
 
-    async def get(self, version: Callable[[], Hashable], build: Callable[[], Awaitable[tuple[bytes, int]]]
-                  ) -> Encoded:
-        """The answer: the kept one while it is held after the last check, or while `version()` (None: unknown)
-        is the one it was built at and it is younger than `seconds`, else `build()` (the listing's JSON text and
-        how many games it lists) run again."""
+    async def get(self, version: Callable[[], Hashable], build: Callable[[], Awaitable[Listing]]) -> Listing:
+        """The listing: the kept one while it is held after the last check, or while `version()` (None: unknown)
+        is the one it was built at and it is younger than `seconds`, else `build()` run again."""
         now = self.clock()
         if self._kept is not None and now < self._held_until:
             return self._kept
@@ -92,8 +148,8 @@ class LobbyCache:
         if (self._kept is None or current is None or current != self._version
                 or now - self._built_at >= self.seconds):
             self.builds += 1
-            text, self._listed = await build()
-            self._kept, self._version, self._built_at = Encoded.of(text), current, now
+            self._kept, self._version, self._built_at = await build(), current, now
+            self._listed = len(self._kept)
         if self._listed >= LOBBY_HOLD_MIN_GAMES:
             self._held_until = min(now + self._listed * LOBBY_HOLD_PER_GAME, self._built_at + self.seconds)
         return self._kept

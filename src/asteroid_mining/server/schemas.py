@@ -139,9 +139,12 @@ class GameSummary(BaseModel):
 
 
 class Lobby(BaseModel):
-    """The answer to `GET /api/games`: open and running games, newest first."""
+    """The answer to `GET /api/games`: one page of the lobby, open games first, then games in play, then damaged
+    ones, each group newest first."""
 
     games: list[GameSummary]
+    total: int = Field(description="how many games the lobby lists (of the `status` asked for, when one is)")
+    next: str | None = Field(description="the `cursor` of the next page; null: this page is the last")
 
 
 class GameDetail(GameSummary):
