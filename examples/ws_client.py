@@ -18,6 +18,8 @@ It survives real use:
   whole `state`, which brings it up to date; an `act` left unanswered is sent again with its `ref`, which the
   server plays at most once (an `ack` when it was played already). Within a connection, an `update` whose `seq`
   is not the next one is answered with a `sync`.
+- Too many new connections from its address: the handshake is answered `429` with `Retry-After`; the client
+  waits that long (at least its own back-off) and connects again, counted as a try.
 - A close that another try cannot mend (a wrong token, no such game, a damaged game) ends it with the server's
   own sentence.
 
@@ -37,7 +39,7 @@ from collections import deque
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 KINDS = ("ice", "iron", "carbon", "uranium")
@@ -217,6 +219,7 @@ class Seat:
         tries = 0
         while True:
             self.fresh = False
+            later: float | None = None
             try:
                 with connect(self.url, open_timeout=10, max_size=None) as ws:
                     status = self.attend(ws)
@@ -229,13 +232,14 @@ class Seat:
                     raise Failure(f"the server closed the connection ({code}, {FINAL_CLOSES[code]}): {said}") from None
                 why = f"closed ({code})" if code else "dropped"
             except (OSError, TimeoutError, InvalidHandshake) as failed:
-                if self.client.seq == 0 and not self.client.view:  # never connected: nothing to resume
+                later = retry_after(failed)
+                if later is None and self.client.seq == 0 and not self.client.view:  # nothing to resume
                     raise Failure(f"cannot connect to {self.url.split('?')[0]}: {failed}") from None
                 why = str(failed) or type(failed).__name__
             tries = 1 if self.fresh else tries + 1  # counted from the last connection that got a state
             if tries > RECONNECTS:
                 raise Failure(f"lost the connection and could not connect again ({RECONNECTS} tries): {why}")
-            time.sleep(min(10.0, 0.5 * 2 ** (tries - 1)))
+            time.sleep(max(later or 0.0, min(10.0, 0.5 * 2 ** (tries - 1))))
 
     def attend(self, ws: ClientConnection) -> str | None:
         """One connection: play on it until the game is over (its status) or it closes (raises)."""
@@ -285,6 +289,17 @@ class Seat:
             turn = client.view.get("turn")
             if turn in client.mine and self.pending is None and self.sent_at != client.seq:
                 self.act(ws, client.choose(turn))
+
+
+def retry_after(failed: Exception) -> float | None:
+    """Seconds to wait before connecting again when the server refused the handshake as too many new connections
+    from this address (`429`, with `Retry-After`); None for any other failure."""
+    if not isinstance(failed, InvalidStatus) or failed.response.status_code != 429:
+        return None
+    try:
+        return min(60.0, max(0.0, float(failed.response.headers.get("Retry-After", "1"))))
+    except ValueError:
+        return 1.0
 
 
 def play(invite: str) -> str:

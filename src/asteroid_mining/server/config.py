@@ -72,6 +72,16 @@ class Settings:
     """WebSocket connections one game takes (players and spectators together)."""
     max_connections_per_client: int = 256
     """WebSocket connections one address may have open at once, all games together."""
+    connect_rate_per_second: float = 10.0
+    """New WebSocket connections one address may open per second, on average (token bucket): each is sent the
+    game's whole state (half a megabyte on a `large` belt) and may load the game. Past it the handshake is
+    answered `429 rate_limited` with `Retry-After`, before anything is built."""
+    connect_rate_burst: int = 60
+    """New WebSocket connections one address may open at once (the bucket's size): page reloads, hot-seat tabs,
+    every client behind one address reconnecting after a node of a cluster died."""
+    follower_keep_seconds: float = 15.0
+    """Seconds a cluster node keeps a game it follows (another node plays it) after its last client here left, so
+    that a client reconnecting meanwhile does not load it from the store again."""
     max_games_per_client: int = 20
     """Running games one address may have created, held in memory or let go while idle (`idle_game_seconds`);
     finished games and expired open games do not count."""
@@ -197,6 +207,10 @@ class Settings:
         problems.extend(_bad_proxies(self.forwarded_allow_ips))
         if not (math.isfinite(self.history_rate_per_second) and self.history_rate_per_second > 0):
             problems.append("history_rate_per_second must be a finite number above 0")
+        if not (math.isfinite(self.connect_rate_per_second) and self.connect_rate_per_second > 0):
+            problems.append("connect_rate_per_second must be a finite number above 0")
+        if not (math.isfinite(self.follower_keep_seconds) and 0 <= self.follower_keep_seconds <= 3_600):
+            problems.append("follower_keep_seconds must be a finite number from 0 to 3600")
         if not (math.isfinite(self.program_turn_seconds) and 0 < self.program_turn_seconds <= 86_400):
             problems.append("program_turn_seconds must be a finite number above 0, at most 86400")
         if not 0.5 <= self.lease_seconds <= 60:
@@ -218,7 +232,8 @@ class Settings:
                      "max_games_per_client", "max_sockets_per_client", "max_connections",
                      "max_live_games", "max_live_bytes", "max_live_bytes_per_client", "max_game_rounds",
                      "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
-                     "history_rate_burst", "program_rate_burst", "lobby_rate_burst", "finished_cache_bytes",
+                     "history_rate_burst", "connect_rate_burst", "program_rate_burst", "lobby_rate_burst",
+                     "finished_cache_bytes",
                      "create_bytes_burst", "lobby_page_size", "lobby_max_page_size"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")

@@ -289,6 +289,12 @@ class LiveGame:
         self.replication = replication or Replication()
         """How the game is shared with other servers (see `Replication`)."""
         self.replication.attach(self)
+        self._view_text: orjson.Fragment | None = None
+        """The whole view's JSON as of `seq` (`state_frame`), made once for every connection that joins."""
+        self._state_memo: tuple[bytes, Message] | None = None
+        """The last `state` message made (`state_frame`), with what it was made for (all but the view)."""
+        self._memo_bytes = 0
+        """The bytes `_view_text` and `_state_memo` hold (their text, and the frame a send keeps in the message)."""
 
     # ----- what others read -----
     @property
@@ -313,7 +319,7 @@ class LiveGame:
     def memory_bytes(self) -> int:
         """The estimated bytes the game holds in memory: its belt's (`belt_memory`) and its recent updates' text,
         kept for `sync` (at most `SYNC_BUFFER_BYTES`)."""
-        return self.belt_memory + self._recent_size
+        return self.belt_memory + self._recent_size + self._memo_bytes
 
     @property
     def deadline(self) -> float | None:
@@ -587,6 +593,7 @@ class LiveGame:
         self.tracker.commit(prepared.view)
         self.choices.commit(prepared.choices)
         self.seq = seq
+        self._forget_state()
         self.active_at = time.time()
         ref = command.by.get("ref")
         if ref is not None and "seat" in command.by and "auto" not in command.by:
@@ -732,6 +739,7 @@ class LiveGame:
         seq = (stored.snapshot.seq if stored.snapshot else 0) + len(stored.commands)
         self.game = game
         self.tracker.reset(game)
+        self._forget_state()
         self.choices.reset(game)
         if seq != self.seq:
             self.seq = seq
@@ -751,7 +759,7 @@ class LiveGame:
         self.connections.add(conn)
         if conn.chooser is not None:
             self.choices.watch(conn.chooser.settlers)
-        conn.outbox.put(self.state_message(conn))
+        conn.outbox.put_message(self.state_frame(conn))
         self._wake.set()
         self.replication.joined(conn)
 
@@ -773,17 +781,43 @@ class LiveGame:
     def state_message(self, conn: Connection) -> str:
         """The `state` message: who the client is, the seats, the whole view after command `seq`, and the choices
         of the settlers the client may move (none for a spectator, or a client that takes none)."""
+        return str(self.state_frame(conn)["text"])
+
+    def state_frame(self, conn: Connection) -> Message:
+        """The `state` message (`state_message`) to send, shared by the connections that are sent the same one.
+
+        The view's JSON is made once per seq (2 ms on a `large` belt, half a megabyte), and the last message made
+        is kept until what it was made for changes (the seq, the seats' connections, the deadline, the seat and
+        its choices): spectators joining one after another are sent the very same message, whose frame is made
+        once (`direct.wire_frame`) and whose compression is kept (`transport.LargeMessageDeflate`)."""
         you = None
         choices: dict[str, str] = {}
         if conn.seat is not None:
             you = {"seat": conn.seat.number, "settlers": list(conn.seat.settlers)}
         if conn.chooser is not None:
             choices = self.choices.current(conn.chooser.settlers)
-        return dumps({
-            "type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
-            "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline,
-            "state": self.tracker.view(), "choices": orjson.Fragment(choices_json(choices)),
-        })
+        head = {"type": "state", "seq": self.seq, "game": self.id, "status": self.status, "you": you,
+                "seats": self.seats_public(), "turn_seconds": self.turn_seconds, "deadline": self.deadline}
+        chosen = orjson.Fragment(choices_json(choices))
+        key = orjson.dumps({**head, "choices": chosen})
+        memo = self._state_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        view = self._view_text
+        if view is None:
+            view = self._view_text = orjson.Fragment(orjson.dumps(self.tracker.view()))
+        text = dumps({**head, "state": view, "choices": chosen})
+        message = frame(text)
+        self._state_memo = (key, message)
+        # the view's JSON, the message's text and, once it is sent whole to a connection, its frame
+        self._memo_bytes = 3 * len(text)
+        return message
+
+    def _forget_state(self) -> None:
+        """The view has changed: the state messages made for the last one are dropped (`state_frame`)."""
+        self._view_text = None
+        self._state_memo = None
+        self._memo_bytes = 0
 
     def submit(self, conn: Connection, msg: ActBase) -> None:
         """Queue an `act` for the owner; what can be refused without the game is refused at once."""

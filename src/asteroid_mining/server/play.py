@@ -9,6 +9,10 @@ stored game that cannot be loaded (listed as `damaged`), 4408 the client could n
 1012 the game moved to another node of a cluster (reconnect), 1000 after `ended` (the game was abandoned: do not
 reconnect to play), 1007 a text message that is not UTF-8 (`transport.GuardedWebSocket`).
 
+An address opening new connections faster than `connect_rate_per_second` (past `connect_rate_burst` at once) has
+its handshake answered `429 rate_limited` with `Retry-After`, before the connection is accepted or anything is
+built for it: a client backs off and connects again then.
+
 A client too slow to take what is sent to it (`send_queue` messages or `send_buffer_bytes` bytes waiting for it, or
 the most waiting when the process's `send_buffer_total_bytes` are) is closed with 4408 at once, its close frame
 written behind what it has not read, and its socket aborted once it has taken nothing for `SLOW_CLIENT_GRACE`
@@ -75,6 +79,11 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None, cho
         await _deny(websocket, "origin_not_allowed", "WebSocket connections from this origin are not allowed")
         return
     client = websocket.client.host if websocket.client else "unknown"
+    try:  # before anything is built for it: a connection is sent the whole state, and may load the game
+        websocket.app.state.connect_limiter.check(client)
+    except ServerError as refused:
+        await _deny(websocket, refused.code, refused.message, refused.status, refused.headers)
+        return
     await websocket.accept()
     wants = CHOICES.get(choices)
     if wants is None:
@@ -242,9 +251,12 @@ async def _close(websocket: WebSocket, code: str, message: str, close_code: int,
         await websocket.close(close_code, message[:120])
 
 
-async def _deny(websocket: WebSocket, code: str, message: str) -> None:
-    """Refuse the handshake: an HTTP 403 with a JSON body where the server can send one, else a close."""
+async def _deny(websocket: WebSocket, code: str, message: str, status: int = 403,
+                headers: dict[str, str] | None = None) -> None:
+    """Refuse the handshake: an HTTP `status` (403, or 429 with `Retry-After`) with a JSON body where the server
+    can send one, else a close (4403, or 4429)."""
     try:
-        await websocket.send_denial_response(JSONResponse(error_body(code, message), status_code=403))
+        await websocket.send_denial_response(JSONResponse(error_body(code, message), status_code=status,
+                                                          headers=headers))
     except RuntimeError:
-        await websocket.close(CLOSE_ORIGIN, message[:120])
+        await websocket.close(CLOSE_FLOOD if status == 429 else CLOSE_ORIGIN, message[:120])

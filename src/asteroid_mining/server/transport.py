@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,15 +85,67 @@ DEFLATE_LEVEL = 1
 server's time at level 1, to 54 KB in about 25 ms at level 6 (docs/server.md, Performance)."""
 
 
+DEFLATED_KEPT_BYTES = 8 * 1024 * 1024
+"""The most bytes of large messages and their compressed forms kept (`Deflated`)."""
+
+
+class Deflated:
+    """The compressed forms of the last large messages sent, by their bytes and window: the same message (a
+    game's first `state`, shared by every spectator who joins at one seq) is compressed once, not once for each
+    connection (4 ms on a `large` belt). With no context takeover a message compresses to the same bytes
+    whichever connection sends it. At most `limit` bytes are kept, messages and compressed forms together, the
+    least recently sent dropped first."""
+
+    def __init__(self, limit: int = DEFLATED_KEPT_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self.made = 0
+        """How many messages have been compressed (the others were found here)."""
+        self._kept: OrderedDict[tuple[int, bytes], bytes] = OrderedDict()
+
+    def get(self, window: int, data: bytes) -> bytes | None:
+        """The compressed form of `data` sent with `window` bits, when kept."""
+        found = self._kept.get((window, data))
+        if found is not None:
+            self._kept.move_to_end((window, data))
+        return found
+
+    def keep(self, window: int, data: bytes, deflated: bytes) -> None:
+        """Keep `deflated`, the compressed form of `data`; the least recently sent go past the limit."""
+        size = len(data) + len(deflated)
+        if size > self.limit // 4 or (window, data) in self._kept:
+            return
+        self._kept[(window, data)] = deflated
+        self.size += size
+        while self.size > self.limit:
+            (_, old), gone = self._kept.popitem(last=False)
+            self.size -= len(old) + len(gone)
+
+
+DEFLATED = Deflated()
+"""The compressed large messages of the process (the event loop's: one thread sends)."""
+
+
 class LargeMessageDeflate(PerMessageDeflate):
     """permessage-deflate that compresses only messages of `DEFLATE_MIN_BYTES` or more (the server sends each
-    message in one frame); shorter ones go as they are, RSV1 unset, which a client reads as uncompressed."""
+    message in one frame); shorter ones go as they are, RSV1 unset, which a client reads as uncompressed. A large
+    message sent before is not compressed again (`Deflated`)."""
 
     def encode(self, frame: Frame) -> Frame:
         """The frame compressed when it is a whole data message of `DEFLATE_MIN_BYTES` or more; else as it is."""
-        if frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY) and len(frame.data) < DEFLATE_MIN_BYTES:
+        whole = frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
+        if whole and len(frame.data) < DEFLATE_MIN_BYTES:
             return frame
-        return super().encode(frame)
+        if not (whole and self.local_no_context_takeover and isinstance(frame.data, bytes)):
+            return super().encode(frame)
+        window = self.local_max_window_bits
+        kept = DEFLATED.get(window, frame.data)
+        if kept is None:
+            encoded = super().encode(frame)
+            DEFLATED.made += 1
+            DEFLATED.keep(window, frame.data, bytes(encoded.data))
+            return encoded
+        return Frame(frame.opcode, kept, True, True, frame.rsv2, frame.rsv3)
 
 
 class LargeMessageDeflateFactory(ServerPerMessageDeflateFactory):
