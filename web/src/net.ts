@@ -80,7 +80,15 @@ export async function answered<T>(sent: Promise<Response>): Promise<T> {
 
 export const api = {
   health: () => call<P.Health>("GET", "/api/health"),
-  lobby: () => call<P.Lobby>("GET", "/api/games"),
+  /** One page of the lobby (`limit` games from `cursor`, the `next` of the page before; the server's page size
+   * when not given). */
+  lobby: (page: { limit?: number; cursor?: string | null } = {}) => {
+    const q = new URLSearchParams();
+    if (page.limit) q.set("limit", String(page.limit));
+    if (page.cursor) q.set("cursor", page.cursor);
+    const query = q.toString();
+    return call<P.Lobby>("GET", `/api/games${query ? `?${query}` : ""}`);
+  },
   belts: () => call<BeltCatalog>("GET", "/api/belts"),
   bots: () => call<Bots>("GET", "/api/bots"),
   create: (body: CreateBody) => call<CreatedGame>("POST", "/api/games", body),

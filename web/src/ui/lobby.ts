@@ -4,6 +4,7 @@
 
 import { has, t } from "../i18n";
 import { ApiError, type BeltCatalog, type CreateBody, type CreatedGame, type CreatedSeat, type GameSummary, api } from "../net";
+import type { Lobby as LobbyPage } from "../protocol";
 import { forgetGame, inviteLink, myGames, saveToken, setHandover, tokensFor } from "../session";
 import { botName, seatName, settlerName } from "../words";
 import { ICONS, fill, h, icon } from "./dom";
@@ -11,6 +12,9 @@ import { lessonGames, markLessonGame } from "./lesson_store";
 import { langSwitch } from "./topbar";
 
 const TIMERS = [0, 30, 60, 120, 300];
+/** The largest lobby page the server gives by default (`lobby_max_page_size`): the list shown is asked for again
+ * in pages this large, every 5 seconds, after "More games". */
+const PAGE_MAX = 200;
 
 /** A new game of a lesson, its seats' tokens kept in this browser. */
 export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
@@ -40,6 +44,18 @@ export class Lobby {
   private readonly form: HTMLFormElement;
   private beltFile: Record<string, unknown> | null = null;
   private timer = 0;
+  /** The lobby's games shown: the first page, and those "More games" added. */
+  private listed: GameSummary[] = [];
+  /** The `next` cursor after the games shown (null: every game is shown). */
+  private next: string | null = null;
+  /** How many games the person asked to see (0: the first page only): each refresh lists as many. */
+  private wanted = 0;
+  /** Bumped by each listing asked for: an answer that a later one overtook is dropped. */
+  private generation = 0;
+  private loadingMore = false;
+  private readonly count = h("p", { class: "muted small games-count", id: "games-count", hidden: true });
+  private readonly more = h("button", { type: "button", class: "button more-games", id: "more-games", hidden: true,
+    "aria-describedby": "games-count", onclick: () => void this.loadMore() }, t("lobby.more"));
 
   constructor() {
     this.form = this.buildForm();
@@ -64,7 +80,8 @@ export class Lobby {
             h("div", { class: "row-head" }, h("h2", { id: "games-title" }, t("lobby.games")),
               h("button", { type: "button", class: "icon-btn", title: t("lobby.refresh"), "aria-label": t("lobby.refresh"),
                 onclick: () => void this.refresh() }, icon(ICONS.replay))),
-            this.games),
+            this.games,
+            h("div", { class: "games-foot" }, this.count, this.more)),
           h("section", { class: "panel list", "aria-labelledby": "mine-title" },
             h("h2", { id: "mine-title" }, t("lobby.mine")), this.mine))));
   }
@@ -313,18 +330,65 @@ export class Lobby {
 
   private async refresh(): Promise<void> {
     void this.refreshMine();
-    let games: GameSummary[];
+    if (this.loadingMore) return; // the page being added is shown with the list as it is then
+    const generation = ++this.generation;
+    const games: GameSummary[] = [];
+    let answer: LobbyPage;
     try {
-      games = (await api.lobby()).games;
+      // as many games as are shown: the first page, or every page "More games" added (in pages of PAGE_MAX)
+      answer = await api.lobby(this.wanted ? { limit: Math.min(this.wanted, PAGE_MAX) } : {});
+      games.push(...answer.games);
+      while (answer.next && games.length < this.wanted) {
+        answer = await api.lobby({ limit: Math.min(this.wanted - games.length, PAGE_MAX), cursor: answer.next });
+        games.push(...answer.games);
+      }
     } catch {
+      if (generation !== this.generation) return;
       fill(this.games, h("li", { class: "muted" }, t("error.connection")));
+      this.count.hidden = this.more.hidden = true;
       return;
     }
-    if (!games.length) {
+    if (generation === this.generation) this.show(games, answer.total, answer.next);
+  }
+
+  /** Add the next page of the lobby to the games shown ("More games"). */
+  private async loadMore(): Promise<void> {
+    if (!this.next || this.loadingMore) return;
+    const generation = ++this.generation;
+    const before = this.listed.length;
+    this.loadingMore = true;
+    this.more.setAttribute("aria-busy", "true"); // (not disabled: a disabled button would drop the focus)
+    try {
+      const answer = await api.lobby({ cursor: this.next });
+      if (generation !== this.generation) return;
+      this.show([...this.listed, ...answer.games], answer.total, answer.next);
+      this.wanted = this.listed.length;
+      if (!answer.next) {
+        // the button is gone: focus goes to the first game added rather than to the page's start
+        this.games.querySelectorAll<HTMLElement>(".game-row")[before]?.querySelector<HTMLElement>("a, button")?.focus();
+      }
+    } catch {
+      this.count.hidden = false;
+      this.count.textContent = t("error.connection");
+    } finally {
+      this.loadingMore = false;
+      this.more.removeAttribute("aria-busy");
+    }
+  }
+
+  /** Show `games` (one game listed twice, on two pages, once), `total` of them listed, more after `next`. */
+  private show(games: GameSummary[], total: number, next: string | null): void {
+    const seen = new Set<string>();
+    this.listed = games.filter((g) => !seen.has(g.id) && seen.add(g.id));
+    this.next = next;
+    this.more.hidden = next === null;
+    this.count.hidden = !this.listed.length || (next === null && !this.wanted);
+    this.count.textContent = t("lobby.count", { shown: this.listed.length, n: Math.max(total, this.listed.length) });
+    if (!this.listed.length) {
       fill(this.games, h("li", { class: "muted empty" }, t("lobby.no_games")));
       return;
     }
-    fill(this.games, ...games.map((g) => {
+    fill(this.games, ...this.listed.map((g) => {
       const mine = tokensFor(g.id).size > 0;
       const seats = g.seats.map((s) => h("span", {
         class: `seat-dot ${s.connected ? "on" : ""} ${s.kind}`,
