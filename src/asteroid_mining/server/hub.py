@@ -238,14 +238,16 @@ class GameHub:
             self._unrest(game_id)
             return None
         resting = self.resting.get(game_id)
-        if resting is None or stored.progress.status != "running":
+        creator = resting.client if resting is not None else self._creator_counted(stored)
+        if creator is None or stored.progress.status != "running":
             self._unrest(game_id)
             return await self._build_loaded(game_id, stored)
-        # a game let go while idle comes back: counted again against the running games' limits (503 without room)
+        # a game let go while idle comes back (or a cluster node loads a game another node plays): counted against
+        # the running games' limits like any held here (503 without room), before it is built
         need = await asyncio.to_thread(belt_memory, stored.record.belt)
-        self._make_room(resting.client, need)
+        self._make_room(creator, need)
         self._waking += 1
-        self._reserved[resting.client] += need
+        self._reserved[creator] += need
         try:
             live = await self._build_loaded(game_id, stored)
         except DamagedGame:
@@ -253,10 +255,16 @@ class GameHub:
             raise
         finally:
             self._waking -= 1
-            self._unreserve(resting.client, need)
+            self._unreserve(creator, need)
         live.passing = True  # (until someone joins it: `release` lets it go again after the request)
         self._unrest(game_id)
         return live
+
+    def _creator_counted(self, stored: StoredGame) -> str | None:
+        """The address whose share of the limits a running game not let go here is counted against while it is
+        loaded (its creator's), or None when the load is not counted before it is built: on one server, such a
+        game is one the store lists without a summary (loading it finds it damaged, or resumes it at start-up)."""
+        return None
 
     async def _build_loaded(self, game_id: str, stored: StoredGame) -> LiveGame:
         """The live game of a stored one, held and started; DamagedGame when it cannot be rebuilt."""
