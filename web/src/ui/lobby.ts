@@ -13,8 +13,21 @@ import { langSwitch } from "./topbar";
 
 const TIMERS = [0, 30, 60, 120, 300];
 /** The largest lobby page the server gives by default (`lobby_max_page_size`): the list shown is asked for again
- * in pages this large, every 5 seconds, after "More games". */
+ * in pages this large, every 5 seconds, after "More games" (in pages of the server's own size on a server that
+ * allows fewer). */
 const PAGE_MAX = 200;
+let pageMax = PAGE_MAX;
+
+/** One page of the lobby, at most `limit` games (fewer on a server whose largest page is smaller). */
+async function lobbyPage(limit: number, cursor?: string | null): Promise<LobbyPage> {
+  try {
+    return await api.lobby({ limit: pageMax ? Math.min(limit, pageMax) : undefined, cursor });
+  } catch (e) {
+    if (!(e instanceof ApiError && e.field === "limit") || pageMax === 0) throw e;
+    pageMax = 0; // from now on, the server's own page size (no `limit`)
+    return api.lobby({ cursor });
+  }
+}
 
 /** A new game of a lesson, its seats' tokens kept in this browser. */
 export async function createLessonGame(lesson: string): Promise<{ id: string; seats: CreatedSeat[] }> {
@@ -336,10 +349,10 @@ export class Lobby {
     let answer: LobbyPage;
     try {
       // as many games as are shown: the first page, or every page "More games" added (in pages of PAGE_MAX)
-      answer = await api.lobby(this.wanted ? { limit: Math.min(this.wanted, PAGE_MAX) } : {});
+      answer = this.wanted ? await lobbyPage(this.wanted) : await api.lobby();
       games.push(...answer.games);
       while (answer.next && games.length < this.wanted) {
-        answer = await api.lobby({ limit: Math.min(this.wanted - games.length, PAGE_MAX), cursor: answer.next });
+        answer = await lobbyPage(this.wanted - games.length, answer.next);
         games.push(...answer.games);
       }
     } catch {
