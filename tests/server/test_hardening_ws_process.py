@@ -90,7 +90,9 @@ def spectated_game(server: ServerProcess, belt: str) -> str:
 def test_a_client_that_never_reads_is_closed_with_4408(tmp_path: Path) -> None:
     """Each `sync` from far ahead is answered with the whole state (half a megabyte on the `large` belt): the
     client reads none of them. It is closed once a megabyte waits for it, not after 1,024 states (580 MB)."""
-    args = ("--send-buffer-bytes", "1000000", "--sync-per-second", "1000")
+    # syncs unlimited: the state is made once per seq (`LiveGame.state_frame`), so the 40 are answered faster than
+    # any finite rate would refill their bucket (`SYNC_BURST`) and most would be refused as `rate_limited`
+    args = ("--send-buffer-bytes", "1000000", "--sync-per-second", "1000000000")
     with running_server(tmp_path, *args) as server:
         path = spectated_game(server, "large")
         with raw_websocket(server, path) as sock:

@@ -73,13 +73,19 @@ def uvicorn_config(settings: Settings, **extra: Any) -> uvicorn.Config:
     headers, a cap on each address's sockets), and forwarded headers believed only from the proxies of
     `forwarded_allow_ips` (uvicorn's default believes any client on 127.0.0.1, which could then pick the address
     its quotas count against)."""
+    app = create_app(settings)
+    # new WebSocket connections are counted below the application, where a refusal costs least, when the peer is
+    # the client; behind a proxy, the application counts them by the address the proxy says (`play`)
+    limiter = None if settings.forwarded_allow_ips else app.state.connect_limiter
+    app.state.connect_checked_below = limiter is not None
     return uvicorn.Config(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         proxy_headers=bool(settings.forwarded_allow_ips),
         forwarded_allow_ips=list(settings.forwarded_allow_ips),  # never uvicorn's FORWARDED_ALLOW_IPS variable
-        http=guarded_protocol(settings.header_timeout, SocketCounter(settings.socket_cap)),
+        http=guarded_protocol(settings.header_timeout, SocketCounter(settings.socket_cap),
+                              connect_limiter=limiter),
         limit_concurrency=settings.max_connections,
         timeout_keep_alive=settings.keep_alive_seconds,
         h11_max_incomplete_event_size=16 * 1024,  # only if uvicorn's h11 parser is chosen: headers up to 16 KiB

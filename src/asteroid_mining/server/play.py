@@ -80,7 +80,8 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None, cho
         return
     client = websocket.client.host if websocket.client else "unknown"
     try:  # before anything is built for it: a connection is sent the whole state, and may load the game
-        websocket.app.state.connect_limiter.check(client)
+        if not getattr(websocket.app.state, "connect_checked_below", False):  # (else `transport` counted it)
+            websocket.app.state.connect_limiter.check(client)
     except ServerError as refused:
         await _deny(websocket, refused.code, refused.message, refused.status, refused.headers)
         return

@@ -34,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
@@ -41,6 +42,9 @@ from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.typing import ExtensionParameter
+
+from .errors import ServerError
+from .replay_cache import ReadLimiter
 
 log = logging.getLogger(__name__)
 
@@ -360,9 +364,12 @@ class _HeadersTooLarge(Exception):
 
 
 def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_bytes: int = MAX_HEADER_BYTES,
-                     max_target_bytes: int = MAX_TARGET_BYTES) -> type[asyncio.Protocol]:
+                     max_target_bytes: int = MAX_TARGET_BYTES,
+                     connect_limiter: ReadLimiter | None = None) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the header deadline, the bound on their size and the per-address cap (see
-    the module)."""
+    the module); with `connect_limiter`, a WebSocket handshake from an address past its rate of new connections
+    is answered `429` here, before the WebSocket's protocol or the application sees it (a refusal that reached
+    the application cost 1.1 ms of CPU: a client that does not wait cost as much refused as served)."""
 
     class GuardedProtocol(HttpToolsProtocol):
         """`HttpToolsProtocol` with a deadline for each request's headers, a bound on their bytes and a per-address
@@ -411,16 +418,29 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                      max_header_bytes)
             self._refuse_and_close(b"431 Request Header Fields Too Large", HEADERS_TOO_LARGE % max_header_bytes)
 
-        def _refuse_and_close(self, status: bytes, body: bytes) -> None:
-            """Answers `status` with a JSON `body` and closes the connection (the request is not read further)."""
-            self.transport.write(b"HTTP/1.1 %s\r\ncontent-type: application/json\r\n"
-                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, len(body), body))
+        def _refuse_and_close(self, status: bytes, body: bytes, headers: dict[str, str] | None = None) -> None:
+            """Answers `status` with a JSON `body` (and `headers`) and closes the connection (the request is not
+            read further)."""
+            more = b"".join(b"%s: %s\r\n" % (name.encode(), value.encode()) for name, value in (headers or {}).items())
+            self.transport.write(b"HTTP/1.1 %s\r\ncontent-type: application/json\r\n%s"
+                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s"
+                                 % (status, more, len(body), body))
             self.transport.close()
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             if self.ws_protocol_class is WebSocketsSansIOProtocol:  # uvicorn's choice ("auto"): ours instead
                 self.ws_protocol_class = GuardedWebSocket
+
+        def handle_websocket_upgrade(self) -> None:
+            if connect_limiter is not None:
+                try:
+                    connect_limiter.check(self._address)
+                except ServerError as refused:
+                    self._refuse_and_close(b"429 Too Many Requests", orjson.dumps(refused.body()),
+                                           refused.headers or {})
+                    return
+            super().handle_websocket_upgrade()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer: Any = transport.get_extra_info("peername")
