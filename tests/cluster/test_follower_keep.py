@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from asteroid_mining.server.cluster.bus import game_channel
 from asteroid_mining.server.cluster.node import ClusterHub
 from asteroid_mining.server.cluster.replication import shared
 from asteroid_mining.server.config import Settings
@@ -154,6 +155,7 @@ def test_a_follower_without_room_refuses_the_load(services: tuple[Redis, str], t
             await follower.get(created.id)
         assert refused.value.status == 503 and refused.value.code == "server_full"
         assert created.id not in follower.games and not follower.held and loads.count == {created.id: 1}
+        assert game_channel(created.id) not in follower.bus._channels, "a game refused is still followed"
         copy: LiveGame | None = owner.games.get(created.id)
         assert copy is not None and shared(copy).owner  # type: ignore[union-attr]
 

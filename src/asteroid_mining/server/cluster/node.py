@@ -154,7 +154,12 @@ class ClusterHub(GameHub):
         if len(game_id) > 64:
             return None
         await self.bus.follow(game_id)  # before reading the store: an update published meanwhile is not missed
-        live = await super()._load(game_id)
+        try:
+            live = await super()._load(game_id)
+        except ServerError:  # no room for it here (`_creator_counted`): nothing of it is followed
+            if game_id not in self.games:
+                await self.bus.unfollow(game_id)
+            raise
         if live is None:
             await self.bus.unfollow(game_id)
             return None
@@ -283,14 +288,16 @@ class ClusterHub(GameHub):
 
         A running game this node follows is kept `follower_keep_seconds` after its last client here left (it
         goes on following the owner's updates meanwhile): a client reconnecting, or a spectator's reconnect loop,
-        finds it here rather than loading it from the store again (44 ms of CPU a load on a `large` belt)."""
+        finds it here rather than loading it from the store again (44 ms of CPU a load on a `large` belt). One
+        loaded only for a REST read (`LiveGame.passing`: nobody joined it) is let go at once, as before: each
+        such load is charged to its reader (`lobby.charge_load`)."""
         if live.connections or self.games.get(live.id) is not live or live.id in self._loading:
             return
         game = shared(live)
         if game is not None and (game.owner or live.id in self.held) and live.running:
             return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
-        if (game is not None and live.running and not live.moved and live.id not in self._taking
-                and self.settings.follower_keep_seconds > 0):
+        if (game is not None and live.running and not live.passing and not live.moved
+                and live.id not in self._taking and self.settings.follower_keep_seconds > 0):
             self._keep_followed(live)
             return
         self._let_followed_go(live)
