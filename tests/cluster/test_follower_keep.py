@@ -9,8 +9,6 @@ PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,39 +17,11 @@ import pytest
 from asteroid_mining.server.cluster.bus import game_channel
 from asteroid_mining.server.cluster.node import ClusterHub
 from asteroid_mining.server.cluster.replication import shared
-from asteroid_mining.server.config import Settings
 from asteroid_mining.server.errors import ServerError
 from asteroid_mining.server.live import Connection, LiveGame
 from asteroid_mining.server.outbox import Outbox
-from asteroid_mining.server.stores import make_hub, make_store
-from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, running, shut, step, until
-from tests.services import Postgres, Redis
-
-_databases = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[Redis, Postgres]]:
-    redis, postgres = Redis().start(), Postgres(fsync=False).start()
-    try:
-        yield redis, postgres
-    finally:
-        postgres.close()
-        redis.close()
-
-
-@pytest.fixture
-def services(servers: tuple[Redis, Postgres]) -> tuple[Redis, str]:
-    redis, postgres = servers
-    return redis, postgres.create_database(f"keep{next(_databases)}")
-
-
-def node(redis: Redis, database: str, tmp_path: Path, name: str, **settings: Any) -> ClusterHub:
-    config = Settings(data_dir=tmp_path / name, database=database, redis=redis.url, node_id=name,
-                      lease_seconds=3.0, bot_delay=0.0, **settings)
-    hub = make_hub(config, make_store(config))
-    assert isinstance(hub, ClusterHub)
-    return hub
+from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, node, running, shut, step, until
+from tests.services import Redis
 
 
 class CountedLoads:

@@ -17,9 +17,8 @@ Two nodes in one process on a real Redis and PostgreSQL.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,30 +34,10 @@ from asteroid_mining.server.outbox import Outbox
 from asteroid_mining.server.schemas import CreateGame
 from asteroid_mining.server.stores import make_hub, make_store
 from tests.server.helpers import PLANS, as_action, two_loops_belt, winning_seed
-from tests.services import Postgres, Redis
+from tests.services import Redis
 
 DEADLINE = 60.0
 """Seconds a condition is waited for at most: a bound for a busy machine, never a measure."""
-
-_databases = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[Redis, Postgres]]:
-    redis, postgres = Redis().start(), Postgres(fsync=False).start()
-    try:
-        yield redis, postgres
-    finally:
-        postgres.close()
-        redis.close()
-
-
-@pytest.fixture
-def services(servers: tuple[Redis, Postgres]) -> tuple[Redis, str]:
-    """Redis and a database of the test's own (the nodes' names and games are new in each)."""
-    redis, postgres = servers
-    return redis, postgres.create_database(f"races{next(_databases)}")
-
 
 class Told:
     """What a connection was sent (its messages decoded)."""
@@ -73,9 +52,10 @@ class Told:
         return [m for m in self.messages if m["type"] == kind]
 
 
-def node(redis: Redis, database: str, tmp_path: Path, name: str) -> ClusterHub:
+def node(redis: Redis, database: str, tmp_path: Path, name: str, **extra: Any) -> ClusterHub:
+    """A hub of the cluster named `name`, on `database` and `redis`, with a 3 s lease and `extra` settings."""
     settings = Settings(data_dir=tmp_path / name, database=database, redis=redis.url, node_id=name,
-                        lease_seconds=3.0, bot_delay=0.0)
+                        lease_seconds=3.0, bot_delay=0.0, **extra)
     hub = make_hub(settings, make_store(settings))
     assert isinstance(hub, ClusterHub)
     return hub
