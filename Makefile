@@ -66,6 +66,8 @@ AI_SOURCES    := $(wildcard $(AI)/*.py)
 MAPS          := src/asteroid_mining/maps
 MAPS_STAMP    := $(MAPS)/_compiled.json
 MAPS_SOURCES  := $(wildcard $(MAPS)/*.py)
+# the batched environment's C loop (plain C, no mypyc), built by the same script, recorded in rl/_native.json
+NATIVE_SOURCE := $(wildcard src/asteroid_mining/rl/_batch.c)
 # Tests that run once more against the pure modules (ASTEROID_MINING_ENGINE=pure), so that both builds are tested.
 PURE_TESTS    := tests/rules tests/script tests/ai/test_rl.py tests/ai/test_rl_vector.py tests/ai/test_planner.py \
                  tests/ai/test_planner_pinned.py tests/ai/test_planner_gates.py tests/ai/test_observation.py \
@@ -103,7 +105,7 @@ setup-play:
 # Without a C compiler (or Python's headers) the script says so and the pure engine is used.
 compiled: $(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP)
 
-$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(BUILD_FILE) tools/compile_engine.py $(PLAY_STAMP)
+$(ENGINE_STAMP) $(AI_STAMP) $(MAPS_STAMP) &: $(RULES_SOURCES) $(AI_SOURCES) $(MAPS_SOURCES) $(NATIVE_SOURCE) $(BUILD_FILE) tools/compile_engine.py $(PLAY_STAMP)
 	@$(PY) tools/compile_engine.py
 
 # Creates the virtualenv when it has no Python 3.11 (or newer) that runs.

@@ -20,6 +20,8 @@ compiling is an optimisation, never a requirement.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -178,6 +180,62 @@ def build(target: Build) -> None:
                                encoding="utf-8")
 
 
+NATIVE = SRC / "asteroid_mining" / "rl"
+"""The batched environment's C loop (`rl/_batch.c`, a plain C extension: no mypyc), recorded in `_native.json`."""
+
+
+def native_clean() -> None:
+    """Remove the C loop's extension module and its record (the numpy path is used)."""
+    (NATIVE / "_native.json").unlink(missing_ok=True)
+    for path in NATIVE.glob("_batch.*"):
+        if path.suffix in (".so", ".pyd"):
+            path.unlink()
+
+
+def native_build() -> None:
+    """Compile `rl/_batch.c` beside it with the C compiler Python was built with, and record its hash; a failure
+    leaves the numpy path (SystemExit saying so)."""
+    source = NATIVE / "_batch.c"
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    native_clean()
+    with tempfile.TemporaryDirectory(prefix="native-") as tmp:
+        script = Path(tmp) / "setup.py"
+        script.write_text(
+            "from setuptools import Extension, setup\n"
+            "setup(name='asteroid-mining-native', ext_modules=[Extension(\n"
+            f"    'asteroid_mining.rl._batch', [{str(source)!r}], extra_compile_args=['-O2'])])\n",
+            encoding="utf-8",
+        )
+        command = [sys.executable, str(script), "build_ext", "--build-temp", str(Path(tmp) / "obj"),
+                   "--build-lib", str(Path(tmp) / "lib")]
+        result = subprocess.run(command, cwd=tmp, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
+            raise SystemExit("compile_engine: the C compiler failed on rl/_batch.c (the numpy path stays in use)")
+        for built in (Path(tmp) / "lib" / "asteroid_mining" / "rl").glob("_batch.*"):
+            shutil.copy2(built, NATIVE / built.name)  # (a new file: the old one was removed above)
+    if hashlib.sha256(source.read_bytes()).hexdigest() != digest:
+        native_clean()
+        raise SystemExit("compile_engine: rl/_batch.c changed while compiling; run it again")
+    (NATIVE / "_native.json").write_text(json.dumps({"tag": _engine.build_tag(), "source": digest}, indent=1) + "\n",
+                                         encoding="utf-8")
+
+
+def native_stale() -> bool:
+    """Whether the C loop is to be built again (its record touched when it is not, newer than its source)."""
+    record = NATIVE / "_native.json"
+    try:
+        built = json.loads(record.read_text(encoding="utf-8"))
+        fresh = built == {"tag": _engine.build_tag(),
+                          "source": hashlib.sha256((NATIVE / "_batch.c").read_bytes()).hexdigest()}
+    except (OSError, ValueError):
+        return True
+    if fresh and (NATIVE / f"_batch{importlib.machinery.EXTENSION_SUFFIXES[0]}").exists():
+        record.touch()
+        return False
+    return True
+
+
 LOCK = ROOT / "build" / "compile.lock"
 """Held while compiling: one compile at a time in this checkout."""
 
@@ -262,6 +320,7 @@ def main() -> None:
         with one_at_a_time():
             for target in BUILDS:
                 clean(target)
+            native_clean()
         print("compiled modules removed: the pure ones are used")
         return
     problem = compiler_problem()
@@ -272,10 +331,13 @@ def main() -> None:
         with one_at_a_time():
             for target in BUILDS:
                 clean(target)
+            native_clean()
         print(f"nothing compiled: {problem}; the pure modules are used")
         return
     if args.background:
         remake = [target for target in BUILDS if target.problem() is not None]
+        if not remake and native_stale():
+            native_build()  # (a second or so: no need for the background)
         if not remake:
             print("the compiled engine is up to date")
             return
@@ -293,6 +355,14 @@ def main() -> None:
         for target in BUILDS:
             if target not in remake and not args.nice:
                 print(f"{target.what}: compiled build up to date")
+        if native_stale():
+            try:
+                native_build()
+                print("the batched environment's C loop: built", flush=True)
+            except SystemExit as failure:
+                print(f"{failure.code}", file=sys.stderr, flush=True)
+        elif not args.nice:
+            print("the batched environment's C loop: up to date")
         if not remake:
             return
         if not args.nice:

@@ -10,9 +10,30 @@ from typing import Any
 import numpy as np
 import pytest
 
-from asteroid_mining.rl import BatchEnv, Episode
+from asteroid_mining.rl import BatchEnv, Episode, _native
 from asteroid_mining.rl import batch as batch_module
 from asteroid_mining.rl.encoding import Mask, Vector
+from asteroid_mining.rules import ENGINE
+
+
+@pytest.fixture(autouse=True, params=["native", "numpy"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both paths of `BatchEnv`'s observations: the C loop (`rl._native`, when it is
+    built) and numpy."""
+    if request.param == "native" and _native.problem is not None:
+        pytest.skip(f"the C loop is not in use: {_native.problem}")
+    if request.param == "numpy":
+        monkeypatch.setattr(_native, "fill", None)
+        monkeypatch.setattr(_native, "static_columns", None)
+    return str(request.param)
+
+
+def test_the_c_loop_is_built_beside_the_compiled_engine(path: str) -> None:
+    """`make compiled` builds the C loop with the engine, so the tests above really run it wherever the engine
+    is compiled (a build that failed silently would leave only the numpy path tested)."""
+    if ENGINE == "compiled":
+        assert _native.problem is None
+        assert BatchEnv(1, "tutorial").native == (path == "native")
 
 
 class Reference:

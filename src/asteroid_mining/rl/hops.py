@@ -15,7 +15,7 @@ known after a few steps, and a step costs a gather of a few rows and a minimum o
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,10 @@ TARGETS = 5
 needed known cores, the unsurveyed asteroids, the shelters (`table.GUIDES`)."""
 
 Distances = npt.NDArray[np.uint8]
+StaticColumns = Callable[[Distances, npt.NDArray[np.bool_], npt.NDArray[np.int8], npt.NDArray[np.bool_], int, int],
+                         None]
+"""Writes `Hops.static`'s three columns into a whole matrix (`rl._native.static_columns`): the matrix, the wants,
+codes and shelters, the unknown core's code and `FAR`."""
 
 
 def links_key(obs: Observation) -> Hashable:
@@ -150,7 +154,7 @@ class Hops:
         return np.stack([cache[i] for i in indices])
 
     def static(self, key: Hashable, wants: npt.NDArray[np.bool_], codes: npt.NDArray[np.int8],
-               shelters: npt.NDArray[np.bool_]) -> Distances:
+               shelters: npt.NDArray[np.bool_], columns_by: StaticColumns | None = None) -> Distances:
         """Moves from every asteroid to the nearest known needed core (`wants`: whether each core code is
         needed), unsurveyed asteroid and shelter, then a column of `FAR`: shape (n, 4), `FAR` when none is in
         reach. Worked out again only when `key` (the needs and a version of the columns) or the links change;
@@ -166,7 +170,11 @@ class Hops:
             columns = self._static = np.full((n, 4), FAR, dtype=np.uint8)
         else:
             columns = self._static
-        if key != self._static_key:
+        if key != self._static_key and full and columns_by is not None:
+            self._static_key = key
+            columns_by(self._full(), wants, codes, shelters, _UNKNOWN_CODE, FAR)
+            self._targets = [None, None, None]  # (what the columns were last worked out for is not kept here)
+        elif key != self._static_key:
             self._static_key = key
             known = self._targets
             for j, targets in enumerate((wants[codes], codes == _UNKNOWN_CODE, shelters)):
