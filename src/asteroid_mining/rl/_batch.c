@@ -348,9 +348,232 @@ static PyObject *static_columns(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* An attribute as a C integer (-1 and an exception when it is missing or not an integer). */
+static long long int_attr(PyObject *obj, PyObject *name) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL) {
+        return -1;
+    }
+    long long out = PyLong_AsLongLong(value);
+    Py_DECREF(value);
+    return out;
+}
+
+/* An attribute's length (-1 and an exception when it has none). */
+static Py_ssize_t len_attr(PyObject *obj, PyObject *name) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL) {
+        return -1;
+    }
+    Py_ssize_t out = PyObject_Length(value);
+    Py_DECREF(value);
+    return out;
+}
+
+/* An attribute's truth (-1 and an exception when it is missing). */
+static int bool_attr(PyObject *obj, PyObject *name) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL) {
+        return -1;
+    }
+    int out = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return out;
+}
+
+static PyObject *s_core, *s_surveyed, *s_mantle, *s_shelter, *s_exists, *s_orbit, *s_pinned, *s_settlers,
+    *s_robots, *s_ufos, *s_neighbours, *s_period, *s_window, *s_phase, *s_near;
+
+/* Replace list[i] with a new reference (stolen). */
+static int set_item(PyObject *list, Py_ssize_t i, PyObject *value) {
+    if (value == NULL) {
+        return -1;
+    }
+    return PyList_SetItem(list, i, value);
+}
+
+/* refresh(ids, asteroids, row, settlers, core, orbit, pinned_near, sheltered, exists, codes, shelters,
+ *         features, numbers, code_of, unknown) -> (changes of codes or shelters, asteroids newly gone)
+ * What `table.BeltTable.refresh` does for a table kept in a batch's arrays (`rl.batch`), reading the engine's
+ * asteroids (`asteroids`: `Game.asteroids`) as `ai.observation.AsteroidView` shows them: the rows of the ids that
+ * are asteroids of the table (`row`), written at once into its `features` and `numbers` (the same float64
+ * operations as `table.rows_of`, rounded once to float32), and its lists and columns brought up to date. */
+static PyObject *refresh(PyObject *self, PyObject *args) {
+    PyObject *ids, *asteroids, *row, *settlers, *core, *orbit, *pinned_near, *sheltered, *exists, *codes_obj,
+        *shelters_obj, *features_obj, *numbers_obj, *code_of;
+    Py_ssize_t unknown;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!O!O!O!O!OOOOO!n", &ids, &asteroids, &PyDict_Type, &row, &PyList_Type,
+                          &settlers, &PyList_Type, &core, &PyList_Type, &orbit, &PyList_Type, &pinned_near,
+                          &PyList_Type, &sheltered, &PyList_Type, &exists, &codes_obj, &shelters_obj, &features_obj,
+                          &numbers_obj, &PyDict_Type, &code_of, &unknown)) {
+        return NULL;
+    }
+    Held h[4];
+    memset(h, 0, sizeof h);
+    if (hold(codes_obj, &h[0], 1, 1, "codes") < 0 || hold(shelters_obj, &h[1], 1, 1, "shelters") < 0 ||
+        hold(features_obj, &h[2], 4, 1, "features") < 0 || hold(numbers_obj, &h[3], 8, 1, "numbers") < 0) {
+        release(h, 4);
+        return NULL;
+    }
+    const Py_ssize_t count = PyList_GET_SIZE(settlers);
+    if (PyList_GET_SIZE(core) != count || PyList_GET_SIZE(orbit) != count || PyList_GET_SIZE(pinned_near) != count ||
+        PyList_GET_SIZE(sheltered) != count || PyList_GET_SIZE(exists) != count || items(&h[0]) != count ||
+        items(&h[1]) != count || items(&h[3]) != count * 5 || count == 0 || items(&h[2]) % count != 0 ||
+        items(&h[2]) / count < 14 + 6) {
+        release(h, 4);
+        PyErr_SetString(PyExc_ValueError, "refresh: the table's lists and arrays do not match");
+        return NULL;
+    }
+    const Py_ssize_t af = items(&h[2]) / count;
+    int8_t *codes = (int8_t *)h[0].view.buf;
+    uint8_t *shelters = (uint8_t *)h[1].view.buf;
+    float *features = (float *)h[2].view.buf;
+    int64_t *numbers = (int64_t *)h[3].view.buf;
+    long long changed = 0, gone = 0;
+    PyObject *iterator = PyObject_GetIter(ids);
+    if (iterator == NULL) {
+        release(h, 4);
+        return NULL;
+    }
+    PyObject *tid;
+    PyObject *a = NULL;
+    while ((tid = PyIter_Next(iterator)) != NULL) {
+        PyObject *index = PyDict_GetItemWithError(row, tid); /* borrowed */
+        if (index == NULL) {
+            Py_DECREF(tid);
+            if (PyErr_Occurred()) {
+                goto failed;
+            }
+            continue;
+        }
+        const Py_ssize_t i = PyLong_AsSsize_t(index);
+        a = PyObject_GetItem(asteroids, tid);
+        Py_DECREF(tid);
+        if (a == NULL || i < 0 || i >= count) {
+            if (a != NULL) {
+                PyErr_SetString(PyExc_ValueError, "refresh: a row out of the table");
+            }
+            goto failed;
+        }
+        /* the core as players know it (`AsteroidView.core`): hidden until surveyed or exposed */
+        const long long mantle = int_attr(a, s_mantle);
+        const int surveyed = bool_attr(a, s_surveyed);
+        if ((mantle == -1 || surveyed < 0) && PyErr_Occurred()) {
+            goto failed;
+        }
+        long long code = unknown;
+        if (surveyed || mantle == 0) {
+            PyObject *kind = PyObject_GetAttr(a, s_core);
+            if (kind == NULL) {
+                goto failed;
+            }
+            PyObject *found = PyDict_GetItemWithError(code_of, kind);
+            Py_DECREF(kind);
+            if (found == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_KeyError, "refresh: a core without a code");
+                }
+                goto failed;
+            }
+            code = PyLong_AsLongLong(found);
+        }
+        const Py_ssize_t on = len_attr(a, s_settlers);
+        const int shelter = bool_attr(a, s_shelter);
+        const int there = bool_attr(a, s_exists);
+        const Py_ssize_t robots = len_attr(a, s_robots);
+        const Py_ssize_t ufos = len_attr(a, s_ufos);
+        const Py_ssize_t degree = len_attr(a, s_neighbours);
+        if (on < 0 || shelter < 0 || there < 0 || robots < 0 || ufos < 0 || degree < 0 || code < 0 || code >= 6 ||
+            14 + code >= af) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "refresh: a core code out of range");
+            }
+            goto failed;
+        }
+        if (set_item(settlers, i, PyLong_FromSsize_t(on)) < 0) {
+            goto failed;
+        }
+        const int was_sheltered = PyObject_IsTrue(PyList_GET_ITEM(sheltered, i));
+        const long long was_code = PyLong_AsLongLong(PyList_GET_ITEM(core, i));
+        if (was_code != code || was_sheltered != shelter) {
+            changed++;
+            codes[i] = (int8_t)code;
+            shelters[i] = (uint8_t)shelter;
+            if (set_item(sheltered, i, PyBool_FromLong(shelter)) < 0) {
+                goto failed;
+            }
+        }
+        if (set_item(core, i, PyLong_FromLongLong(code)) < 0) {
+            goto failed;
+        }
+        if (!there && PyObject_IsTrue(PyList_GET_ITEM(exists, i))) {
+            if (set_item(exists, i, PyBool_FromLong(0)) < 0) {
+                goto failed;
+            }
+            gone++;
+        }
+        PyObject *its_orbit = PyObject_GetAttr(a, s_orbit);
+        if (its_orbit == NULL) {
+            goto failed;
+        }
+        PyObject *pinned = PyObject_GetAttr(a, s_pinned);
+        if (pinned == NULL) {
+            Py_DECREF(its_orbit);
+            goto failed;
+        }
+        const int near = PyObject_RichCompareBool(pinned, s_near, Py_EQ);
+        Py_DECREF(pinned);
+        if (near < 0 || set_item(pinned_near, i, PyBool_FromLong(near)) < 0) {
+            Py_DECREF(its_orbit);
+            goto failed;
+        }
+        int64_t *number = numbers + i * 5;
+        number[0] = on;
+        number[1] = code;
+        if (its_orbit == Py_None) {
+            number[2] = 1;
+            number[3] = near ? 1 : 0;
+            number[4] = 0;
+        } else {
+            number[2] = int_attr(its_orbit, s_period);
+            number[3] = int_attr(its_orbit, s_window);
+            number[4] = int_attr(its_orbit, s_phase);
+            if (PyErr_Occurred()) {
+                Py_DECREF(its_orbit);
+                goto failed;
+            }
+        }
+        if (set_item(orbit, i, its_orbit) < 0) { /* (the reference goes to the list) */
+            goto failed;
+        }
+        float *f = features + i * af;
+        memset(f, 0, (size_t)af * sizeof(float));
+        f[0] = 1.0f;
+        f[2] = (float)at_most_one((double)mantle / 5.0); /* `table.MAX_MANTLE` */
+        f[5] = (float)shelter;
+        f[9] = (float)at_most_one((double)robots / 3.0);
+        f[10] = (float)at_most_one((double)ufos / 3.0);
+        f[13] = (float)at_most_one((double)degree / 20.0);
+        f[14 + code] = 1.0f;
+        Py_CLEAR(a);
+    }
+    if (PyErr_Occurred()) {
+        goto failed;
+    }
+    Py_DECREF(iterator);
+    release(h, 4);
+    return Py_BuildValue("LL", changed, gone);
+failed:
+    Py_XDECREF(a);
+    Py_DECREF(iterator);
+    release(h, 4);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"fill", fill, METH_VARARGS, "Fill the batch's observations and masks (see the module's source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
+    {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -358,4 +581,20 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_batch", "The batched environment's observations in C (rl._native).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__batch(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__batch(void) {
+    struct {
+        PyObject **name;
+        const char *text;
+    } names[] = {{&s_core, "core"},         {&s_surveyed, "surveyed"}, {&s_mantle, "mantle"},
+                 {&s_shelter, "shelter"},   {&s_exists, "exists"},     {&s_orbit, "orbit"},
+                 {&s_pinned, "pinned"},     {&s_settlers, "settlers"}, {&s_robots, "robots"},
+                 {&s_ufos, "ufos"},         {&s_neighbours, "neighbours"}, {&s_period, "period"},
+                 {&s_window, "window"},     {&s_phase, "phase"},       {&s_near, "near"}};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        *names[k].name = PyUnicode_InternFromString(names[k].text);
+        if (*names[k].name == NULL) {
+            return NULL;
+        }
+    }
+    return PyModule_Create(&module);
+}

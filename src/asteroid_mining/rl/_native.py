@@ -19,6 +19,7 @@ from typing import Any
 
 from ..rules._engine import ENV, build_tag
 from .hops import StaticColumns
+from .table import Refresh
 
 HERE = Path(__file__).parent
 SOURCE = HERE / "_batch.c"
@@ -68,3 +69,5 @@ fill: Callable[..., None] | None = None if _module is None else _module.fill
 """`_batch.fill` when the C build is in use: a batch's observations and masks (`BatchEnv._observe`)."""
 static_columns: StaticColumns | None = None if _module is None else _module.static_columns
 """`_batch.static_columns` when the C build is in use: a game's static columns of moves (`hops.Hops.static`)."""
+refresh: Refresh | None = None if _module is None else _module.refresh
+"""`_batch.refresh` when the C build is in use: a table's rows of what the engine touched (`table.BeltTable`)."""

@@ -168,6 +168,7 @@ class BatchEnv:
             assert episode.table is not None
             episode.table.sink = self._pending
             episode.table.base = i * self._size
+            episode.table.native = _native.refresh if self.native else None
         self.seeds[i] = seed
         self.settler[i] = game.turn if game.turn in episode.learners else episode.learners[0]
 

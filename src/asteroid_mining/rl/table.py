@@ -10,7 +10,7 @@ Two columns of the whole belt, `codes` and `shelters`, give the guidance feature
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -113,6 +113,10 @@ def belt_columns(obs: Observation) -> tuple[npt.NDArray[np.int8], npt.NDArray[np
     return codes, shelters
 
 
+_UNKNOWN_CODE = CODE_OF[UNKNOWN]
+Refresh = Callable[..., tuple[int, int]]
+"""`rl._native.refresh`: what `BeltTable.refresh` does, in C, for a table in a batch's arrays (see `native`)."""
+
 NUMBERS = 5
 """The columns of `BeltTable.numbers`: settlers on the asteroid, its core code, and its orbit's period, near-window
 and phase (`rules.Orbit`; an asteroid without an orbit: period 1, window 1 if pinned near, else 0)."""
@@ -154,11 +158,23 @@ class BeltTable:
         """When set (`rl.batch`), `refresh` appends the rows it rewrites here, numbered from `base`, rather than
         writing them: the batch writes every game's rows in one go before it reads them."""
         self.base = 0
+        self.native: Refresh | None = None
+        """When set (`rl.batch`, with `rl._native` built), `refresh` is this C function: it writes the rows at once
+        into `features` and `numbers` (arrays of the batch's, float32) and brings the lists up to date, reading
+        the engine's asteroids as `AsteroidView` shows them (the same rows `rows_of` makes)."""
         game.take_touched()
         self.refresh(ids)
 
     def refresh(self, ids: Iterable[str]) -> None:
         """Rewrite the rows of these ids (ids of other things are passed over)."""
+        native = self.native
+        if native is not None:
+            changed, gone = native(ids, self.game.asteroids, self.row, self.settlers, self.core, self.orbit,
+                                   self.pinned_near, self._sheltered, self.exists, self.codes, self.shelters,
+                                   self.features, self.numbers, CODE_OF, _UNKNOWN_CODE)
+            self.version += changed
+            self.gone += gone
+            return
         row_of, asteroid, sheltered, sink = self.row, self.obs.asteroid, self._sheltered, self.sink
         at: list[int] = []
         values: list[list[float]] = []
