@@ -59,6 +59,7 @@ CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 CLOSE_MOVED = 1012
 TOO_SLOW = "too slow: reconnect and sync"
+BAD_TOKEN = "this token plays no seat of this game"
 
 SLOW_CLIENT_GRACE = 5.0
 """Seconds a client closed as too slow may take nothing of what it has not read yet (its close frame last) before
@@ -107,6 +108,11 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
 
     The game is acquired from the hub for the whole connection, and released however it ends (`GameHub.acquire`).
     """
+    # a wrong token for a game not held here is refused before the game is loaded for it, where the hub can tell
+    # cheaply: the connection would never join it, and the game would be let go again at once
+    if token is not None and await hub.token_refused(game_id, token):
+        await _close(websocket, "bad_token", BAD_TOKEN, CLOSE_BAD_TOKEN)
+        return
     async with contextlib.AsyncExitStack() as held:
         try:
             await charge_load(websocket, game_id, watching=True)  # watching a finished game loads it
@@ -140,7 +146,7 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
     if token is not None:
         seat = live.seat_for(token)
         if seat is None:
-            await _close(websocket, "bad_token", "this token plays no seat of this game", CLOSE_BAD_TOKEN)
+            await _close(websocket, "bad_token", BAD_TOKEN, CLOSE_BAD_TOKEN)
             return
     if len(live.connections) >= settings.max_connections_per_game:
         await _close(websocket, "too_many_connections", "this game has as many connections as it takes",

@@ -39,6 +39,7 @@ from ..messages import error
 from ..meta import GameMeta, MetaError
 from ..rebuild import DamagedGame, read_meta
 from ..schemas import CreatedSeat, CreateGame
+from ..seats import seat_for_token
 from .bus import Bus, game_channel, node_channel
 from .leases import Leases, lease_key
 from .replication import ClusterReplication, shared
@@ -366,6 +367,26 @@ class ClusterHub(GameHub):
             return not GameMeta.from_json(record.meta).lesson
         except MetaError:
             return True
+
+    async def token_refused(self, game_id: str, token: str) -> bool:
+        """Whether `token` plays no seat of a game in play this node does not hold, as the store's one row of it
+        says (a millisecond): a WebSocket with a wrong token loaded the game here only to refuse it and let it go
+        again at once, uncharged (loading for a WebSocket is the normal path of serving a game), 117 ms of CPU a
+        connection on the largest accepted belt. False when it cannot be told so (a game held here, whose token
+        is checked once acquired; a finished game, whose load is charged; the store away: loading answers)."""
+        if game_id in self.games or game_id in self.damaged or len(game_id) > 64:
+            return False
+        try:
+            found = await self._stored(game_id)
+        except (StorageError, OSError):
+            return False
+        if found is None or found[1].status != "running":
+            return False
+        try:
+            seats = GameMeta.from_json(found[0].meta).seats
+        except MetaError:
+            return False  # loading it finds the game damaged and answers so
+        return seat_for_token(list(seats), token) is None
 
     async def _stored(self, game_id: str) -> tuple[GameRecord, Progress] | None:
         """The game's record (its belt left out) and progress, as the store's lobby reads them; None when there

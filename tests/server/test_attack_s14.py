@@ -1,0 +1,95 @@
+"""What the fifth fresh attack found on a single server: a WebSocket with a wrong token loaded a running game let
+go while idle only to refuse it, and let it go again at once, uncharged, as often as the address could connect."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server.hub import GameHub
+from asteroid_mining.storage import StoredGame
+
+from .helpers import in_process
+
+IDLE = 600.0
+"""The idle time of these tests (the default): passed by moving the hub's clock, never by waiting."""
+
+
+def _hub(client: TestClient) -> GameHub:
+    hub: GameHub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def _on_loop(client: TestClient, work: Any) -> Any:
+    """`work()` run on the server's event loop (the hub is used from there only)."""
+    async def run() -> Any:
+        return work()
+
+    portal = client.portal
+    assert portal is not None
+    return portal.call(run)
+
+
+def _played_once_and_let_go(client: TestClient) -> dict[str, Any]:
+    """A game whose seat acted once and left, then let go while idle (the hub's clock moved past the idle time):
+    its id and tokens, as `POST /api/games` answers them."""
+    made = client.post("/api/games", json={"seats": 1, "settlers_per_seat": 1, "belt": "tutorial", "seed": 7})
+    assert made.status_code == 201, made.text
+    game: dict[str, Any] = made.json()
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as ws:
+        player = in_process(ws)
+        player.next_of("state")
+        player.act("s1", "wait", ref="first")
+        assert player.next_of("update")["seq"] == 1
+    hub = _hub(client)
+    deadline = time.monotonic() + 60  # (a generous bound on a hang: the closed socket leaves at once)
+    while _on_loop(client, lambda: bool(hub.games[game["id"]].connections)):
+        assert time.monotonic() < deadline, "the player's connection never left"
+        time.sleep(0.01)
+    hub.clock = lambda: time.time() + IDLE + 60
+    try:
+        assert _on_loop(client, hub.rest_idle) == 1
+    finally:
+        hub.clock = time.time
+    assert game["id"] in hub.resting and game["id"] not in hub.games
+    return game
+
+
+def test_a_wrong_token_does_not_load_a_game_let_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A WebSocket with a wrong token to a running game let go while idle loaded the whole game from the store,
+    was refused (4401), and the game was let go again at once; loading for a WebSocket is not charged (it is the
+    normal path of serving a game), so the next wrong token loaded it again: 117 ms of CPU each on the largest
+    accepted belt, 0.85 of a core from one address at its rate of new connections (10 a second). The token is now
+    checked against the seats kept with the game let go, and refused without loading it; the right token still
+    loads it and plays on where it was."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                        idle_game_seconds=IDLE)
+    with TestClient(create_app(settings)) as client:
+        hub = _hub(client)
+        game = _played_once_and_let_go(client)
+        loads: list[str] = []
+        load = hub.store.load
+
+        async def counted(game_id: str) -> StoredGame | None:
+            loads.append(game_id)
+            return await load(game_id)
+
+        monkeypatch.setattr(hub.store, "load", counted)
+        for wrong in ("not-a-token", "x" * 300, game["seats"][0]["token"][:-1]):
+            with client.websocket_connect(f"/api/games/{game['id']}/ws?token={wrong}") as session:
+                assert session.receive_json()["code"] == "bad_token"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    session.receive_json()
+                assert closed.value.code == 4401
+        assert loads == []
+        assert game["id"] in hub.resting and game["id"] not in hub.games
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as ws:
+            state = in_process(ws).next_of("state")
+            assert (state["seq"], state["you"]["seat"]) == (1, 1)
+        assert loads == [game["id"]]
