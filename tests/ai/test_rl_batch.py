@@ -23,7 +23,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "native" and _native.problem is not None:
         pytest.skip(f"the C loop is not in use: {_native.problem}")
     if request.param == "numpy":
-        monkeypatch.setattr(_native, "fill", None)
+        monkeypatch.setattr(_native, "observe", None)
         monkeypatch.setattr(_native, "static_columns", None)
     return str(request.param)
 

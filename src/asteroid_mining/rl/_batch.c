@@ -60,232 +60,6 @@ static inline int64_t floor_mod(int64_t a, int64_t b) {
 
 static inline double at_most_one(double x) { return x < 1.0 ? x : 1.0; }
 
-enum {
-    OBS, MASKS, FEATURES, NUMBERS_, MATRICES, ROWS, SEL, ROUNDS, WANTS, COUNTS, VIA, STORMS, URGENCY, ON, SAFE, SCALED,
-    VIA_FLAGS, STORM_AT, BUFFERS
-};
-
-/* fill(observations, masks, features, numbers, matrices, rows, sel, rounds, wants, counts, via, storms,
- *      urgency, on, safe, scaled, via_flags, storm_at,
- *      n, width, size, others, n_actions, max_rounds, codes, kinds, asteroid_features, guide_at,
- *      global_features, gate_limit, win_target, cargo_limit, counts_width) */
-static PyObject *fill(PyObject *self, PyObject *args) {
-    PyObject *objs[BUFFERS];
-    Py_ssize_t n, width, size, others, n_actions, max_rounds, codes, kinds, af, guide_at, globals, gate_limit,
-        win_target, cargo_limit, counts_width;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOnnnnnnnnnnnnnnn", &objs[OBS], &objs[MASKS], &objs[FEATURES],
-                          &objs[NUMBERS_], &objs[MATRICES], &objs[ROWS], &objs[SEL], &objs[ROUNDS], &objs[WANTS],
-                          &objs[COUNTS], &objs[VIA], &objs[STORMS], &objs[URGENCY], &objs[ON], &objs[SAFE],
-                          &objs[SCALED], &objs[VIA_FLAGS], &objs[STORM_AT], &n, &width, &size, &others,
-                          &n_actions, &max_rounds, &codes, &kinds, &af, &guide_at, &globals, &gate_limit,
-                          &win_target, &cargo_limit, &counts_width)) {
-        return NULL;
-    }
-    static const Py_ssize_t itemsize[BUFFERS] = {4, 1, 4, 8, 1, 8, 8, 8, 1, 8, 8, 8, 8, 8, 4, 4, 1, 8};
-    static const int writable[BUFFERS] = {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1};
-    static const char *names[BUFFERS] = {"observations", "masks", "features", "numbers", "matrices", "rows", "sel",
-                                         "rounds", "wants", "counts", "via", "storms", "urgency", "on", "safe",
-                                         "scaled", "via_flags", "storm_at"};
-    Held h[BUFFERS];
-    memset(h, 0, sizeof h);
-    for (int b = 0; b < BUFFERS; b++) {
-        if (hold(objs[b], &h[b], itemsize[b], writable[b], names[b]) < 0) {
-            release(h, BUFFERS);
-            return NULL;
-        }
-    }
-    const Py_ssize_t stride = size + 5; /* a matrix row: the moves to every asteroid, the static columns, FAR */
-    const Py_ssize_t targets = others + 4;
-    const Py_ssize_t pad = n * size;
-    const Py_ssize_t obs_size = globals + width * af;
-    const char *wrong = NULL;
-    if (n < 1 || width < 1 || size < 1 || others < 1 || af < guide_at + 10 || counts_width < 8 + 2 * kinds ||
-        globals < 7 + 2 * kinds) {
-        wrong = "the batch's dimensions";
-    } else if (items(&h[OBS]) != n * obs_size) {
-        wrong = "observations";
-    } else if (items(&h[MASKS]) != n * n_actions) {
-        wrong = "masks";
-    } else if (items(&h[FEATURES]) != (pad + 1) * af) {
-        wrong = "features";
-    } else if (items(&h[NUMBERS_]) != (pad + 1) * 5) {
-        wrong = "numbers";
-    } else if (items(&h[MATRICES]) != n * size * stride) {
-        wrong = "matrices";
-    } else if (items(&h[ROWS]) != n * width || items(&h[VIA_FLAGS]) != n * width ||
-               items(&h[STORM_AT]) != n * width) {
-        wrong = "rows";
-    } else if (items(&h[SEL]) != n * targets) {
-        wrong = "sel";
-    } else if (items(&h[ROUNDS]) != n) {
-        wrong = "rounds";
-    } else if (items(&h[WANTS]) != n * codes) {
-        wrong = "wants";
-    } else if (items(&h[COUNTS]) != n * counts_width) {
-        wrong = "counts";
-    } else if (items(&h[STORMS]) != items(&h[URGENCY])) {
-        wrong = "storms";
-    } else if (items(&h[SAFE]) != codes * 3 || items(&h[SCALED]) != 256) {
-        wrong = "safe";
-    }
-    if (wrong != NULL) {
-        release(h, BUFFERS);
-        PyErr_Format(PyExc_ValueError, "fill: %s do not match the batch's shape", wrong);
-        return NULL;
-    }
-    float *out = (float *)h[OBS].view.buf;
-    int8_t *masks = (int8_t *)h[MASKS].view.buf;
-    const float *features = (const float *)h[FEATURES].view.buf;
-    const int64_t *numbers = (const int64_t *)h[NUMBERS_].view.buf;
-    const uint8_t *matrices = (const uint8_t *)h[MATRICES].view.buf;
-    const int64_t *rows = (const int64_t *)h[ROWS].view.buf;
-    const int64_t *sel = (const int64_t *)h[SEL].view.buf;
-    const int64_t *rounds = (const int64_t *)h[ROUNDS].view.buf;
-    const int8_t *wants = (const int8_t *)h[WANTS].view.buf;
-    const int64_t *counts = (const int64_t *)h[COUNTS].view.buf;
-    const int64_t *via = (const int64_t *)h[VIA].view.buf;
-    const int64_t *storms = (const int64_t *)h[STORMS].view.buf;
-    const double *urgency = (const double *)h[URGENCY].view.buf;
-    const int64_t *on = (const int64_t *)h[ON].view.buf;
-    const float *safe = (const float *)h[SAFE].view.buf;
-    const float *scaled = (const float *)h[SCALED].view.buf;
-    uint8_t *via_flags = (uint8_t *)h[VIA_FLAGS].view.buf;
-    int64_t *storm_at = (int64_t *)h[STORM_AT].view.buf; /* index into storms + 1, 0: none */
-    const Py_ssize_t slots = n * width;
-    const Py_ssize_t n_via = items(&h[VIA]), n_storms = items(&h[STORMS]), n_on = items(&h[ON]);
-    /* every index read from the Python side is checked before it is used */
-    for (Py_ssize_t k = 0; k < slots; k++) {
-        if (rows[k] < 0 || rows[k] > pad) {
-            wrong = "rows";
-        }
-    }
-    for (Py_ssize_t k = 0; k < n * targets; k++) {
-        if (sel[k] < 0 || sel[k] >= stride) {
-            wrong = "sel";
-        }
-    }
-    for (Py_ssize_t k = 0; k < n_via; k++) {
-        if (via[k] < 0 || via[k] >= slots) {
-            wrong = "via";
-        }
-    }
-    for (Py_ssize_t k = 0; k < n_storms; k++) {
-        if (storms[k] < 0 || storms[k] >= slots) {
-            wrong = "storms";
-        }
-    }
-    for (Py_ssize_t k = 0; k < n_on; k++) {
-        if (on[k] < 0 || on[k] >= n * n_actions) {
-            wrong = "on";
-        }
-    }
-    if (wrong != NULL) {
-        release(h, BUFFERS);
-        PyErr_Format(PyExc_ValueError, "fill: an index of %s is out of range", wrong);
-        return NULL;
-    }
-    memset(via_flags, 0, (size_t)slots);
-    memset(storm_at, 0, (size_t)slots * sizeof(int64_t));
-    for (Py_ssize_t k = 0; k < n_via; k++) {
-        via_flags[via[k]] = 1;
-    }
-    for (Py_ssize_t k = 0; k < n_storms; k++) {
-        storm_at[storms[k]] = k + 1; /* (the last one written wins, as numpy's assignment) */
-    }
-    uint8_t moves[16 * 5]; /* each slot's five moves, for a row of at most 16 slots... */
-    uint8_t *many = NULL;  /* ...or more */
-    uint8_t *mv = moves;
-    if (width > 16) {
-        many = (uint8_t *)PyMem_Malloc((size_t)width * 5);
-        if (many == NULL) {
-            release(h, BUFFERS);
-            return PyErr_NoMemory();
-        }
-        mv = many;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        float *row_out = out + i * obs_size;
-        const int64_t *where = rows + i * width;
-        const int64_t *c = counts + i * counts_width;
-        const int64_t now = rounds[i];
-        const int64_t *targets_of = sel + i * targets;
-        const uint8_t *matrix = matrices + i * size * stride;
-        /* the game's and the settler's features (`Encoder.globals`) */
-        row_out[0] = (float)at_most_one((double)c[0] / (double)max_rounds);
-        row_out[1] = (float)c[1];
-        row_out[2] = (float)((double)c[2] / (double)(c[3] > 1 ? c[3] : 1));
-        row_out[3] = (float)c[4];
-        row_out[4] = (float)((double)c[5] / (double)gate_limit);
-        for (Py_ssize_t k = 0; k < kinds; k++) {
-            row_out[5 + k] = (float)((double)c[6 + k] / (double)win_target);
-            row_out[5 + kinds + k] = (float)((double)c[6 + kinds + k] / (double)cargo_limit);
-        }
-        row_out[5 + 2 * kinds] = (float)((double)c[6 + 2 * kinds] / (double)cargo_limit);
-        const int64_t degree = c[7 + 2 * kinds];
-        row_out[6 + 2 * kinds] = degree < 0 ? 0.0f : (float)at_most_one((double)degree / 100.0);
-        /* the guidance's moves of every slot: the nearest of the others, then the other four targets */
-        for (Py_ssize_t s = 0; s < width; s++) {
-            Py_ssize_t local = (Py_ssize_t)where[s] - i * size;
-            if (local > size - 1) {
-                local = size - 1; /* (an empty slot: any row, zeroed below) */
-            }
-            if (local < 0) {
-                local = 0;
-            }
-            const uint8_t *line = matrix + local * stride;
-            uint8_t nearest = line[targets_of[0]];
-            for (Py_ssize_t t = 1; t < others; t++) {
-                const uint8_t m = line[targets_of[t]];
-                nearest = m < nearest ? m : nearest;
-            }
-            uint8_t *slot_moves = mv + s * 5;
-            slot_moves[0] = nearest;
-            for (Py_ssize_t t = 1; t < 5; t++) {
-                slot_moves[t] = line[targets_of[others - 1 + t]];
-            }
-        }
-        const int64_t settler_row = where[0];
-        for (Py_ssize_t s = 0; s < width; s++) {
-            float *f = row_out + globals + s * af;
-            const int64_t r = where[s];
-            if (r == pad) {
-                memset(f, 0, (size_t)af * sizeof(float));
-                continue;
-            }
-            memcpy(f, features + r * af, (size_t)af * sizeof(float));
-            const int64_t *number = numbers + r * 5;
-            const int64_t settled = number[0], code = number[1], period = number[2], window = number[3],
-                          phase = number[4];
-            const int near_now = floor_mod(now - 1 + phase, period) < window; /* `rules.Orbit.is_near` */
-            const int near_next = floor_mod(now + phase, period) < window;
-            const Py_ssize_t k = i * width + s;
-            if (via_flags[k]) {
-                f[1] = 1.0f;
-            }
-            f[3] = (float)near_now;
-            f[4] = (float)near_next;
-            if (storm_at[k]) {
-                f[6] = 1.0f;
-                f[7] = (float)urgency[storm_at[k] - 1];
-            }
-            f[8] = (float)at_most_one((double)(settled - (r == settler_row)) / 3.0);
-            f[11] = wants[i * codes + code] ? 1.0f : 0.0f;
-            f[12] = safe[code * 3 + (near_now ? 0 : 2 - near_next)];
-            const uint8_t *slot_moves = mv + s * 5;
-            for (Py_ssize_t t = 0; t < 5; t++) {
-                f[guide_at + 2 * t] = scaled[slot_moves[t]];
-                f[guide_at + 2 * t + 1] = slot_moves[t] < mv[t] ? 1.0f : 0.0f;
-            }
-        }
-    }
-    PyMem_Free(many);
-    memset(masks, 0, (size_t)(n * n_actions));
-    for (Py_ssize_t k = 0; k < n_on; k++) {
-        masks[on[k]] = 1;
-    }
-    release(h, BUFFERS);
-    Py_RETURN_NONE;
-}
 
 
 /* static_columns(matrix, wants, codes, shelters): the three static columns of a game's matrix of moves
@@ -570,8 +344,608 @@ failed:
     return NULL;
 }
 
+/* The shape of a batch (`BatchEnv`), as `observe` is given it. */
+typedef struct {
+    Py_ssize_t n, width, size, others, n_actions, max_rounds, codes, kinds, af, guide_at, globals, gate_limit,
+        win_target, cargo_limit, counts_width;
+} Shape;
+
+/* The arrays a batch's observations are made from and written to. */
+typedef struct {
+    float *out;
+    const float *features;
+    const int64_t *numbers;
+    const uint8_t *matrices;
+    const float *safe, *scaled;
+    int64_t *rows, *sel, *rounds, *counts;
+    int8_t *wants;
+    uint8_t *via, *storm;
+    double *urgency;
+} Arrays;
+
+/* Every row's observation from what the loop over the games gathered (`BatchEnv._fill_numpy`, the same float64
+ * operations rounded once to float32). */
+static void fill_rows(const Shape *d, const Arrays *a) {
+    const Py_ssize_t n = d->n, width = d->width, size = d->size, others = d->others, af = d->af;
+    const Py_ssize_t kinds = d->kinds, globals = d->globals, guide_at = d->guide_at;
+    const Py_ssize_t stride = size + 5; /* a matrix row: the moves to every asteroid, the static columns, FAR */
+    const Py_ssize_t targets = others + 4;
+    const Py_ssize_t pad = n * size;
+    const Py_ssize_t obs_size = globals + width * af;
+    uint8_t moves[64 * 5];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        float *row_out = a->out + i * obs_size;
+        const int64_t *where = a->rows + i * width;
+        const int64_t *c = a->counts + i * d->counts_width;
+        const int64_t now = a->rounds[i];
+        const int64_t *targets_of = a->sel + i * targets;
+        const uint8_t *matrix = a->matrices + i * size * stride;
+        /* the game's and the settler's features (`Encoder.globals`) */
+        row_out[0] = (float)at_most_one((double)c[0] / (double)d->max_rounds);
+        row_out[1] = (float)c[1];
+        row_out[2] = (float)((double)c[2] / (double)(c[3] > 1 ? c[3] : 1));
+        row_out[3] = (float)c[4];
+        row_out[4] = (float)((double)c[5] / (double)d->gate_limit);
+        for (Py_ssize_t k = 0; k < kinds; k++) {
+            row_out[5 + k] = (float)((double)c[6 + k] / (double)d->win_target);
+            row_out[5 + kinds + k] = (float)((double)c[6 + kinds + k] / (double)d->cargo_limit);
+        }
+        row_out[5 + 2 * kinds] = (float)((double)c[6 + 2 * kinds] / (double)d->cargo_limit);
+        const int64_t degree = c[7 + 2 * kinds];
+        row_out[6 + 2 * kinds] = degree < 0 ? 0.0f : (float)at_most_one((double)degree / 100.0);
+        /* the guidance's moves of every slot: the nearest of the others, then the other four targets */
+        for (Py_ssize_t s = 0; s < width; s++) {
+            Py_ssize_t local = (Py_ssize_t)where[s] - i * size;
+            local = local > size - 1 ? size - 1 : (local < 0 ? 0 : local); /* (an empty slot: zeroed below) */
+            const uint8_t *line = matrix + local * stride;
+            uint8_t nearest = line[targets_of[0]];
+            for (Py_ssize_t t = 1; t < others; t++) {
+                const uint8_t m = line[targets_of[t]];
+                nearest = m < nearest ? m : nearest;
+            }
+            uint8_t *slot_moves = moves + s * 5;
+            slot_moves[0] = nearest;
+            for (Py_ssize_t t = 1; t < 5; t++) {
+                slot_moves[t] = line[targets_of[others - 1 + t]];
+            }
+        }
+        const int64_t settler_row = where[0];
+        for (Py_ssize_t s = 0; s < width; s++) {
+            float *f = row_out + globals + s * af;
+            const int64_t r = where[s];
+            if (r == pad) {
+                memset(f, 0, (size_t)af * sizeof(float));
+                continue;
+            }
+            memcpy(f, a->features + r * af, (size_t)af * sizeof(float));
+            const int64_t *number = a->numbers + r * 5;
+            const int64_t settled = number[0], code = number[1], period = number[2], window = number[3],
+                          phase = number[4];
+            const int near_now = floor_mod(now - 1 + phase, period) < window; /* `rules.Orbit.is_near` */
+            const int near_next = floor_mod(now + phase, period) < window;
+            const Py_ssize_t k = i * width + s;
+            if (a->via[k]) {
+                f[1] = 1.0f;
+            }
+            f[3] = (float)near_now;
+            f[4] = (float)near_next;
+            if (a->storm[k]) {
+                f[6] = 1.0f;
+                f[7] = (float)a->urgency[k];
+            }
+            f[8] = (float)at_most_one((double)(settled - (r == settler_row)) / 3.0);
+            f[11] = a->wants[i * d->codes + code] ? 1.0f : 0.0f;
+            f[12] = a->safe[code * 3 + (near_now ? 0 : 2 - near_next)];
+            const uint8_t *slot_moves = moves + s * 5;
+            for (Py_ssize_t t = 0; t < 5; t++) {
+                f[guide_at + 2 * t] = a->scaled[slot_moves[t]];
+                f[guide_at + 2 * t + 1] = slot_moves[t] < moves[t] ? 1.0f : 0.0f;
+            }
+        }
+    }
+}
+
+static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
+    *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
+    *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
+    *s_settlers_;
+
+/* A new reference to an attribute, or NULL (an exception set). */
+#define ATTR(obj, name) PyObject_GetAttr((obj), (name))
+
+/* A game's row of the batch: its masks, its counts and targets, the rows of its slots (`BatchEnv._observe`'s
+ * loop for one game). 0, or -1 with an exception set. */
+static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t i, PyObject *episode,
+                       PyObject *settler, PyObject *kinds, PyObject *gate_key, PyObject *wants_arrays,
+                       PyObject *columns_by) {
+    const Py_ssize_t width = d->width, size = d->size, others_n = d->others, targets = others_n + 4;
+    const Py_ssize_t far = size + 4, pad = d->n * size, first = i * width, offset = i * size;
+    int result = -1;
+    PyObject *obs = NULL, *game = NULL, *table = NULL, *hops = NULL, *exits = NULL, *on = NULL, *need = NULL,
+             *row_of = NULL, *team = NULL, *me = NULL, *at = NULL, *cargo = NULL, *value = NULL, *asteroid = NULL,
+             *wants = NULL, *key = NULL, *forecasts = NULL, *storm_round = NULL, *asteroids = NULL;
+    int64_t *rows = a->rows + first, *sel = a->sel + i * targets, *c = a->counts + i * d->counts_width;
+    int8_t *wants_row = a->wants + i * d->codes;
+    int64_t others[64], load_rows[64], loads[64];
+    Py_ssize_t n_others = 0, n_loads = 0;
+    for (Py_ssize_t s = 0; s < width; s++) {
+        rows[s] = pad;
+    }
+    if (!(obs = ATTR(episode, s_obs)) || !(game = ATTR(episode, s_game)) || !(table = ATTR(episode, s_table)) ||
+        !(hops = ATTR(episode, s_hops))) {
+        goto done;
+    }
+    /* the exits and the mask (`Episode.exits`, `Encoder.mask_indices`: the engine's legal actions) */
+    if (!(exits = PyObject_CallMethodOneArg(episode, s_exits, settler))) {
+        goto done;
+    }
+    if (!PyList_Check(exits)) {
+        PyErr_SetString(PyExc_TypeError, "observe: exits must be a list");
+        goto done;
+    }
+    value = ATTR(episode, s_encoder);
+    if (value == NULL) {
+        goto done;
+    }
+    on = PyObject_CallMethodObjArgs(value, s_mask_indices, obs, settler, exits, NULL);
+    Py_CLEAR(value);
+    if (on == NULL || !PyList_Check(on)) {
+        if (on != NULL) {
+            PyErr_SetString(PyExc_TypeError, "observe: mask_indices must give a list");
+        }
+        goto done;
+    }
+    memset(mask, 0, (size_t)d->n_actions);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(on); k++) {
+        const Py_ssize_t index = PyLong_AsSsize_t(PyList_GET_ITEM(on, k));
+        if (index < 0 || index >= d->n_actions) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "observe: an action index out of range");
+            }
+            goto done;
+        }
+        mask[index] = 1;
+    }
+    /* the team: the others' rows and where the team carries the most (`BatchEnv._observe`) */
+    if (!(need = ATTR(episode, s_need)) || !(row_of = ATTR(table, s_row)) || !(team = ATTR(game, s_settlers_))) {
+        goto done;
+    }
+    if (!PyDict_Check(need) || !PyDict_Check(row_of) || !PyDict_Check(team)) {
+        PyErr_SetString(PyExc_TypeError, "observe: need, the table's rows and the team must be dicts");
+        goto done;
+    }
+    me = PyDict_GetItemWithError(team, settler);
+    if (me == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_KeyError, settler);
+        }
+        goto done;
+    }
+    Py_INCREF(me);
+    if (!(at = ATTR(me, s_at))) {
+        goto done;
+    }
+    Py_ssize_t living = 0;
+    {
+        Py_ssize_t pos = 0;
+        PyObject *id, *s;
+        while (PyDict_Next(team, &pos, &id, &s)) {
+            const int alive = bool_attr(s, s_alive);
+            if (alive < 0) {
+                goto done;
+            }
+            if (!alive) {
+                continue;
+            }
+            living++;
+            PyObject *place = ATTR(s, s_at);
+            if (place == NULL) {
+                goto done;
+            }
+            if (place == Py_None) {
+                Py_DECREF(place);
+                continue;
+            }
+            PyObject *j_obj = PyDict_GetItemWithError(row_of, place);
+            Py_DECREF(place);
+            if (j_obj == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_KeyError, "observe: a settler on an asteroid without a row");
+                }
+                goto done;
+            }
+            const int64_t j = PyLong_AsLongLong(j_obj);
+            if (s != me) {
+                if (n_others >= others_n || n_others >= 64) {
+                    PyErr_SetString(PyExc_ValueError, "observe: more settlers than the batch has room for");
+                    goto done;
+                }
+                others[n_others++] = j;
+            }
+            const long long carried = int_attr(s, s_carry_total);
+            if (carried == -1 && PyErr_Occurred()) {
+                goto done;
+            }
+            Py_ssize_t k = 0;
+            while (k < n_loads && load_rows[k] != j) {
+                k++;
+            }
+            if (k == n_loads) {
+                if (n_loads >= 64) {
+                    PyErr_SetString(PyExc_ValueError, "observe: too many settlers");
+                    goto done;
+                }
+                load_rows[n_loads] = j;
+                loads[n_loads++] = 0;
+            }
+            loads[k] += carried;
+        }
+    }
+    const int64_t r = a->rounds[i] = int_attr(game, s_round);
+    if (r == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    /* the counts of the game's features (`_COUNTS`) and the needed cores */
+    c[0] = r;
+    const int me_alive = bool_attr(me, s_alive);
+    const Py_ssize_t gates_carried = len_attr(me, s_gates);
+    const long long me_carried = int_attr(me, s_carry_total);
+    if (me_alive < 0 || gates_carried < 0 || (me_carried == -1 && PyErr_Occurred())) {
+        goto done;
+    }
+    c[1] = me_alive;
+    c[2] = living;
+    c[3] = PyDict_GET_SIZE(team);
+    c[5] = gates_carried;
+    int anything = 0;
+    {
+        Py_ssize_t pos = 0, k = 0;
+        PyObject *kind, *units;
+        while (PyDict_Next(need, &pos, &kind, &units)) {
+            const long long u = PyLong_AsLongLong(units);
+            if (k >= d->kinds || (u == -1 && PyErr_Occurred())) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "observe: more needs than kinds");
+                }
+                goto done;
+            }
+            c[6 + k] = u;
+            wants_row[k] = u > 0;
+            anything |= u != 0;
+            k++;
+        }
+        for (; k < d->codes; k++) {
+            wants_row[k] = 0; /* (hollow and unknown are never needed) */
+        }
+    }
+    c[4] = !anything;
+    if (!(cargo = ATTR(me, s_cargo))) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < d->kinds; k++) {
+        value = PyObject_GetItem(cargo, PyTuple_GET_ITEM(kinds, k));
+        if (value == NULL) {
+            goto done;
+        }
+        c[6 + d->kinds + k] = PyLong_AsLongLong(value);
+        Py_CLEAR(value);
+    }
+    c[6 + 2 * d->kinds] = me_carried;
+    if (!(asteroids = ATTR(game, s_asteroids))) {
+        goto done;
+    }
+    if (at == Py_None) {
+        c[7 + 2 * d->kinds] = -1;
+        for (Py_ssize_t t = 0; t < targets; t++) {
+            sel[t] = far;
+        }
+        result = 0;
+        goto done;
+    }
+    if (!(asteroid = PyObject_GetItem(asteroids, at))) {
+        goto done;
+    }
+    const Py_ssize_t degree = len_attr(asteroid, s_neighbours);
+    if (degree < 0) {
+        goto done;
+    }
+    c[7 + 2 * d->kinds] = degree;
+    /* the rows of the settler's asteroid and of its exits' destinations */
+    PyObject *here = PyDict_GetItemWithError(row_of, at);
+    if (here == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_KeyError, "observe: the settler's asteroid has no row");
+        }
+        goto done;
+    }
+    rows[0] = offset + PyLong_AsLongLong(here);
+    const Py_ssize_t n_exits = PyList_GET_SIZE(exits);
+    if (n_exits > width - 1) {
+        PyErr_SetString(PyExc_ValueError, "observe: more exits than slots");
+        goto done;
+    }
+    const int gated = bool_attr(asteroid, s_gates);
+    if (gated < 0) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_exits; k++) {
+        PyObject *pair = PyList_GET_ITEM(exits, k);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "observe: an exit must be a (target, destination) pair");
+            goto done;
+        }
+        PyObject *dest = PyDict_GetItemWithError(row_of, PyTuple_GET_ITEM(pair, 1));
+        if (dest == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_KeyError, "observe: an exit to an asteroid without a row");
+            }
+            goto done;
+        }
+        rows[1 + k] = offset + PyLong_AsLongLong(dest);
+        if (gated) { /* (only a gate's exit leads elsewhere than its target) */
+            const int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), Py_EQ);
+            if (same < 0) {
+                goto done;
+            }
+            a->via[first + 1 + k] = !same;
+        }
+    }
+    /* the moves' matrix for the links now and its static columns for the needs now (`Episode.encode`) */
+    {
+        PyObject *gone = ATTR(table, s_gone);
+        if (gone == NULL) {
+            goto done;
+        }
+        PyObject *gates_key;
+        value = ATTR(game, s_gates);
+        if (value == NULL) {
+            Py_DECREF(gone);
+            goto done;
+        }
+        const int any_gate = PyObject_IsTrue(value);
+        Py_CLEAR(value);
+        gates_key = any_gate ? PyObject_CallOneArg(gate_key, obs) : PyTuple_New(0); /* (no gate: no gate's exit) */
+        if (any_gate < 0 || gates_key == NULL) {
+            Py_DECREF(gone);
+            Py_XDECREF(gates_key);
+            goto done;
+        }
+        key = PyTuple_Pack(2, gone, gates_key);
+        Py_DECREF(gone);
+        Py_DECREF(gates_key);
+        if (key == NULL || !(value = ATTR(hops, s_key))) {
+            goto done;
+        }
+        const int same = PyObject_RichCompareBool(key, value, Py_EQ);
+        Py_CLEAR(value);
+        if (same < 0) {
+            goto done;
+        }
+        if (!same) {
+            value = PyObject_CallMethodOneArg(hops, s_sync, key);
+            if (value == NULL) {
+                goto done;
+            }
+            Py_CLEAR(value);
+        }
+        Py_CLEAR(key);
+    }
+    {
+        if (!(wants = PyTuple_New(d->codes))) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < d->codes; k++) {
+            PyTuple_SET_ITEM(wants, k, PyBool_FromLong(wants_row[k]));
+        }
+        PyObject *version = ATTR(table, s_version);
+        if (version == NULL) {
+            goto done;
+        }
+        key = PyTuple_Pack(2, wants, version);
+        Py_DECREF(version);
+        if (key == NULL || !(value = ATTR(hops, s_static_key))) {
+            goto done;
+        }
+        int same = PyObject_RichCompareBool(key, value, Py_EQ);
+        Py_CLEAR(value);
+        if (same < 0 || !(value = ATTR(hops, s_matrix))) {
+            goto done;
+        }
+        same = same && value != Py_None;
+        Py_CLEAR(value);
+        if (!same) {
+            PyObject *wanted = PyDict_GetItemWithError(wants_arrays, wants); /* borrowed */
+            PyObject *codes = NULL, *shelters = NULL;
+            if (wanted == NULL || !(codes = ATTR(table, s_codes)) || !(shelters = ATTR(table, s_shelters))) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_KeyError, "observe: no array of these wants");
+                }
+                Py_XDECREF(codes);
+                goto done;
+            }
+            value = PyObject_CallMethodObjArgs(hops, s_static, key, wanted, codes, shelters, columns_by, NULL);
+            Py_DECREF(codes);
+            Py_DECREF(shelters);
+            if (value == NULL) {
+                goto done;
+            }
+            Py_CLEAR(value);
+        }
+        Py_CLEAR(key);
+    }
+    const long long count = int_attr(hops, s_n);
+    if (count == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    /* the guidance's targets: the others, the most units (among equals the first settler's in turn order), then
+     * the static columns */
+    int64_t most = far, best = -1;
+    for (Py_ssize_t k = 0; k < n_loads; k++) {
+        if (loads[k] > best) {
+            best = loads[k];
+            most = load_rows[k];
+        }
+    }
+    for (Py_ssize_t t = 0; t < others_n; t++) {
+        sel[t] = t < n_others ? others[t] : far;
+    }
+    sel[others_n] = most;
+    sel[others_n + 1] = count;
+    sel[others_n + 2] = count + 1;
+    sel[others_n + 3] = count + 2;
+    for (Py_ssize_t t = 0; t < targets; t++) {
+        if (sel[t] < 0 || sel[t] >= size + 5) {
+            PyErr_SetString(PyExc_ValueError, "observe: a guidance target out of the matrix");
+            goto done;
+        }
+    }
+    for (Py_ssize_t s = 0; s <= n_exits; s++) {
+        if (rows[s] < offset || rows[s] >= offset + size) {
+            PyErr_SetString(PyExc_ValueError, "observe: a row out of the game's block");
+            goto done;
+        }
+    }
+    /* storms forecast for the settler's asteroid and the exits' destinations */
+    if (!(forecasts = ATTR(game, s_forecasts))) {
+        goto done;
+    }
+    const int any_storm = PyObject_IsTrue(forecasts);
+    if (any_storm < 0) {
+        goto done;
+    }
+    if (any_storm) {
+        if (!(storm_round = ATTR(game, s_storm_round))) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k <= n_exits; k++) {
+            PyObject *aid = k == 0 ? at : PyTuple_GET_ITEM(PyList_GET_ITEM(exits, k - 1), 1);
+            value = PyObject_CallOneArg(storm_round, aid);
+            if (value == NULL) {
+                goto done;
+            }
+            if (value != Py_None) {
+                const long long storm = PyLong_AsLongLong(value);
+                if (storm == -1 && PyErr_Occurred()) {
+                    goto done;
+                }
+                a->storm[first + k] = 1;
+                a->urgency[first + k] = 1.0 / (double)(1 + (storm - r > 0 ? storm - r : 0));
+            }
+            Py_CLEAR(value);
+        }
+    }
+    result = 0;
+done:
+    Py_XDECREF(obs);
+    Py_XDECREF(game);
+    Py_XDECREF(table);
+    Py_XDECREF(hops);
+    Py_XDECREF(exits);
+    Py_XDECREF(on);
+    Py_XDECREF(need);
+    Py_XDECREF(row_of);
+    Py_XDECREF(team);
+    Py_XDECREF(me);
+    Py_XDECREF(at);
+    Py_XDECREF(cargo);
+    Py_XDECREF(value);
+    Py_XDECREF(asteroid);
+    Py_XDECREF(wants);
+    Py_XDECREF(key);
+    Py_XDECREF(forecasts);
+    Py_XDECREF(storm_round);
+    Py_XDECREF(asteroids);
+    return result;
+}
+
+enum { OBS, MASKS, FEATURES, NUMBERS_, MATRICES, SAFE, SCALED, ROWS, SEL, ROUNDS, WANTS, COUNTS, VIA, STORM, URGENCY,
+       BUFFERS };
+
+/* observe(episodes, settlers, kinds, gate_key, wants_arrays, columns_by,
+ *         observations, masks, features, numbers, matrices, safe, scaled,
+ *         rows, sel, rounds, wants, counts, via, storm, urgency,   (scratch, written here)
+ *         n, width, size, others, n_actions, max_rounds, codes, kinds, asteroid_features, guide_at,
+ *         global_features, gate_limit, win_target, cargo_limit, counts_width)
+ * Every row's observation and mask (`BatchEnv._observe`): the loop over the games reads each game's team and
+ * exits, calls the engine for the legal actions, and the rows are then filled from the batch's arrays. */
+static PyObject *observe(PyObject *self, PyObject *args) {
+    PyObject *episodes, *settlers, *kinds, *gate_key, *wants_arrays, *columns_by;
+    PyObject *objs[BUFFERS];
+    Shape d;
+    if (!PyArg_ParseTuple(args, "O!O!O!OO!OOOOOOOOOOOOOOOOnnnnnnnnnnnnnnn", &PyList_Type, &episodes, &PyList_Type,
+                          &settlers, &PyTuple_Type, &kinds, &gate_key, &PyDict_Type, &wants_arrays, &columns_by,
+                          &objs[OBS], &objs[MASKS], &objs[FEATURES], &objs[NUMBERS_], &objs[MATRICES], &objs[SAFE],
+                          &objs[SCALED], &objs[ROWS], &objs[SEL], &objs[ROUNDS], &objs[WANTS], &objs[COUNTS],
+                          &objs[VIA], &objs[STORM], &objs[URGENCY], &d.n, &d.width, &d.size, &d.others,
+                          &d.n_actions, &d.max_rounds, &d.codes, &d.kinds, &d.af, &d.guide_at, &d.globals,
+                          &d.gate_limit, &d.win_target, &d.cargo_limit, &d.counts_width)) {
+        return NULL;
+    }
+    static const Py_ssize_t itemsize[BUFFERS] = {4, 1, 4, 8, 1, 4, 4, 8, 8, 8, 1, 8, 1, 1, 8};
+    static const int writable[BUFFERS] = {1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const char *names[BUFFERS] = {"observations", "masks", "features", "numbers", "matrices", "safe",
+                                         "scaled", "rows", "sel", "rounds", "wants", "counts", "via", "storm",
+                                         "urgency"};
+    Held h[BUFFERS];
+    memset(h, 0, sizeof h);
+    for (int b = 0; b < BUFFERS; b++) {
+        if (hold(objs[b], &h[b], itemsize[b], writable[b], names[b]) < 0) {
+            release(h, BUFFERS);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = d.n, size = d.size, width = d.width, stride = size + 5, pad = n * size;
+    const char *wrong = NULL;
+    if (n < 1 || width < 1 || width > 64 || size < 1 || d.others < 1 || d.others > 64 || d.af < d.guide_at + 10 ||
+        d.af < 14 + d.codes || d.codes < d.kinds || d.codes > 64 || d.counts_width < 8 + 2 * d.kinds ||
+        d.globals < 7 + 2 * d.kinds || PyList_GET_SIZE(episodes) != n || PyList_GET_SIZE(settlers) != n ||
+        PyTuple_GET_SIZE(kinds) != d.kinds) {
+        wrong = "the batch's dimensions";
+    } else if (items(&h[OBS]) != n * (d.globals + width * d.af) || items(&h[MASKS]) != n * d.n_actions) {
+        wrong = "observations and masks";
+    } else if (items(&h[FEATURES]) != (pad + 1) * d.af || items(&h[NUMBERS_]) != (pad + 1) * 5) {
+        wrong = "features and numbers";
+    } else if (items(&h[MATRICES]) != n * size * stride) {
+        wrong = "matrices";
+    } else if (items(&h[SAFE]) != d.codes * 3 || items(&h[SCALED]) != 256) {
+        wrong = "safe and scaled";
+    } else if (items(&h[ROWS]) != n * width || items(&h[VIA]) != n * width || items(&h[STORM]) != n * width ||
+               items(&h[URGENCY]) != n * width || items(&h[SEL]) != n * (d.others + 4) ||
+               items(&h[ROUNDS]) != n || items(&h[WANTS]) != n * d.codes ||
+               items(&h[COUNTS]) != n * d.counts_width) {
+        wrong = "the scratch arrays";
+    }
+    if (wrong != NULL) {
+        release(h, BUFFERS);
+        PyErr_Format(PyExc_ValueError, "observe: %s do not match the batch's shape", wrong);
+        return NULL;
+    }
+    Arrays a = {
+        .out = (float *)h[OBS].view.buf, .features = (const float *)h[FEATURES].view.buf,
+        .numbers = (const int64_t *)h[NUMBERS_].view.buf, .matrices = (const uint8_t *)h[MATRICES].view.buf,
+        .safe = (const float *)h[SAFE].view.buf, .scaled = (const float *)h[SCALED].view.buf,
+        .rows = (int64_t *)h[ROWS].view.buf, .sel = (int64_t *)h[SEL].view.buf,
+        .rounds = (int64_t *)h[ROUNDS].view.buf, .counts = (int64_t *)h[COUNTS].view.buf,
+        .wants = (int8_t *)h[WANTS].view.buf, .via = (uint8_t *)h[VIA].view.buf, .storm = (uint8_t *)h[STORM].view.buf,
+        .urgency = (double *)h[URGENCY].view.buf,
+    };
+    memset(a.via, 0, (size_t)(n * width));
+    memset(a.storm, 0, (size_t)(n * width));
+    int8_t *masks = (int8_t *)h[MASKS].view.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (gather_game(&d, &a, masks + i * d.n_actions, i, PyList_GET_ITEM(episodes, i),
+                        PyList_GET_ITEM(settlers, i), kinds, gate_key, wants_arrays, columns_by) < 0) {
+            release(h, BUFFERS);
+            return NULL;
+        }
+    }
+    fill_rows(&d, &a);
+    release(h, BUFFERS);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
-    {"fill", fill, METH_VARARGS, "Fill the batch's observations and masks (see the module's source)."},
+    {"observe", observe, METH_VARARGS, "Every row's observation and mask of a batch (see the source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
     {NULL, NULL, 0, NULL},
@@ -579,6 +953,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_batch", "The batched environment's observations in C (rl._native).", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__batch(void) {
@@ -589,7 +964,17 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_shelter, "shelter"},   {&s_exists, "exists"},     {&s_orbit, "orbit"},
                  {&s_pinned, "pinned"},     {&s_settlers, "settlers"}, {&s_robots, "robots"},
                  {&s_ufos, "ufos"},         {&s_neighbours, "neighbours"}, {&s_period, "period"},
-                 {&s_window, "window"},     {&s_phase, "phase"},       {&s_near, "near"}};
+                 {&s_window, "window"},     {&s_phase, "phase"},       {&s_near, "near"},
+                 {&s_obs, "_obs"},          {&s_game, "game"},         {&s_table, "table"},
+                 {&s_hops, "hops"},         {&s_need, "_need"},        {&s_row, "row"},
+                 {&s_exits, "exits"},       {&s_encoder, "encoder"},   {&s_mask_indices, "mask_indices"},
+                 {&s_alive, "alive"},       {&s_at, "at"},             {&s_carry_total, "carry_total"},
+                 {&s_cargo, "cargo"},       {&s_gates, "gates"},       {&s_round, "round"},
+                 {&s_asteroids, "asteroids"}, {&s_forecasts, "forecasts"}, {&s_storm_round, "storm_round"},
+                 {&s_gone, "gone"},         {&s_version, "version"},   {&s_key, "_key"},
+                 {&s_static_key, "_static_key"}, {&s_matrix, "_matrix"}, {&s_sync, "sync"},
+                 {&s_static, "static"},     {&s_n, "n"},               {&s_codes, "codes"},
+                 {&s_shelters, "shelters"}, {&s_settlers_, "settlers"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {

@@ -65,8 +65,8 @@ def _load() -> tuple[Any, str | None]:
 
 _module, problem = _load()
 """Why the C build is not in use, or None."""
-fill: Callable[..., None] | None = None if _module is None else _module.fill
-"""`_batch.fill` when the C build is in use: a batch's observations and masks (`BatchEnv._observe`)."""
+observe: Callable[..., None] | None = None if _module is None else _module.observe
+"""`_batch.observe` when the C build is in use: a batch's observations and masks (`BatchEnv._observe`)."""
 static_columns: StaticColumns | None = None if _module is None else _module.static_columns
 """`_batch.static_columns` when the C build is in use: a game's static columns of moves (`hops.Hops.static`)."""
 refresh: Refresh | None = None if _module is None else _module.refresh

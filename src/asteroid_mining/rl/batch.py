@@ -40,7 +40,7 @@ _NEVER = (False,) * (len(CORE_CODES) - len(KINDS))
 _SCALED = _PAIRS[:, 0, 0]
 """A `<target>_hops` feature for each count of moves (`encoding._PAIRS`)."""
 _SCALED_C = np.ascontiguousarray(_SCALED)
-"""The same in one block (`_native.fill` reads it through the buffer protocol)."""
+"""The same in one block (`_native.observe` reads it through the buffer protocol)."""
 
 
 class BatchEnv:
@@ -99,12 +99,17 @@ class BatchEnv:
         self._cells = np.zeros((n, 1, 1), dtype=np.intp)
         """Where each game's matrix starts in the flat `_matrices`."""
         self._max_rounds = max_rounds
-        self.native = _native.fill is not None
+        self.native = _native.observe is not None
         """Whether the observations are filled by the C loop (`rl._native`: when it is built and up to date; the
         numpy path gives the same arrays, bit for bit). Set it to False to use the numpy path."""
-        self._via_flags = np.zeros(n * self._rows, dtype=np.uint8)
-        self._storm_at = np.zeros(n * self._rows, dtype=np.int64)
-        """The C loop's scratch: whether each slot's way is through a gate, and where its storm is (`fill`)."""
+        width = self._rows
+        self._scratch = (np.zeros(n * width, dtype=np.int64), np.zeros(n * (self._others + 4), dtype=np.int64),
+                         np.zeros(n, dtype=np.int64), np.zeros(n * len(CORE_CODES), dtype=np.int8),
+                         np.zeros(n * _COUNTS, dtype=np.int64), np.zeros(n * width, dtype=np.uint8),
+                         np.zeros(n * width, dtype=np.uint8), np.zeros(n * width, dtype=np.float64))
+        """The C loop's scratch (`_native.observe`): what the numpy path's loop gathers in `_observe`, the slots'
+        rows, the guidance's targets, the rounds, the needed cores, the counts, and the slots' ways through a gate,
+        storms and their urgency."""
         for i, episode in enumerate(self.episodes):
             episode.storage = partial(self._storage, i)
 
@@ -220,6 +225,13 @@ class BatchEnv:
                 self.observations[i], self.masks[i] = episode.encode(self.settler[i])
             return
         n, width, size, n_actions, others_n = self.n, self._rows, self._size, self.n_actions, self._others
+        observe = _native.observe
+        if observe is not None and self.native:
+            observe(self.episodes, self.settler, KINDS, gate_key, _WANTS, _native.static_columns, self.observations,
+                    self.masks, self._features, self._numbers, self._matrices, _SAFE, _SCALED_C, *self._scratch, n,
+                    width, size, others_n, n_actions, self._max_rounds, len(CORE_CODES), len(KINDS),
+                    ASTEROID_FEATURES, GUIDE_AT, GLOBAL_FEATURES, GATE_LIMIT, WIN_TARGET, CARGO_LIMIT, _COUNTS)
+            return
         pad = n * size  # the features' row of zeros
         far = size + 4  # the matrices' column of `FAR`
         blank = [far] * (others_n + 4)
@@ -234,8 +246,6 @@ class BatchEnv:
         storms: list[int] = []  # rows with a storm forecast, and its urgency
         urgency: list[float] = []
         settlers = self.settler
-        max_rounds = self._max_rounds
-        columns_by = _native.static_columns if self.native else None
         for i, episode in enumerate(self.episodes):
             settler = settlers[i]
             obs = episode.obs
@@ -283,7 +293,7 @@ class BatchEnv:
                     via += [k for k, (target, dest) in enumerate(exits, first + 1) if target != dest]
             # the moves' matrix for the links now and its static columns for the needs now (`Episode.encode`)
             hops.sync((table.gone, gate_key(obs) if game.gates else ()))  # (no gate: no gate's exit)
-            hops.static((wants, table.version), _WANTS[wants], table.codes, table.shelters, columns_by)
+            hops.static((wants, table.version), _WANTS[wants], table.codes, table.shelters)
             # the most units; among equals the first settler's in turn order (dicts keep the order of insertion)
             most = max(loads, key=loads.__getitem__) if loads else far
             count = hops.n
@@ -297,21 +307,13 @@ class BatchEnv:
                     if storm is not None:
                         storms.append(k)
                         urgency.append(1.0 / (1 + max(0, storm - r)))
-        fill = _native.fill
-        if fill is not None and self.native:
-            fill(self.observations, self.masks, self._features, self._numbers, self._matrices, rows, sel,
-                 rounds, wants_rows, counts, array("q", via), array("q", storms), array("d", urgency), on, _SAFE,
-                 _SCALED_C, self._via_flags, self._storm_at, n, width, size, others_n, n_actions, max_rounds,
-                 len(CORE_CODES), len(KINDS), ASTEROID_FEATURES, GUIDE_AT, GLOBAL_FEATURES, GATE_LIMIT, WIN_TARGET,
-                 CARGO_LIMIT, _COUNTS)
-            return
         self._fill_numpy(rows, via, sel, rounds, wants_rows, on, counts, storms, urgency)
 
     def _fill_numpy(self, rows: array[int], via: list[int], sel: array[int], rounds: array[int],
                     wants_rows: array[int], on: array[int], counts: array[int], storms: list[int],
                     urgency: list[float]) -> None:
         """The observations and masks from what `_observe`'s loop gathered, in numpy over the whole batch (what
-        `_native.fill` does in one C loop)."""
+        `_native.observe` does in C)."""
         n, width, size, others_n = self.n, self._rows, self._size, self._others
         pad = n * size
         max_rounds = self._max_rounds
