@@ -25,6 +25,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "numpy":
         monkeypatch.setattr(_native, "observe", None)
         monkeypatch.setattr(_native, "static_columns", None)
+        monkeypatch.setattr(_native, "advance", None)
     return str(request.param)
 
 

@@ -944,10 +944,263 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
+    *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
+
+/* What `table.BeltTable.refresh` does for a table kept in a batch's arrays, the table given whole: its rows of
+ * `ids` rewritten (`refresh_rows`) and its counts of changes and of asteroids gone brought up to date. */
+static int refresh_table(PyObject *table, PyObject *ids, PyObject *game, PyObject *code_of, Py_ssize_t unknown) {
+    PyObject *names[12] = {s_row, s_settlers_, s_core, s_orbit_list, s_pinned_near, s_sheltered, s_exists_list,
+                           s_codes, s_shelters, s_features, s_numbers, s_asteroids};
+    PyObject *values[12] = {NULL};
+    int result = -1;
+    for (int k = 0; k < 12; k++) {
+        values[k] = ATTR(k == 11 ? game : table, names[k]);
+        if (values[k] == NULL) {
+            goto done;
+        }
+    }
+    PyObject *args = Py_BuildValue("(OOOOOOOOOOOOOOn)", ids, values[11], values[0], values[1], values[2], values[3],
+                                   values[4], values[5], values[6], values[7], values[8], values[9], values[10],
+                                   code_of, unknown);
+    if (args == NULL) {
+        goto done;
+    }
+    PyObject *counted = refresh(NULL, args);
+    Py_DECREF(args);
+    if (counted == NULL) {
+        goto done;
+    }
+    const char *fields[2] = {"version", "gone"};
+    for (int k = 0; k < 2; k++) {
+        PyObject *was = PyObject_GetAttrString(table, fields[k]);
+        PyObject *now = was == NULL ? NULL : PyNumber_Add(was, PyTuple_GET_ITEM(counted, k));
+        Py_XDECREF(was);
+        if (now == NULL || PyObject_SetAttrString(table, fields[k], now) < 0) {
+            Py_XDECREF(now);
+            Py_DECREF(counted);
+            goto done;
+        }
+        Py_DECREF(now);
+    }
+    Py_DECREF(counted);
+    result = 0;
+done:
+    for (int k = 0; k < 12; k++) {
+        Py_XDECREF(values[k]);
+    }
+    return result;
+}
+
+/* advance(episode, settler, index, fixed_actions, refused, wait, died, kinds, code_of, unknown, win_target,
+ *         shaping, death, illegal, win, loss, max_rounds) -> (reward, terminated, truncated)
+ * `Episode.advance` for a game with no bots in its seats and its table in a batch's arrays (`rl.batch`): the
+ * action at `index` (`wait` when the rules refuse it), the table's rows of what the engine touched, the team's
+ * sums (`Episode._moved`) and the reward (`Episode._judged`), the same float64 operations in the same order. */
+static PyObject *advance(PyObject *self, PyObject *args) {
+    PyObject *episode, *settler, *refused, *wait_type, *died, *kinds, *code_of;
+    Py_ssize_t index, fixed, unknown, win_target, max_rounds;
+    double shaping, death, illegal_reward, win, loss;
+    if (!PyArg_ParseTuple(args, "OOnnOOOO!O!nndddddn", &episode, &settler, &index, &fixed, &refused, &wait_type,
+                          &died, &PyTuple_Type, &kinds, &PyDict_Type, &code_of, &unknown, &win_target, &shaping,
+                          &death, &illegal_reward, &win, &loss, &max_rounds)) {
+        return NULL;
+    }
+    PyObject *out = NULL, *game = NULL, *obs = NULL, *exits = NULL, *encoder = NULL, *action = NULL, *events = NULL,
+             *table = NULL, *touched = NULL, *team = NULL, *need = NULL, *status = NULL, *value = NULL;
+    const Py_ssize_t n_kinds = PyTuple_GET_SIZE(kinds);
+    long long load[16] = {0};
+    if (n_kinds > 16) {
+        PyErr_SetString(PyExc_ValueError, "advance: too many kinds");
+        return NULL;
+    }
+    if (!(value = ATTR(episode, s_potential))) {
+        goto done;
+    }
+    const double before = PyFloat_AsDouble(value);
+    Py_CLEAR(value);
+    if (before == -1.0 && PyErr_Occurred()) {
+        goto done;
+    }
+    if (!(game = ATTR(episode, s_game)) || !(obs = ATTR(episode, s_obs)) || !(encoder = ATTR(episode, s_encoder))) {
+        goto done;
+    }
+    if (index >= fixed) {
+        exits = PyObject_CallMethodOneArg(episode, s_exits, settler);
+    } else {
+        exits = Py_NewRef(Py_None);
+    }
+    if (exits == NULL) {
+        goto done;
+    }
+    PyObject *at = PyLong_FromSsize_t(index);
+    if (at == NULL) {
+        goto done;
+    }
+    action = PyObject_CallMethodObjArgs(encoder, s_action, obs, settler, at, exits, NULL);
+    Py_DECREF(at);
+    if (action == NULL) {
+        goto done;
+    }
+    int illegal = 0;
+    events = PyObject_CallMethodOneArg(game, s_apply, action); /* checks it first, and changes nothing when it refuses */
+    if (events == NULL) {
+        if (!PyErr_ExceptionMatches(refused)) {
+            goto done;
+        }
+        PyErr_Clear();
+        illegal = 1;
+        Py_CLEAR(action);
+        if (!(action = PyObject_CallOneArg(wait_type, settler)) ||
+            !(events = PyObject_CallMethodOneArg(game, s_apply, action))) {
+            goto done;
+        }
+    }
+    /* the table's rows of what the step touched, never the whole belt */
+    if (!(table = ATTR(episode, s_table)) || !(touched = PyObject_CallMethodNoArgs(game, s_take_touched))) {
+        goto done;
+    }
+    if (refresh_table(table, touched, game, code_of, unknown) < 0) {
+        goto done;
+    }
+    /* the team's sums (`Episode._moved`): the same unless a settler was touched */
+    if (PyObject_SetAttr(episode, s_exits_cache, Py_None) < 0 || !(team = ATTR(game, s_settlers_))) {
+        goto done;
+    }
+    if (!PyDict_Check(team)) {
+        PyErr_SetString(PyExc_TypeError, "advance: the team must be a dict");
+        goto done;
+    }
+    int moved = 0;
+    {
+        Py_ssize_t pos = 0;
+        PyObject *id, *s;
+        while (!moved && PyDict_Next(team, &pos, &id, &s)) {
+            moved = PySequence_Contains(touched, id);
+            if (moved < 0) {
+                goto done;
+            }
+        }
+    }
+    double potential = before;
+    if (moved) {
+        Py_ssize_t pos = 0;
+        PyObject *id, *s;
+        while (PyDict_Next(team, &pos, &id, &s)) {
+            const int alive = bool_attr(s, s_alive);
+            if (alive < 0) {
+                goto done;
+            }
+            if (!alive) {
+                continue;
+            }
+            PyObject *cargo = ATTR(s, s_cargo);
+            if (cargo == NULL) {
+                goto done;
+            }
+            for (Py_ssize_t k = 0; k < n_kinds; k++) {
+                PyObject *units = PyObject_GetItem(cargo, PyTuple_GET_ITEM(kinds, k));
+                if (units == NULL) {
+                    Py_DECREF(cargo);
+                    goto done;
+                }
+                load[k] += PyLong_AsLongLong(units);
+                Py_DECREF(units);
+            }
+            Py_DECREF(cargo);
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+        }
+        long long sum = 0;
+        if (!(need = PyDict_New())) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < n_kinds; k++) {
+            sum += load[k] < win_target ? load[k] : win_target;
+            PyObject *units = PyLong_FromLongLong(load[k] < win_target ? win_target - load[k] : 0);
+            if (units == NULL || PyDict_SetItem(need, PyTuple_GET_ITEM(kinds, k), units) < 0) {
+                Py_XDECREF(units);
+                goto done;
+            }
+            Py_DECREF(units);
+        }
+        potential = (double)sum;
+        if (!(value = PyFloat_FromDouble(potential)) || PyObject_SetAttr(episode, s_potential, value) < 0 ||
+            PyObject_SetAttr(episode, s_need, need) < 0) {
+            goto done;
+        }
+        Py_CLEAR(value);
+    }
+    /* the reward (`Episode._judged`) */
+    Py_ssize_t deaths = 0;
+    {
+        PyObject *iterator = PyObject_GetIter(events), *event;
+        if (iterator == NULL) {
+            goto done;
+        }
+        while ((event = PyIter_Next(iterator)) != NULL) {
+            const int is = PyObject_IsInstance(event, died);
+            Py_DECREF(event);
+            if (is < 0) {
+                Py_DECREF(iterator);
+                goto done;
+            }
+            deaths += is;
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) {
+            goto done;
+        }
+    }
+    double reward = shaping * (potential - before) + death * (double)deaths;
+    if (illegal) {
+        reward += illegal_reward;
+    }
+    if (!(status = ATTR(game, s_status))) {
+        goto done;
+    }
+    const int won = PyObject_RichCompareBool(status, s_won, Py_EQ);
+    const int lost = PyObject_RichCompareBool(status, s_lost, Py_EQ);
+    const int running = PyObject_RichCompareBool(status, s_running, Py_EQ);
+    if (won < 0 || lost < 0 || running < 0) {
+        goto done;
+    }
+    if (won) {
+        reward += win;
+    } else if (lost) {
+        reward += loss;
+    }
+    int truncated = 0;
+    if (running) {
+        const long long r = int_attr(game, s_round);
+        if (r == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        truncated = r > max_rounds;
+    }
+    out = Py_BuildValue("(dOO)", reward, running ? Py_False : Py_True, truncated ? Py_True : Py_False);
+done:
+    Py_XDECREF(game);
+    Py_XDECREF(obs);
+    Py_XDECREF(exits);
+    Py_XDECREF(encoder);
+    Py_XDECREF(action);
+    Py_XDECREF(events);
+    Py_XDECREF(table);
+    Py_XDECREF(touched);
+    Py_XDECREF(team);
+    Py_XDECREF(need);
+    Py_XDECREF(status);
+    Py_XDECREF(value);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"observe", observe, METH_VARARGS, "Every row's observation and mask of a batch (see the source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
+    {"advance", advance, METH_VARARGS, "One game's step in a batch (`Episode.advance`; see the source)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -974,7 +1227,13 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_gone, "gone"},         {&s_version, "version"},   {&s_key, "_key"},
                  {&s_static_key, "_static_key"}, {&s_matrix, "_matrix"}, {&s_sync, "sync"},
                  {&s_static, "static"},     {&s_n, "n"},               {&s_codes, "codes"},
-                 {&s_shelters, "shelters"}, {&s_settlers_, "settlers"}};
+                 {&s_shelters, "shelters"}, {&s_settlers_, "settlers"},
+                 {&s_potential, "_potential"}, {&s_exits_cache, "_exits"}, {&s_apply, "apply"},
+                 {&s_take_touched, "take_touched"}, {&s_status, "status"}, {&s_action, "action"},
+                 {&s_features, "features"}, {&s_numbers, "numbers"}, {&s_orbit_list, "orbit"},
+                 {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
+                 {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
+                 {&s_lost, "lost"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {

@@ -19,13 +19,25 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import KINDS, Belt
+from ..rules import KINDS, Belt, Refused, Wait
+from ..rules.events import Died
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from . import _native
-from .encoding import _PAIRS, _SAFE_TO_EXPOSE, _WANTS, GLOBAL_FEATURES, Mask, Vector
-from .episode import Episode, final_mask
+from .encoding import _PAIRS, _SAFE_TO_EXPOSE, _WANTS, FIXED_ACTIONS, GLOBAL_FEATURES, Mask, Vector
+from .episode import DEATH_REWARD, ILLEGAL_REWARD, LOSS_REWARD, SHAPING, WIN_REWARD, Episode, final_mask
 from .hops import FAR, Distances, gate_key
-from .table import ASTEROID_FEATURES, CORE_CODES, GUIDE_AT, NUMBERS, Floats, Numbers, Pending, rows_of
+from .table import (
+    _UNKNOWN_CODE,
+    ASTEROID_FEATURES,
+    CODE_OF,
+    CORE_CODES,
+    GUIDE_AT,
+    NUMBERS,
+    Floats,
+    Numbers,
+    Pending,
+    rows_of,
+)
 
 POOLED = 512
 """Games on belts of at most this many asteroids keep their tables and moves in the batch's arrays, and their
@@ -189,8 +201,17 @@ class BatchEnv:
         picks = chosen.tolist()
         settlers = self.settler
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
+        # a game with no bots in its seats and its table in the batch's arrays steps in C (`_native.advance`, the
+        # same game and reward as `Episode.advance`)
+        advance = _native.advance if self.native else None
+        pooled = self._in_pool
         for i, episode in enumerate(self.episodes):
-            reward, ended, cut = episode.advance(settlers[i], picks[i])
+            if advance is not None and pooled[i] and not episode.bot_seats:
+                reward, ended, cut = advance(episode, settlers[i], picks[i], FIXED_ACTIONS, Refused, Wait, Died, KINDS,
+                                             CODE_OF, _UNKNOWN_CODE, WIN_TARGET, SHAPING, DEATH_REWARD,
+                                             ILLEGAL_REWARD, WIN_REWARD, LOSS_REWARD, episode.max_rounds)
+            else:
+                reward, ended, cut = episode.advance(settlers[i], picks[i])
             rewards[i] = reward
             terminated[i] = ended
             truncated[i] = cut
