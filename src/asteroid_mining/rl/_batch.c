@@ -1196,11 +1196,97 @@ done:
     return out;
 }
 
+
+/* moves(matrix, src, dst, limit, far): every row of a game's matrix of moves (`hops.Hops._full`): breadth-first
+ * from each asteroid over the directed links `src[k] -> dst[k]`, never deeper than `limit` moves (beyond: `far`),
+ * what scipy's unweighted `dijkstra` with that limit gives. `matrix` is n x (n + 4) or wider, rows apart. */
+static PyObject *moves(PyObject *self, PyObject *args) {
+    PyObject *objs[3];
+    Py_ssize_t limit, far;
+    if (!PyArg_ParseTuple(args, "OOOnn", &objs[0], &objs[1], &objs[2], &limit, &far)) {
+        return NULL;
+    }
+    Held h[3];
+    memset(h, 0, sizeof h);
+    if (hold_as(objs[0], &h[0], 1, PyBUF_STRIDES | PyBUF_WRITABLE, "matrix") < 0 ||
+        hold(objs[1], &h[1], 8, 0, "src") < 0 || hold(objs[2], &h[2], 8, 0, "dst") < 0) {
+        release(h, 3);
+        return NULL;
+    }
+    const Py_ssize_t n = h[0].view.ndim == 2 ? h[0].view.shape[0] : -1, edges = items(&h[1]);
+    if (n < 1 || h[0].view.shape[1] < n || h[0].view.strides[1] != 1 || h[0].view.strides[0] < h[0].view.shape[1] ||
+        items(&h[2]) != edges || far < 0 || far > 255 || limit < 0 || limit >= far) {
+        release(h, 3);
+        PyErr_SetString(PyExc_ValueError, "moves: the matrix and the links do not match");
+        return NULL;
+    }
+    uint8_t *matrix = (uint8_t *)h[0].view.buf;
+    const Py_ssize_t stride = h[0].view.strides[0];
+    const int64_t *src = (const int64_t *)h[1].view.buf, *dst = (const int64_t *)h[2].view.buf;
+    for (Py_ssize_t k = 0; k < edges; k++) {
+        if (src[k] < 0 || src[k] >= n || dst[k] < 0 || dst[k] >= n) {
+            release(h, 3);
+            PyErr_SetString(PyExc_ValueError, "moves: a link out of the belt");
+            return NULL;
+        }
+    }
+    /* the links as rows of a sparse matrix: each asteroid's targets, in one array */
+    Py_ssize_t *start = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *target = PyMem_Malloc((size_t)(edges > 0 ? edges : 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *queue = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    Py_ssize_t *filled = PyMem_Calloc((size_t)n, sizeof(Py_ssize_t));
+    if (start == NULL || target == NULL || queue == NULL || filled == NULL) {
+        PyMem_Free(start);
+        PyMem_Free(target);
+        PyMem_Free(queue);
+        PyMem_Free(filled);
+        release(h, 3);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < edges; k++) {
+        start[src[k] + 1]++;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        start[i + 1] += start[i];
+    }
+    for (Py_ssize_t k = 0; k < edges; k++) {
+        target[start[src[k]] + filled[src[k]]++] = (Py_ssize_t)dst[k];
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        uint8_t *row = matrix + s * stride;
+        memset(row, (int)far, (size_t)n);
+        row[s] = 0;
+        Py_ssize_t head = 0, tail = 0;
+        queue[tail++] = s;
+        while (head < tail) {
+            const Py_ssize_t at = queue[head++];
+            const uint8_t next = (uint8_t)(row[at] + 1);
+            if (next > limit) {
+                continue;
+            }
+            for (Py_ssize_t k = start[at]; k < start[at + 1]; k++) {
+                const Py_ssize_t to = target[k];
+                if (row[to] == far) {
+                    row[to] = next;
+                    queue[tail++] = to;
+                }
+            }
+        }
+    }
+    PyMem_Free(start);
+    PyMem_Free(target);
+    PyMem_Free(queue);
+    PyMem_Free(filled);
+    release(h, 3);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"observe", observe, METH_VARARGS, "Every row's observation and mask of a batch (see the source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
     {"advance", advance, METH_VARARGS, "One game's step in a batch (`Episode.advance`; see the source)."},
+    {"moves", moves, METH_VARARGS, "Every row of a game's matrix of moves (see the source)."},
     {NULL, NULL, 0, NULL},
 };
 

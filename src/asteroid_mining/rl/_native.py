@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules._engine import ENV, build_tag
-from .hops import StaticColumns
+from .hops import Moves, StaticColumns
 from .table import Refresh
 
 HERE = Path(__file__).parent
@@ -73,3 +73,5 @@ refresh: Refresh | None = None if _module is None else _module.refresh
 """`_batch.refresh` when the C build is in use: a table's rows of what the engine touched (`table.BeltTable`)."""
 advance: Callable[..., tuple[float, bool, bool]] | None = None if _module is None else _module.advance
 """`_batch.advance` when the C build is in use: one game's step in a batch (`Episode.advance`, `BatchEnv.step`)."""
+moves: Moves | None = None if _module is None else _module.moves
+"""`_batch.moves` when the C build is in use: every row of a game's matrix of moves (`hops.Hops`)."""

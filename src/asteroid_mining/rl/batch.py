@@ -186,6 +186,8 @@ class BatchEnv:
             episode.table.sink = self._pending
             episode.table.base = i * self._size
             episode.table.native = _native.refresh if self.native else None
+            assert episode.hops is not None
+            episode.hops.native = _native.moves if self.native else None
         self.seeds[i] = seed
         self.settler[i] = game.turn if game.turn in episode.learners else episode.learners[0]
 

@@ -40,6 +40,9 @@ StaticColumns = Callable[[Distances, npt.NDArray[np.bool_], npt.NDArray[np.int8]
                          None]
 """Writes `Hops.static`'s three columns into a whole matrix (`rl._native.static_columns`): the matrix, the wants,
 codes and shelters, the unknown core's code and `FAR`."""
+Moves = Callable[[Distances, npt.NDArray[np.int64], npt.NDArray[np.int64], int, int], None]
+"""Fills every row of a matrix of moves from the links' sources and destinations (`rl._native.moves`), given
+`LIMIT` and `FAR`."""
 
 
 def links_key(obs: Observation) -> Hashable:
@@ -60,7 +63,8 @@ FULL = 1024
 class Hops:
     """Moves between the asteroids of one game, kept until the links change (see the module)."""
 
-    __slots__ = ("_buffer", "_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "_targets", "n", "obs")
+    __slots__ = ("_buffer", "_graph", "_key", "_matrix", "_rows", "_static", "_static_key", "_targets", "n", "native",
+                 "obs")
 
     def __init__(self, obs: Observation, buffer: Distances | None = None) -> None:
         """The moves of the game `obs` sees. `buffer`: where to keep the matrix (n × (n + 4) bytes, a view of a
@@ -81,6 +85,9 @@ class Hops:
         self._static_key: Hashable = None
         self._targets: list[npt.NDArray[np.bool_] | None] = [None, None, None]
         """The targets each of `static`'s columns was worked out for (None: not since the links changed)."""
+        self.native: Moves | None = None
+        """When set (`rl.batch`, with `rl._native` built): the C breadth-first search that fills every row of the
+        matrix at once (`_full`), in place of scipy's over a sparse matrix (the same moves)."""
 
     def sync(self, key: Hashable) -> None:
         """The links' key now (`links_key`): a new one throws the rows away."""
@@ -95,6 +102,13 @@ class Hops:
 
     def _build(self) -> csr_matrix:
         """The belt's links and active gates as a sparse adjacency matrix (creation indices)."""
+        src, dst = self._links()
+        data = np.ones(len(src), dtype=np.float64)
+        return csr_matrix((data, (np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64))),
+                          shape=(self.n, self.n))
+
+    def _links(self) -> tuple[list[int], list[int]]:
+        """The belt's links and active gates' exits: their sources and destinations (creation indices)."""
         obs = self.obs
         index = {aid: obs.asteroid(aid).index for aid in obs.asteroid_ids()}
         src: list[int] = []
@@ -107,9 +121,7 @@ class Hops:
             for _, dest in exits:
                 src.append(index[at])
                 dst.append(index[dest])
-        data = np.ones(len(src), dtype=np.float64)
-        return csr_matrix((data, (np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64))),
-                          shape=(self.n, self.n))
+        return src, dst
 
     def _search(self, sources: list[int], nearest: bool = False) -> Distances:
         """Breadth-first from each of `sources` (in C): their rows, or with `nearest` the one row of moves to
@@ -130,7 +142,11 @@ class Hops:
             else:
                 matrix = self._buffer
                 matrix[...] = FAR
-            matrix[:, :n] = self._search(list(range(n)))
+            if self.native is not None:
+                src, dst = self._links()
+                self.native(matrix, np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), LIMIT, FAR)
+            else:
+                matrix[:, :n] = self._search(list(range(n)))
             self._matrix = matrix
         return matrix
 
