@@ -448,7 +448,14 @@ static void fill_rows(const Shape *d, const Arrays *a) {
 static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
-    *s_settlers_;
+    *s_settlers_, *s_legal_actions;
+
+/* What the mask is made with (`encoding`): the engine's move class, the index of each action class that has one,
+ * and (first index, field, whether over the kinds) of each that has several, the actions before the slots. */
+typedef struct {
+    PyObject *move, *fixed_index, *varied;
+    Py_ssize_t fixed_actions;
+} Masking;
 
 /* A new reference to an attribute, or NULL (an exception set). */
 #define ATTR(obj, name) PyObject_GetAttr((obj), (name))
@@ -457,7 +464,7 @@ static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *
  * loop for one game). 0, or -1 with an exception set. */
 static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t i, PyObject *episode,
                        PyObject *settler, PyObject *kinds, PyObject *gate_key, PyObject *wants_arrays,
-                       PyObject *columns_by) {
+                       PyObject *columns_by, const Masking *m) {
     const Py_ssize_t width = d->width, size = d->size, others_n = d->others, targets = others_n + 4;
     const Py_ssize_t far = size + 4, pad = d->n * size, first = i * width, offset = i * size;
     int result = -1;
@@ -483,29 +490,6 @@ static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "observe: exits must be a list");
         goto done;
     }
-    value = ATTR(episode, s_encoder);
-    if (value == NULL) {
-        goto done;
-    }
-    on = PyObject_CallMethodObjArgs(value, s_mask_indices, obs, settler, exits, NULL);
-    Py_CLEAR(value);
-    if (on == NULL || !PyList_Check(on)) {
-        if (on != NULL) {
-            PyErr_SetString(PyExc_TypeError, "observe: mask_indices must give a list");
-        }
-        goto done;
-    }
-    memset(mask, 0, (size_t)d->n_actions);
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(on); k++) {
-        const Py_ssize_t index = PyLong_AsSsize_t(PyList_GET_ITEM(on, k));
-        if (index < 0 || index >= d->n_actions) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_ValueError, "observe: an action index out of range");
-            }
-            goto done;
-        }
-        mask[index] = 1;
-    }
     /* the team: the others' rows and where the team carries the most (`BatchEnv._observe`) */
     if (!(need = ATTR(episode, s_need)) || !(row_of = ATTR(table, s_row)) || !(team = ATTR(game, s_settlers_))) {
         goto done;
@@ -524,6 +508,69 @@ static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t
     Py_INCREF(me);
     if (!(at = ATTR(me, s_at))) {
         goto done;
+    }
+    /* the mask (`Encoder.mask_indices`): the engine's legal actions, each at its index, and the exit slots */
+    if (!(on = PyObject_CallMethodOneArg(obs, s_legal_actions, settler))) {
+        goto done;
+    }
+    if (!PyList_Check(on)) {
+        PyErr_SetString(PyExc_TypeError, "observe: legal_actions must give a list");
+        goto done;
+    }
+    memset(mask, 0, (size_t)d->n_actions);
+    if (PyList_GET_SIZE(on) > 0) {
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(on); k++) {
+            PyObject *action = PyList_GET_ITEM(on, k);
+            PyObject *kind = (PyObject *)Py_TYPE(action);
+            if (kind == m->move) {
+                continue; /* moves are the exit slots, below */
+            }
+            Py_ssize_t index;
+            PyObject *fixed = PyDict_GetItemWithError(m->fixed_index, kind);
+            if (fixed != NULL) {
+                index = PyLong_AsSsize_t(fixed);
+            } else {
+                PyObject *varied = PyErr_Occurred() ? NULL : PyDict_GetItemWithError(m->varied, kind);
+                if (varied == NULL || !PyTuple_Check(varied) || PyTuple_GET_SIZE(varied) != 3) {
+                    if (!PyErr_Occurred()) {
+                        PyErr_SetString(PyExc_KeyError, "observe: an action without an index");
+                    }
+                    goto done;
+                }
+                const Py_ssize_t first_index = PyLong_AsSsize_t(PyTuple_GET_ITEM(varied, 0));
+                PyObject *field = PyObject_GetAttr(action, PyTuple_GET_ITEM(varied, 1));
+                if (field == NULL) {
+                    goto done;
+                }
+                Py_ssize_t offset;
+                if (PyObject_IsTrue(PyTuple_GET_ITEM(varied, 2))) { /* over the kinds */
+                    offset = PySequence_Index(kinds, field);
+                } else { /* over the gates the settler carries */
+                    PyObject *carried = ATTR(me, s_gates);
+                    offset = carried == NULL ? -1 : PySequence_Index(carried, field);
+                    Py_XDECREF(carried);
+                }
+                Py_DECREF(field);
+                if (offset < 0) {
+                    goto done;
+                }
+                index = first_index + offset;
+            }
+            if (index < 0 || index >= d->n_actions) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "observe: an action index out of range");
+                }
+                goto done;
+            }
+            mask[index] = 1;
+        }
+        if (m->fixed_actions + PyList_GET_SIZE(exits) > d->n_actions) {
+            PyErr_SetString(PyExc_ValueError, "observe: more exits than slots");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(exits); k++) {
+            mask[m->fixed_actions + k] = 1;
+        }
     }
     Py_ssize_t living = 0;
     {
@@ -861,7 +908,7 @@ done:
 enum { OBS, MASKS, FEATURES, NUMBERS_, MATRICES, SAFE, SCALED, ROWS, SEL, ROUNDS, WANTS, COUNTS, VIA, STORM, URGENCY,
        BUFFERS };
 
-/* observe(episodes, settlers, kinds, gate_key, wants_arrays, columns_by,
+/* observe(episodes, settlers, kinds, gate_key, wants_arrays, columns_by, move, fixed_index, varied, fixed_actions,
  *         observations, masks, features, numbers, matrices, safe, scaled,
  *         rows, sel, rounds, wants, counts, via, storm, urgency,   (scratch, written here)
  *         n, width, size, others, n_actions, max_rounds, codes, kinds, asteroid_features, guide_at,
@@ -872,8 +919,11 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     PyObject *episodes, *settlers, *kinds, *gate_key, *wants_arrays, *columns_by;
     PyObject *objs[BUFFERS];
     Shape d;
-    if (!PyArg_ParseTuple(args, "O!O!O!OO!OOOOOOOOOOOOOOOOnnnnnnnnnnnnnnn", &PyList_Type, &episodes, &PyList_Type,
-                          &settlers, &PyTuple_Type, &kinds, &gate_key, &PyDict_Type, &wants_arrays, &columns_by,
+    Masking masking;
+    if (!PyArg_ParseTuple(args, "O!O!O!OO!OOO!O!nOOOOOOOOOOOOOOOnnnnnnnnnnnnnnn", &PyList_Type, &episodes,
+                          &PyList_Type, &settlers, &PyTuple_Type, &kinds, &gate_key, &PyDict_Type, &wants_arrays,
+                          &columns_by, &masking.move, &PyDict_Type, &masking.fixed_index, &PyDict_Type,
+                          &masking.varied, &masking.fixed_actions,
                           &objs[OBS], &objs[MASKS], &objs[FEATURES], &objs[NUMBERS_], &objs[MATRICES], &objs[SAFE],
                           &objs[SCALED], &objs[ROWS], &objs[SEL], &objs[ROUNDS], &objs[WANTS], &objs[COUNTS],
                           &objs[VIA], &objs[STORM], &objs[URGENCY], &d.n, &d.width, &d.size, &d.others,
@@ -934,7 +984,7 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     int8_t *masks = (int8_t *)h[MASKS].view.buf;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (gather_game(&d, &a, masks + i * d.n_actions, i, PyList_GET_ITEM(episodes, i),
-                        PyList_GET_ITEM(settlers, i), kinds, gate_key, wants_arrays, columns_by) < 0) {
+                        PyList_GET_ITEM(settlers, i), kinds, gate_key, wants_arrays, columns_by, &masking) < 0) {
             release(h, BUFFERS);
             return NULL;
         }
@@ -1319,7 +1369,7 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_features, "features"}, {&s_numbers, "numbers"}, {&s_orbit_list, "orbit"},
                  {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
                  {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
-                 {&s_lost, "lost"}};
+                 {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {

@@ -19,11 +19,21 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import KINDS, Belt, Refused, Wait
+from ..rules import KINDS, Belt, Move, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from . import _native
-from .encoding import _PAIRS, _SAFE_TO_EXPOSE, _WANTS, FIXED_ACTIONS, GLOBAL_FEATURES, Mask, Vector
+from .encoding import (
+    _FIXED_INDEX,
+    _PAIRS,
+    _SAFE_TO_EXPOSE,
+    _VARIED,
+    _WANTS,
+    FIXED_ACTIONS,
+    GLOBAL_FEATURES,
+    Mask,
+    Vector,
+)
 from .episode import DEATH_REWARD, ILLEGAL_REWARD, LOSS_REWARD, SHAPING, WIN_REWARD, Episode, final_mask
 from .hops import FAR, Distances, gate_key
 from .table import (
@@ -51,6 +61,9 @@ _NEVER = (False,) * (len(CORE_CODES) - len(KINDS))
 """Whether the core codes after the kinds (hollow, unknown) are needed."""
 _SCALED = _PAIRS[:, 0, 0]
 """A `<target>_hops` feature for each count of moves (`encoding._PAIRS`)."""
+_VARIED_C = {kind: (at.first, at.field, at.over == "kinds") for kind, at in _VARIED.items()}
+"""`encoding._VARIED` as `_native.observe` reads it: each action class's first index, field, and whether it is
+over the kinds (else over the gates the settler carries)."""
 _SCALED_C = np.ascontiguousarray(_SCALED)
 """The same in one block (`_native.observe` reads it through the buffer protocol)."""
 
@@ -250,10 +263,11 @@ class BatchEnv:
         n, width, size, n_actions, others_n = self.n, self._rows, self._size, self.n_actions, self._others
         observe = _native.observe
         if observe is not None and self.native:
-            observe(self.episodes, self.settler, KINDS, gate_key, _WANTS, _native.static_columns, self.observations,
-                    self.masks, self._features, self._numbers, self._matrices, _SAFE, _SCALED_C, *self._scratch, n,
-                    width, size, others_n, n_actions, self._max_rounds, len(CORE_CODES), len(KINDS),
-                    ASTEROID_FEATURES, GUIDE_AT, GLOBAL_FEATURES, GATE_LIMIT, WIN_TARGET, CARGO_LIMIT, _COUNTS)
+            observe(self.episodes, self.settler, KINDS, gate_key, _WANTS, _native.static_columns, Move, _FIXED_INDEX,
+                    _VARIED_C, FIXED_ACTIONS, self.observations, self.masks, self._features, self._numbers,
+                    self._matrices, _SAFE, _SCALED_C, *self._scratch, n, width, size, others_n, n_actions,
+                    self._max_rounds, len(CORE_CODES), len(KINDS), ASTEROID_FEATURES, GUIDE_AT, GLOBAL_FEATURES,
+                    GATE_LIMIT, WIN_TARGET, CARGO_LIMIT, _COUNTS)
             return
         pad = n * size  # the features' row of zeros
         far = size + 4  # the matrices' column of `FAR`
