@@ -137,6 +137,7 @@ class BatchEnv:
         storms and their urgency."""
         for i, episode in enumerate(self.episodes):
             episode.storage = partial(self._storage, i)
+            episode.table_native = _native.refresh if self.native else None
 
     def _storage(self, i: int, count: int) -> tuple[Floats, Numbers, Distances | None]:
         """Where game `i`, new, with `count` asteroids keeps its table and moves (`Episode.storage`)."""

@@ -29,7 +29,7 @@ from ..rules.events import Died, Event
 from ..rules.materials import WIN_TARGET
 from .encoding import FIXED_ACTIONS, Encoder, Mask, Vector
 from .hops import Distances, Hops, gate_key
-from .table import BeltTable, Floats, Numbers
+from .table import BeltTable, Floats, Numbers, Refresh
 
 WIN_REWARD = 1.0
 LOSS_REWARD = -1.0
@@ -163,6 +163,8 @@ class Episode:
         self.storage: Storage | None = None
         """Where a new game's table and moves are kept (`rl.batch`: views of a batch's arrays), given the
         number of asteroids; None: arrays of their own."""
+        self.table_native: Refresh | None = None
+        """The C function that fills the rows of a table kept in `storage` (`table.BeltTable.native`), or None."""
 
     def start(self, seed: int) -> Game:
         """A new game: the belt and the game's dice from `seed` (the bots in seats are seeded with it too); the
@@ -176,7 +178,7 @@ class Episode:
             self.hops = Hops(obs)
         else:
             features, numbers, matrix = self.storage(obs.asteroid_count)
-            self.table = BeltTable(self.game, obs, features, numbers)
+            self.table = BeltTable(self.game, obs, features, numbers, self.table_native)
             self.hops = Hops(obs, matrix)
         self._bots = {seat: make_bot(name, seed) for seat, name in self.bot_seats.items()}
         if self._bots:

@@ -127,11 +127,12 @@ class BeltTable:
     """The rows of every asteroid of one game, indexed by the asteroids' creation order."""
 
     def __init__(self, game: Game, obs: Observation, features: Floats | None = None,
-                 numbers: Numbers | None = None) -> None:
+                 numbers: Numbers | None = None, native: Refresh | None = None) -> None:
         """The table of `game` (seen through `obs`), every row filled, the game's touched ids taken.
 
         `features` and `numbers`: where to keep `features` and `numbers` (arrays of the right shapes, views of a
-        batch's storage that gathers the rows of many games at once, `rl.batch`); else arrays of their own."""
+        batch's storage that gathers the rows of many games at once, `rl.batch`); else arrays of their own.
+        `native`: see the attribute (float32 `features` only)."""
         self.obs = obs
         self.game = game
         ids = list(game.asteroids)
@@ -158,7 +159,7 @@ class BeltTable:
         """When set (`rl.batch`), `refresh` appends the rows it rewrites here, numbered from `base`, rather than
         writing them: the batch writes every game's rows in one go before it reads them."""
         self.base = 0
-        self.native: Refresh | None = None
+        self.native = native
         """When set (`rl.batch`, with `rl._native` built), `refresh` is this C function: it writes the rows at once
         into `features` and `numbers` (arrays of the batch's, float32) and brings the lists up to date, reading
         the engine's asteroids as `AsteroidView` shows them (the same rows `rows_of` makes)."""
