@@ -449,6 +449,8 @@ static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
     *s_settlers_, *s_legal_actions;
+static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
+    *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
 
 /* What the mask is made with (`encoding`): the engine's move class, the index of each action class that has one,
  * and (first index, field, whether over the kinds) of each that has several, the actions before the slots. */
@@ -482,14 +484,6 @@ static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t
         !(hops = ATTR(episode, s_hops))) {
         goto done;
     }
-    /* the exits and the mask (`Episode.exits`, `Encoder.mask_indices`: the engine's legal actions) */
-    if (!(exits = PyObject_CallMethodOneArg(episode, s_exits, settler))) {
-        goto done;
-    }
-    if (!PyList_Check(exits)) {
-        PyErr_SetString(PyExc_TypeError, "observe: exits must be a list");
-        goto done;
-    }
     /* the team: the others' rows and where the team carries the most (`BatchEnv._observe`) */
     if (!(need = ATTR(episode, s_need)) || !(row_of = ATTR(table, s_row)) || !(team = ATTR(game, s_settlers_))) {
         goto done;
@@ -509,6 +503,29 @@ static int gather_game(const Shape *d, const Arrays *a, int8_t *mask, Py_ssize_t
     if (!(at = ATTR(me, s_at))) {
         goto done;
     }
+    /* the exit slots (`Encoder.exits`: the asteroid's exits when they fit in the slots, else `Episode.exits`
+     * ranks them), kept for the next step's move as `Episode.exits` keeps them */
+    if (at == Py_None) {
+        exits = PyList_New(0);
+    } else {
+        exits = PyObject_CallMethodOneArg(obs, s_exits, at);
+        if (exits != NULL && PyList_Check(exits) && PyList_GET_SIZE(exits) > width - 1) {
+            Py_CLEAR(exits);
+            exits = PyObject_CallMethodOneArg(episode, s_exits, settler);
+        }
+    }
+    if (exits == NULL) {
+        goto done;
+    }
+    if (!PyList_Check(exits) || PyList_GET_SIZE(exits) > width - 1) {
+        PyErr_SetString(PyExc_TypeError, "observe: the exits must be a list that fits in the slots");
+        goto done;
+    }
+    value = PyTuple_Pack(2, settler, exits);
+    if (value == NULL || PyObject_SetAttr(episode, s_exits_cache, value) < 0) {
+        goto done;
+    }
+    Py_CLEAR(value);
     /* the mask (`Encoder.mask_indices`): the engine's legal actions, each at its index, and the exit slots */
     if (!(on = PyObject_CallMethodOneArg(obs, s_legal_actions, settler))) {
         goto done;
@@ -994,8 +1011,6 @@ static PyObject *observe(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
-    *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
 
 /* What `table.BeltTable.refresh` does for a table kept in a batch's arrays, the table given whole: its rows of
  * `ids` rewritten (`refresh_rows`) and its counts of changes and of asteroids gone brought up to date. */
