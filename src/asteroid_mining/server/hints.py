@@ -26,7 +26,7 @@ from ..rules import Action, BuildGates, BuildRobot, Drill, Game, Mine, Move, Pla
 from ..rules.materials import MATERIALS
 from .action_schemas import ActionJson
 from .errors import ServerError
-from .lobby import _body_doc, _game, bearer_token, charge_load, client_of, json_body
+from .lobby import _body_doc, _game, bearer_token, charge_load, client_of, json_body, refuse_unknown_token
 from .schemas import ErrorBody, _StrictBody
 from .security import TokenBucket
 from .view_schemas import Record
@@ -176,6 +176,7 @@ async def game_hint(game_id: str, request: Request) -> Hint:
     limiter, slots = _state(request)
     # a finished game is loaded from the store to be refused: charged as every read that loads one (it cost 27 ms
     # of CPU on the `large` belt, asked for in a loop with any token)
+    await refuse_unknown_token(request, game_id, token)  # (a game let go: told without loading it)
     await charge_load(request, game_id)
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)

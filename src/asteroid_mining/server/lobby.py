@@ -224,6 +224,15 @@ async def charge_load(connection: HTTPConnection, game_id: str, watching: bool =
         connection.app.state.history_limiter.check(client_of(connection), LOAD_REFUSED)
 
 
+async def refuse_unknown_token(connection: HTTPConnection, game_id: str, token: str) -> None:
+    """`403 bad_token` for a token that plays no seat of a game this server does not hold, when the hub can tell
+    without loading the game (`GameHub.token_refused`): a wrong token is then refused without a load, and without
+    taking a token of the address's history bucket for one."""
+    hub: GameHub = connection.app.state.hub
+    if await hub.token_refused(game_id, token):
+        raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
+
+
 async def finished_or_live(request: Request, game_id: str, part: str,
                            answer: Callable[[LiveGame], dict[str, Any]]) -> Response:
     """`answer(live)` as JSON text (gzipped for a client that takes it), kept by `part` in `FinishedAnswers`: a
@@ -288,6 +297,7 @@ async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
     if token is None:
         raise ServerError(401, "token_required", "send a seat's token: {\"token\": …} or Authorization: Bearer",
                           "token")
+    await refuse_unknown_token(request, game_id, token)  # (a game let go: told without loading it)
     await charge_load(request, game_id)  # a finished game is loaded from the store to be refused (`charge_load`)
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)
