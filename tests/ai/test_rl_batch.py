@@ -27,6 +27,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         monkeypatch.setattr(_native, "static_columns", None)
         monkeypatch.setattr(_native, "advance", None)
         monkeypatch.setattr(_native, "moves", None)
+        monkeypatch.setattr(_native, "step", None)
     return str(request.param)
 
 

@@ -1062,23 +1062,42 @@ done:
  * `Episode.advance` for a game with no bots in its seats and its table in a batch's arrays (`rl.batch`): the
  * action at `index` (`wait` when the rules refuse it), the table's rows of what the engine touched, the team's
  * sums (`Episode._moved`) and the reward (`Episode._judged`), the same float64 operations in the same order. */
-static PyObject *advance(PyObject *self, PyObject *args) {
-    PyObject *episode, *settler, *refused, *wait_type, *died, *kinds, *code_of;
-    Py_ssize_t index, fixed, unknown, win_target, max_rounds;
+/* The rules of a step's reward and the engine's classes a step needs (`advance`'s arguments). */
+typedef struct {
+    PyObject *refused, *wait_type, *died, *kinds, *code_of;
+    Py_ssize_t fixed, unknown, win_target, max_rounds;
     double shaping, death, illegal_reward, win, loss;
-    if (!PyArg_ParseTuple(args, "OOnnOOOO!O!nndddddn", &episode, &settler, &index, &fixed, &refused, &wait_type,
-                          &died, &PyTuple_Type, &kinds, &PyDict_Type, &code_of, &unknown, &win_target, &shaping,
-                          &death, &illegal_reward, &win, &loss, &max_rounds)) {
-        return NULL;
+} Stepping;
+
+static int parse_stepping(PyObject *args, Py_ssize_t at, Stepping *r) {
+    PyObject *rest = PyTuple_GetSlice(args, at, PyTuple_GET_SIZE(args));
+    if (rest == NULL) {
+        return -1;
     }
-    PyObject *out = NULL, *game = NULL, *obs = NULL, *exits = NULL, *encoder = NULL, *action = NULL, *events = NULL,
+    const int ok = PyArg_ParseTuple(rest, "nOOOO!O!nndddddn", &r->fixed, &r->refused, &r->wait_type, &r->died,
+                                    &PyTuple_Type, &r->kinds, &PyDict_Type, &r->code_of, &r->unknown, &r->win_target,
+                                    &r->shaping, &r->death, &r->illegal_reward, &r->win, &r->loss, &r->max_rounds);
+    Py_DECREF(rest);
+    if (ok && PyTuple_GET_SIZE(r->kinds) > 16) {
+        PyErr_SetString(PyExc_ValueError, "advance: too many kinds");
+        return -1;
+    }
+    return ok ? 0 : -1;
+}
+
+/* One game's step (see `advance`): its reward and flags, 0; or -1 with an exception set. */
+static int advance_game(PyObject *episode, PyObject *settler, Py_ssize_t index, const Stepping *r, double *reward_out,
+                        int *terminated_out, int *truncated_out) {
+    PyObject *refused = r->refused, *wait_type = r->wait_type, *died = r->died, *kinds = r->kinds,
+             *code_of = r->code_of;
+    const Py_ssize_t fixed = r->fixed, unknown = r->unknown, win_target = r->win_target, max_rounds = r->max_rounds;
+    const double shaping = r->shaping, death = r->death, illegal_reward = r->illegal_reward, win = r->win,
+                 loss = r->loss;
+    int out = -1;
+    PyObject *game = NULL, *obs = NULL, *exits = NULL, *encoder = NULL, *action = NULL, *events = NULL,
              *table = NULL, *touched = NULL, *team = NULL, *need = NULL, *status = NULL, *value = NULL;
     const Py_ssize_t n_kinds = PyTuple_GET_SIZE(kinds);
     long long load[16] = {0};
-    if (n_kinds > 16) {
-        PyErr_SetString(PyExc_ValueError, "advance: too many kinds");
-        return NULL;
-    }
     if (!(value = ATTR(episode, s_potential))) {
         goto done;
     }
@@ -1244,7 +1263,10 @@ static PyObject *advance(PyObject *self, PyObject *args) {
         }
         truncated = r > max_rounds;
     }
-    out = Py_BuildValue("(dOO)", reward, running ? Py_False : Py_True, truncated ? Py_True : Py_False);
+    *reward_out = reward;
+    *terminated_out = !running;
+    *truncated_out = truncated;
+    out = 0;
 done:
     Py_XDECREF(game);
     Py_XDECREF(obs);
@@ -1259,6 +1281,138 @@ done:
     Py_XDECREF(status);
     Py_XDECREF(value);
     return out;
+}
+
+/* advance(episode, settler, index, fixed_actions, refused, wait, died, kinds, code_of, unknown, win_target,
+ *         shaping, death, illegal, win, loss, max_rounds) -> (reward, terminated, truncated) */
+static PyObject *advance(PyObject *self, PyObject *args) {
+    PyObject *episode, *settler;
+    Py_ssize_t index;
+    Stepping r;
+    PyObject *head = PyTuple_GetSlice(args, 0, 3);
+    if (head == NULL) {
+        return NULL;
+    }
+    const int ok = PyArg_ParseTuple(head, "OOn", &episode, &settler, &index);
+    Py_DECREF(head);
+    if (!ok || parse_stepping(args, 3, &r) < 0) {
+        return NULL;
+    }
+    double reward;
+    int terminated, truncated;
+    if (advance_game(episode, settler, index, &r, &reward, &terminated, &truncated) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(dOO)", reward, terminated ? Py_True : Py_False, truncated ? Py_True : Py_False);
+}
+
+/* step(episodes, settlers, picks, eligible, rewards, terminated, truncated, <advance's rules from fixed_actions>)
+ * -> the games that ended, as (row, settler) pairs
+ * `BatchEnv.step`'s loop: each row's settler takes its action, in C (`advance_game`) where `eligible[i]` (no bots
+ * in the seats, the table in the batch's arrays), else through `Episode.advance`; the rewards and flags written
+ * into the batch's arrays, and each row's settler moved on to the one whose turn it is (the one that acted when the
+ * game ended). The games that ended are left to the caller to start again, in order. */
+static PyObject *step(PyObject *self, PyObject *args) {
+    PyObject *episodes, *settlers, *picks, *eligible, *objs[3];
+    Stepping r;
+    if (PyTuple_GET_SIZE(args) < 7) {
+        PyErr_SetString(PyExc_TypeError, "step: too few arguments");
+        return NULL;
+    }
+    PyObject *head = PyTuple_GetSlice(args, 0, 7);
+    if (head == NULL) {
+        return NULL;
+    }
+    const int ok = PyArg_ParseTuple(head, "O!O!O!O!OOO", &PyList_Type, &episodes, &PyList_Type, &settlers,
+                                    &PyList_Type, &picks, &PyList_Type, &eligible, &objs[0], &objs[1], &objs[2]);
+    Py_DECREF(head);
+    if (!ok || parse_stepping(args, 7, &r) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t n = PyList_GET_SIZE(episodes);
+    Held h[3];
+    memset(h, 0, sizeof h);
+    if (hold(objs[0], &h[0], 4, 1, "rewards") < 0 || hold(objs[1], &h[1], 1, 1, "terminated") < 0 ||
+        hold(objs[2], &h[2], 1, 1, "truncated") < 0) {
+        release(h, 3);
+        return NULL;
+    }
+    if (PyList_GET_SIZE(settlers) != n || PyList_GET_SIZE(picks) != n || PyList_GET_SIZE(eligible) != n ||
+        items(&h[0]) != n || items(&h[1]) != n || items(&h[2]) != n) {
+        release(h, 3);
+        PyErr_SetString(PyExc_ValueError, "step: the batch's lists and arrays differ in length");
+        return NULL;
+    }
+    float *rewards = (float *)h[0].view.buf;
+    uint8_t *terminated = (uint8_t *)h[1].view.buf, *truncated = (uint8_t *)h[2].view.buf;
+    PyObject *ended = PyList_New(0);
+    if (ended == NULL) {
+        release(h, 3);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *episode = PyList_GET_ITEM(episodes, i), *settler = PyList_GET_ITEM(settlers, i);
+        double reward;
+        int done_, cut;
+        const Py_ssize_t index = PyLong_AsSsize_t(PyList_GET_ITEM(picks, i));
+        if (index == -1 && PyErr_Occurred()) {
+            goto failed;
+        }
+        if (PyObject_IsTrue(PyList_GET_ITEM(eligible, i))) {
+            if (advance_game(episode, settler, index, &r, &reward, &done_, &cut) < 0) {
+                goto failed;
+            }
+        } else {
+            PyObject *result = PyObject_CallMethod(episode, "advance", "On", settler, index);
+            if (result == NULL) {
+                goto failed;
+            }
+            int parsed = PyArg_ParseTuple(result, "dpp", &reward, &done_, &cut);
+            Py_DECREF(result);
+            if (!parsed) {
+                goto failed;
+            }
+        }
+        rewards[i] = (float)reward;
+        terminated[i] = (uint8_t)done_;
+        truncated[i] = (uint8_t)cut;
+        /* the settler whose turn it is next, as `TeamEnv` observes it (the one that acted when the game ended in
+         * the bots' turns) */
+        PyObject *game = ATTR(episode, s_game);
+        PyObject *turn = game == NULL ? NULL : PyObject_GetAttrString(game, "turn");
+        PyObject *learners = PyObject_GetAttrString(episode, "learners");
+        Py_XDECREF(game);
+        if (turn == NULL || learners == NULL) {
+            Py_XDECREF(turn);
+            Py_XDECREF(learners);
+            goto failed;
+        }
+        const int theirs = PySequence_Contains(learners, turn);
+        Py_DECREF(learners);
+        if (theirs < 0) {
+            Py_DECREF(turn);
+            goto failed;
+        }
+        PyObject *next = theirs ? turn : settler;
+        Py_INCREF(next);
+        Py_DECREF(turn);
+        if (done_ || cut) {
+            PyObject *pair = Py_BuildValue("(nN)", i, next);
+            if (pair == NULL || PyList_Append(ended, pair) < 0) {
+                Py_XDECREF(pair);
+                goto failed;
+            }
+            Py_DECREF(pair);
+        } else if (PyList_SetItem(settlers, i, next) < 0) {
+            goto failed;
+        }
+    }
+    release(h, 3);
+    return ended;
+failed:
+    release(h, 3);
+    Py_DECREF(ended);
+    return NULL;
 }
 
 
@@ -1352,6 +1506,7 @@ static PyMethodDef methods[] = {
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
     {"advance", advance, METH_VARARGS, "One game's step in a batch (`Episode.advance`; see the source)."},
     {"moves", moves, METH_VARARGS, "Every row of a game's matrix of moves (see the source)."},
+    {"step", step, METH_VARARGS, "Every game's step of a batch (`BatchEnv.step`; see the source)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -75,3 +75,5 @@ advance: Callable[..., tuple[float, bool, bool]] | None = None if _module is Non
 """`_batch.advance` when the C build is in use: one game's step in a batch (`Episode.advance`, `BatchEnv.step`)."""
 moves: Moves | None = None if _module is None else _module.moves
 """`_batch.moves` when the C build is in use: every row of a game's matrix of moves (`hops.Hops`)."""
+step: Callable[..., list[tuple[int, str]]] | None = None if _module is None else _module.step
+"""`_batch.step` when the C build is in use: every game's step of a batch (`BatchEnv.step`)."""

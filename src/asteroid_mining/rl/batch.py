@@ -217,17 +217,23 @@ class BatchEnv:
         picks = chosen.tolist()
         settlers = self.settler
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
-        # a game with no bots in its seats and its table in the batch's arrays steps in C (`_native.advance`, the
-        # same game and reward as `Episode.advance`)
-        advance = _native.advance if self.native else None
-        pooled = self._in_pool
+        step = _native.step
+        if step is not None and self.native:
+            # every game steps in C, those with no bots in their seats and their tables in the batch's arrays
+            # without a call into Python (`_native.step`: the same games and rewards as `Episode.advance`); the
+            # games that ended start again here, in order (the seeds are drawn in the order of the rows)
+            eligible = [pooled and not episode.bot_seats
+                        for pooled, episode in zip(self._in_pool, self.episodes, strict=True)]
+            for i, settler in step(self.episodes, settlers, picks, eligible, rewards, terminated, truncated,
+                                   FIXED_ACTIONS, Refused, Wait, Died, KINDS, CODE_OF, _UNKNOWN_CODE, WIN_TARGET,
+                                   SHAPING, DEATH_REWARD, ILLEGAL_REWARD, WIN_REWARD, LOSS_REWARD, self._max_rounds):
+                self._flush()
+                self.final_observation[i] = self.episodes[i].encode(settler)[0]
+                self._start(i, self._draw())
+            self._observe()
+            return self.observations, self.masks, rewards, terminated, truncated
         for i, episode in enumerate(self.episodes):
-            if advance is not None and pooled[i] and not episode.bot_seats:
-                reward, ended, cut = advance(episode, settlers[i], picks[i], FIXED_ACTIONS, Refused, Wait, Died, KINDS,
-                                             CODE_OF, _UNKNOWN_CODE, WIN_TARGET, SHAPING, DEATH_REWARD,
-                                             ILLEGAL_REWARD, WIN_REWARD, LOSS_REWARD, episode.max_rounds)
-            else:
-                reward, ended, cut = episode.advance(settlers[i], picks[i])
+            reward, ended, cut = episode.advance(settlers[i], picks[i])
             rewards[i] = reward
             terminated[i] = ended
             truncated[i] = cut
