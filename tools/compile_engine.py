@@ -184,6 +184,11 @@ NATIVE = SRC / "asteroid_mining" / "rl"
 """The batched environment's C loop (`rl/_batch.c`, a plain C extension: no mypyc), recorded in `_native.json`."""
 
 
+NATIVE_FLAGS = ["-O3", "-ffp-contract=off"]
+"""The C loop's compile flags: no fused multiply-adds (a CPU that has them would round the rewards and features
+otherwise than Python and numpy do: the streams are to be the same bit for bit)."""
+
+
 def native_clean() -> None:
     """Remove the C loop's extension module and its record (the numpy path is used)."""
     (NATIVE / "_native.json").unlink(missing_ok=True)
@@ -203,7 +208,7 @@ def native_build() -> None:
         script.write_text(
             "from setuptools import Extension, setup\n"
             "setup(name='asteroid-mining-native', ext_modules=[Extension(\n"
-            f"    'asteroid_mining.rl._batch', [{str(source)!r}], extra_compile_args=['-O2'])])\n",
+            f"    'asteroid_mining.rl._batch', [{str(source)!r}], extra_compile_args={NATIVE_FLAGS!r})])\n",
             encoding="utf-8",
         )
         command = [sys.executable, str(script), "build_ext", "--build-temp", str(Path(tmp) / "obj"),
@@ -217,8 +222,8 @@ def native_build() -> None:
     if hashlib.sha256(source.read_bytes()).hexdigest() != digest:
         native_clean()
         raise SystemExit("compile_engine: rl/_batch.c changed while compiling; run it again")
-    (NATIVE / "_native.json").write_text(json.dumps({"tag": _engine.build_tag(), "source": digest}, indent=1) + "\n",
-                                         encoding="utf-8")
+    record = {"tag": _engine.build_tag(), "source": digest, "flags": NATIVE_FLAGS}
+    (NATIVE / "_native.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 def native_stale() -> bool:
@@ -226,7 +231,7 @@ def native_stale() -> bool:
     record = NATIVE / "_native.json"
     try:
         built = json.loads(record.read_text(encoding="utf-8"))
-        fresh = built == {"tag": _engine.build_tag(),
+        fresh = built == {"tag": _engine.build_tag(), "flags": NATIVE_FLAGS,
                           "source": hashlib.sha256((NATIVE / "_batch.c").read_bytes()).hexdigest()}
     except (OSError, ValueError):
         return True

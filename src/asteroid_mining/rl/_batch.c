@@ -97,27 +97,34 @@ static PyObject *static_columns(PyObject *self, PyObject *args) {
     const int8_t *wants = (const int8_t *)h[1].view.buf;
     const int8_t *codes = (const int8_t *)h[2].view.buf;
     const uint8_t *shelters = (const uint8_t *)h[3].view.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint8_t *line = matrix + i * stride;
-        line[n] = line[n + 1] = line[n + 2] = (uint8_t)far;
+    /* each column's minimum in a row of its own (the loops over an asteroid's moves run over bytes side by side,
+     * which the compiler does several at a time), then written into the matrix */
+    uint8_t *column = PyMem_Malloc((size_t)n * 3);
+    if (column == NULL) {
+        release(h, 4);
+        return PyErr_NoMemory();
     }
+    memset(column, (int)far, (size_t)n * 3);
     for (Py_ssize_t j = 0; j < n; j++) {
         const int8_t code = codes[j];
-        const int column[3] = {code >= 0 && code < wanted && wants[code], code == unknown, shelters[j] != 0};
-        if (!column[0] && !column[1] && !column[2]) {
-            continue;
-        }
+        const int is[3] = {code >= 0 && code < wanted && wants[code], code == unknown, shelters[j] != 0};
         const uint8_t *from = matrix + j * stride; /* the moves from j: to j, as the links are symmetric */
         for (int c = 0; c < 3; c++) {
-            if (!column[c]) {
-                continue;
-            }
-            for (Py_ssize_t i = 0; i < n; i++) {
-                uint8_t *cell = matrix + i * stride + n + c;
-                *cell = from[i] < *cell ? from[i] : *cell;
+            if (is[c]) {
+                uint8_t *to = column + c * n;
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    to[i] = from[i] < to[i] ? from[i] : to[i];
+                }
             }
         }
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint8_t *line = matrix + i * stride;
+        line[n] = column[i];
+        line[n + 1] = column[n + i];
+        line[n + 2] = column[2 * n + i];
+    }
+    PyMem_Free(column);
     release(h, 4);
     Py_RETURN_NONE;
 }
