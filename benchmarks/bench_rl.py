@@ -1,8 +1,9 @@
 """Learning environments and self-play: steps and games per second, on each build of the engine.
 
 - `TeamEnv` and `SettlersEnv` on `small` with random masked actions (resets included), per core;
-- `BatchEnv` with 64 games on `small`, the actions chosen for the whole batch in numpy, per core, and the same
-  with each game's observation made by its own `Episode.encode` (the per-game path it replaced);
+- `BatchEnv` with 64 games on `small`, the actions chosen for the whole batch in numpy, per core: with its C loop
+  (`rl._native`, built by `make compiled`; the pure build runs without it), the same without it (Python and
+  numpy), and with each game's observation made by its own `Episode.encode` (the per-game path before either);
 - `TeamEnv` in Gymnasium's `SyncVectorEnv` and `AsyncVectorEnv` with 2 environments (steps of all of them,
   per second of wall-clock time: the asynchronous one uses a process per environment);
 - `simulate` with the random bot and the planner on `small`: games per second on one core.
@@ -65,12 +66,14 @@ def settlers_steps(steps: int) -> float:
     return steps / (time.process_time() - t0)
 
 
-def batch_steps(steps: int, n: int = 64, per_game: bool = False) -> float:
+def batch_steps(steps: int, n: int = 64, per_game: bool = False, native: bool = True) -> float:
     """`BatchEnv` steps (games × calls) per CPU second, `n` games on `small`, random masked actions chosen in
     numpy for the whole batch at once, resets included. `per_game`: each game's observation made by its own
     `Episode.encode`, as before the batch filled them together (what it does on belts over `rl.batch.POOLED`
-    asteroids): the same observations, the other side of an A/B measured in the same minutes."""
+    asteroids): the same observations, the other side of an A/B measured in the same minutes. `native`: the games
+    stepped and the observations filled by the C loop (`rl._native`) when it is built, else in Python and numpy."""
     env = BatchEnv(n, "small")
+    env.native = native and env.native
     env._pooled = not per_game
     rng = np.random.default_rng(0)
     _, masks = env.reset(seed=0)
@@ -116,7 +119,8 @@ def measure(quick: bool) -> dict[str, float]:
     return {
         "team_steps": team_steps(steps),
         "batch_64_steps": batch_steps(steps),
-        "batch_64_per_game": batch_steps(steps, per_game=True),
+        "batch_64_numpy": batch_steps(steps, native=False),
+        "batch_64_per_game": batch_steps(steps, per_game=True, native=False),
         "settlers_steps": settlers_steps(steps),
         "sync_2_steps": vector_steps("sync", steps // 2),
         "async_2_steps": vector_steps("async", steps // 2),
@@ -128,6 +132,7 @@ def measure(quick: bool) -> dict[str, float]:
 FIGURES = [
     ("team_steps", "TeamEnv steps/s per core (small, random masked)"),
     ("batch_64_steps", "BatchEnv, 64 games: steps/s per core"),
+    ("batch_64_numpy", "  the same without the C loop (numpy): steps/s"),
     ("batch_64_per_game", "  the same, each game's Episode.encode: steps/s"),
     ("settlers_steps", "SettlersEnv steps/s per core"),
     ("sync_2_steps", "SyncVectorEnv, 2 TeamEnvs: steps/s (wall)"),

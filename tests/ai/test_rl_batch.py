@@ -197,3 +197,13 @@ def test_batch_env_rows_are_independent_of_the_batch_size() -> None:
         assert obs1[0].tobytes() == obs4[0].tobytes() and masks1[0].tobytes() == masks4[0].tobytes()
         obs1, masks1, *_ = one.step(np.array([action]))
         obs4, masks4, *_ = four.step(np.array([action, 0, 0, 0]))
+
+
+def test_batch_env_native_is_refused_when_the_c_loop_is_not_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking for the C loop where it is not built says why, rather than failing later in a step."""
+    monkeypatch.setattr(_native, "observe", None)
+    monkeypatch.setattr(_native, "problem", "not built (run `make compiled`; it needs a C compiler)")
+    batch = BatchEnv(2, "tutorial")
+    assert not batch.native
+    with pytest.raises(ValueError, match="not built"):
+        batch.native = True

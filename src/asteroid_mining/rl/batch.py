@@ -124,9 +124,7 @@ class BatchEnv:
         self._cells = np.zeros((n, 1, 1), dtype=np.intp)
         """Where each game's matrix starts in the flat `_matrices`."""
         self._max_rounds = max_rounds
-        self.native = _native.observe is not None
-        """Whether the observations are filled by the C loop (`rl._native`: when it is built and up to date; the
-        numpy path gives the same arrays, bit for bit). Set it to False to use the numpy path."""
+        self._native = _native.observe is not None
         width = self._rows
         self._scratch = (np.zeros(n * width, dtype=np.int64), np.zeros(n * (self._others + 4), dtype=np.int64),
                          np.zeros(n, dtype=np.int64), np.zeros(n * len(CORE_CODES), dtype=np.int8),
@@ -137,7 +135,22 @@ class BatchEnv:
         storms and their urgency."""
         for i, episode in enumerate(self.episodes):
             episode.storage = partial(self._storage, i)
-            episode.table_native = _native.refresh if self.native else None
+            episode.table_native = _native.refresh if self._native else None
+
+    @property
+    def native(self) -> bool:
+        """Whether the games step and the observations are filled in C (`rl._native`: when it is built and up to
+        date), else in Python and numpy: the same arrays, bit for bit. Set it to False (before `reset`) for the
+        numpy path."""
+        return self._native
+
+    @native.setter
+    def native(self, on: bool) -> None:
+        if on and _native.observe is None:
+            raise ValueError(f"the C loop is not in use: {_native.problem}")
+        self._native = on
+        for episode in self.episodes:
+            episode.table_native = _native.refresh if on else None
 
     def _storage(self, i: int, count: int) -> tuple[Floats, Numbers, Distances | None]:
         """Where game `i`, new, with `count` asteroids keeps its table and moves (`Episode.storage`)."""
