@@ -26,7 +26,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         monkeypatch.setattr(_native, "observe", None)
         monkeypatch.setattr(_native, "static_columns", None)
         monkeypatch.setattr(_native, "advance", None)
-        monkeypatch.setattr(_native, "moves", None)
+        monkeypatch.setattr(_native, "moves_of", None)
         monkeypatch.setattr(_native, "step", None)
     return str(request.param)
 

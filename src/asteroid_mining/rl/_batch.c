@@ -455,7 +455,7 @@ static void fill_rows(const Shape *d, const Arrays *a) {
 static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
-    *s_settlers_, *s_legal_actions;
+    *s_settlers_, *s_legal_actions, *s_index;
 static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
     *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
 
@@ -1423,39 +1423,11 @@ failed:
 }
 
 
-/* moves(matrix, src, dst, limit, far): every row of a game's matrix of moves (`hops.Hops._full`): breadth-first
- * from each asteroid over the directed links `src[k] -> dst[k]`, never deeper than `limit` moves (beyond: `far`),
- * what scipy's unweighted `dijkstra` with that limit gives. `matrix` is n x (n + 4) or wider, rows apart. */
-static PyObject *moves(PyObject *self, PyObject *args) {
-    PyObject *objs[3];
-    Py_ssize_t limit, far;
-    if (!PyArg_ParseTuple(args, "OOOnn", &objs[0], &objs[1], &objs[2], &limit, &far)) {
-        return NULL;
-    }
-    Held h[3];
-    memset(h, 0, sizeof h);
-    if (hold_as(objs[0], &h[0], 1, PyBUF_STRIDES | PyBUF_WRITABLE, "matrix") < 0 ||
-        hold(objs[1], &h[1], 8, 0, "src") < 0 || hold(objs[2], &h[2], 8, 0, "dst") < 0) {
-        release(h, 3);
-        return NULL;
-    }
-    const Py_ssize_t n = h[0].view.ndim == 2 ? h[0].view.shape[0] : -1, edges = items(&h[1]);
-    if (n < 1 || h[0].view.shape[1] < n || h[0].view.strides[1] != 1 || h[0].view.strides[0] < h[0].view.shape[1] ||
-        items(&h[2]) != edges || far < 0 || far > 255 || limit < 0 || limit >= far) {
-        release(h, 3);
-        PyErr_SetString(PyExc_ValueError, "moves: the matrix and the links do not match");
-        return NULL;
-    }
-    uint8_t *matrix = (uint8_t *)h[0].view.buf;
-    const Py_ssize_t stride = h[0].view.strides[0];
-    const int64_t *src = (const int64_t *)h[1].view.buf, *dst = (const int64_t *)h[2].view.buf;
-    for (Py_ssize_t k = 0; k < edges; k++) {
-        if (src[k] < 0 || src[k] >= n || dst[k] < 0 || dst[k] >= n) {
-            release(h, 3);
-            PyErr_SetString(PyExc_ValueError, "moves: a link out of the belt");
-            return NULL;
-        }
-    }
+/* Every row of a matrix of moves (rows `stride` bytes apart): breadth-first from each of the `n` asteroids over the
+ * directed links `src[k] -> dst[k]` (checked to be in the belt), never deeper than `limit`, `far` beyond. 0, or -1
+ * when memory ran out. */
+static int breadth_first(uint8_t *matrix, Py_ssize_t stride, Py_ssize_t n, const int64_t *src, const int64_t *dst,
+                         Py_ssize_t edges, Py_ssize_t limit, Py_ssize_t far) {
     /* the links as rows of a sparse matrix: each asteroid's targets, in one array */
     Py_ssize_t *start = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
     Py_ssize_t *target = PyMem_Malloc((size_t)(edges > 0 ? edges : 1) * sizeof(Py_ssize_t));
@@ -1466,8 +1438,7 @@ static PyObject *moves(PyObject *self, PyObject *args) {
         PyMem_Free(target);
         PyMem_Free(queue);
         PyMem_Free(filled);
-        release(h, 3);
-        return PyErr_NoMemory();
+        return -1;
     }
     for (Py_ssize_t k = 0; k < edges; k++) {
         start[src[k] + 1]++;
@@ -1503,8 +1474,190 @@ static PyObject *moves(PyObject *self, PyObject *args) {
     PyMem_Free(target);
     PyMem_Free(queue);
     PyMem_Free(filled);
+    return 0;
+}
+
+/* moves(matrix, src, dst, limit, far): every row of a game's matrix of moves (`hops.Hops._full`): breadth-first
+ * from each asteroid over the directed links `src[k] -> dst[k]`, never deeper than `limit` moves (beyond: `far`),
+ * what scipy's unweighted `dijkstra` with that limit gives. `matrix` is n x (n + 4) or wider, rows apart. */
+static PyObject *moves(PyObject *self, PyObject *args) {
+    PyObject *objs[3];
+    Py_ssize_t limit, far;
+    if (!PyArg_ParseTuple(args, "OOOnn", &objs[0], &objs[1], &objs[2], &limit, &far)) {
+        return NULL;
+    }
+    Held h[3];
+    memset(h, 0, sizeof h);
+    if (hold_as(objs[0], &h[0], 1, PyBUF_STRIDES | PyBUF_WRITABLE, "matrix") < 0 ||
+        hold(objs[1], &h[1], 8, 0, "src") < 0 || hold(objs[2], &h[2], 8, 0, "dst") < 0) {
+        release(h, 3);
+        return NULL;
+    }
+    const Py_ssize_t n = h[0].view.ndim == 2 ? h[0].view.shape[0] : -1, edges = items(&h[1]);
+    if (n < 1 || h[0].view.shape[1] < n || h[0].view.strides[1] != 1 || h[0].view.strides[0] < h[0].view.shape[1] ||
+        items(&h[2]) != edges || far < 0 || far > 255 || limit < 0 || limit >= far) {
+        release(h, 3);
+        PyErr_SetString(PyExc_ValueError, "moves: the matrix and the links do not match");
+        return NULL;
+    }
+    uint8_t *matrix = (uint8_t *)h[0].view.buf;
+    const Py_ssize_t stride = h[0].view.strides[0];
+    const int64_t *src = (const int64_t *)h[1].view.buf, *dst = (const int64_t *)h[2].view.buf;
+    for (Py_ssize_t k = 0; k < edges; k++) {
+        if (src[k] < 0 || src[k] >= n || dst[k] < 0 || dst[k] >= n) {
+            release(h, 3);
+            PyErr_SetString(PyExc_ValueError, "moves: a link out of the belt");
+            return NULL;
+        }
+    }
+    const int failed = breadth_first(matrix, stride, n, src, dst, edges, limit, far);
     release(h, 3);
+    if (failed) {
+        return PyErr_NoMemory();
+    }
     Py_RETURN_NONE;
+}
+
+/* A growing array of int64. */
+typedef struct {
+    int64_t *items;
+    Py_ssize_t count, room;
+} Ints;
+
+static int push(Ints *a, int64_t value) {
+    if (a->count == a->room) {
+        const Py_ssize_t room = a->room ? 2 * a->room : 256;
+        int64_t *items = PyMem_Realloc(a->items, (size_t)room * sizeof(int64_t));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->items = items;
+        a->room = room;
+    }
+    a->items[a->count++] = value;
+    return 0;
+}
+
+/* The creation index of the asteroid `aid` of `asteroids`, which must be there still (-1 and an exception). */
+static Py_ssize_t index_of(PyObject *asteroids, PyObject *aid) {
+    PyObject *a = PyObject_GetItem(asteroids, aid);
+    if (a == NULL) {
+        return -1;
+    }
+    const int there = bool_attr(a, s_exists);
+    const Py_ssize_t index = there > 0 ? (Py_ssize_t)int_attr(a, s_index) : -1;
+    Py_DECREF(a);
+    if (there == 0) {
+        PyErr_SetObject(PyExc_KeyError, aid);
+    }
+    return index;
+}
+
+/* moves_of(matrix, asteroids, gate_exits, limit, far): `moves` over the links of the engine's asteroids as players
+ * see them (`hops.Hops._links`): each existing asteroid's neighbours, and the active gates' exits (`gate_exits`:
+ * `Observation.gate_exit_map()`). */
+static PyObject *moves_of(PyObject *self, PyObject *args) {
+    PyObject *matrix_obj, *asteroids, *gate_exits;
+    Py_ssize_t limit, far;
+    if (!PyArg_ParseTuple(args, "OO!O!nn", &matrix_obj, &PyDict_Type, &asteroids, &PyDict_Type, &gate_exits, &limit,
+                          &far)) {
+        return NULL;
+    }
+    Held h[1];
+    memset(h, 0, sizeof h);
+    if (hold_as(matrix_obj, &h[0], 1, PyBUF_STRIDES | PyBUF_WRITABLE, "matrix") < 0) {
+        release(h, 1);
+        return NULL;
+    }
+    const Py_ssize_t n = h[0].view.ndim == 2 ? h[0].view.shape[0] : -1;
+    if (n < 1 || h[0].view.shape[1] < n || h[0].view.strides[1] != 1 || h[0].view.strides[0] < h[0].view.shape[1] ||
+        far < 0 || far > 255 || limit < 0 || limit >= far) {
+        release(h, 1);
+        PyErr_SetString(PyExc_ValueError, "moves_of: the matrix does not match");
+        return NULL;
+    }
+    Ints src = {NULL, 0, 0}, dst = {NULL, 0, 0};
+    Py_ssize_t pos = 0;
+    PyObject *aid, *a;
+    while (PyDict_Next(asteroids, &pos, &aid, &a)) {
+        const int there = bool_attr(a, s_exists);
+        if (there < 0) {
+            goto failed;
+        }
+        if (!there) {
+            continue;
+        }
+        const long long i = int_attr(a, s_index);
+        PyObject *neighbours = ATTR(a, s_neighbours);
+        if ((i == -1 && PyErr_Occurred()) || neighbours == NULL) {
+            Py_XDECREF(neighbours);
+            goto failed;
+        }
+        if (!PyDict_Check(neighbours)) {
+            Py_DECREF(neighbours);
+            PyErr_SetString(PyExc_TypeError, "moves_of: an asteroid's neighbours must be a dict");
+            goto failed;
+        }
+        Py_ssize_t at = 0;
+        PyObject *other, *unused;
+        while (PyDict_Next(neighbours, &at, &other, &unused)) {
+            const Py_ssize_t j = index_of(asteroids, other);
+            if (j < 0 || push(&src, i) < 0 || push(&dst, j) < 0) {
+                Py_DECREF(neighbours);
+                goto failed;
+            }
+        }
+        Py_DECREF(neighbours);
+    }
+    pos = 0;
+    PyObject *exits;
+    while (PyDict_Next(gate_exits, &pos, &aid, &exits)) {
+        const Py_ssize_t i = index_of(asteroids, aid);
+        if (i < 0) {
+            goto failed;
+        }
+        PyObject *iterator = PyObject_GetIter(exits), *pair;
+        if (iterator == NULL) {
+            goto failed;
+        }
+        while ((pair = PyIter_Next(iterator)) != NULL) {
+            const Py_ssize_t j = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+                                     ? index_of(asteroids, PyTuple_GET_ITEM(pair, 1)) : -1;
+            Py_DECREF(pair);
+            if (j < 0 || push(&src, i) < 0 || push(&dst, j) < 0) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_TypeError, "moves_of: a gate's exit must be a (gate, destination) pair");
+                }
+                Py_DECREF(iterator);
+                goto failed;
+            }
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) {
+            goto failed;
+        }
+    }
+    for (Py_ssize_t k = 0; k < src.count; k++) {
+        if (src.items[k] < 0 || src.items[k] >= n || dst.items[k] < 0 || dst.items[k] >= n) {
+            PyErr_SetString(PyExc_ValueError, "moves_of: a link out of the matrix");
+            goto failed;
+        }
+    }
+    if (breadth_first((uint8_t *)h[0].view.buf, h[0].view.strides[0], n, src.items, dst.items, src.count, limit,
+                      far) < 0) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    PyMem_Free(src.items);
+    PyMem_Free(dst.items);
+    release(h, 1);
+    Py_RETURN_NONE;
+failed:
+    PyMem_Free(src.items);
+    PyMem_Free(dst.items);
+    release(h, 1);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
@@ -1514,6 +1667,7 @@ static PyMethodDef methods[] = {
     {"advance", advance, METH_VARARGS, "One game's step in a batch (`Episode.advance`; see the source)."},
     {"moves", moves, METH_VARARGS, "Every row of a game's matrix of moves (see the source)."},
     {"step", step, METH_VARARGS, "Every game's step of a batch (`BatchEnv.step`; see the source)."},
+    {"moves_of", moves_of, METH_VARARGS, "Every row of a game's matrix of moves, from its asteroids."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1546,7 +1700,8 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_features, "features"}, {&s_numbers, "numbers"}, {&s_orbit_list, "orbit"},
                  {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
                  {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
-                 {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"}};
+                 {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"},
+                 {&s_index, "index"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {

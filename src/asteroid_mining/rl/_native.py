@@ -13,12 +13,13 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..rules import Asteroid
 from ..rules._engine import ENV, build_tag
-from .hops import Moves, StaticColumns
+from .hops import Distances, StaticColumns
 from .table import Refresh
 
 HERE = Path(__file__).parent
@@ -73,7 +74,9 @@ refresh: Refresh | None = None if _module is None else _module.refresh
 """`_batch.refresh` when the C build is in use: a table's rows of what the engine touched (`table.BeltTable`)."""
 advance: Callable[..., tuple[float, bool, bool]] | None = None if _module is None else _module.advance
 """`_batch.advance` when the C build is in use: one game's step in a batch (`Episode.advance`, `BatchEnv.step`)."""
-moves: Moves | None = None if _module is None else _module.moves
-"""`_batch.moves` when the C build is in use: every row of a game's matrix of moves (`hops.Hops`)."""
+moves_of: Callable[[Distances, Mapping[str, Asteroid], dict[str, list[tuple[str, str]]], int, int], None] | None = (
+    None if _module is None else _module.moves_of)
+"""`_batch.moves_of` when the C build is in use: every row of a game's matrix of moves from its asteroids and its
+gates' exits (`hops.Hops.native`), to `LIMIT` moves, `FAR` beyond."""
 step: Callable[..., list[tuple[int, str]]] | None = None if _module is None else _module.step
 """`_batch.step` when the C build is in use: every game's step of a batch (`BatchEnv.step`)."""

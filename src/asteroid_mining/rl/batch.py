@@ -19,7 +19,8 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import KINDS, Belt, Move, Refused, Wait
+from ..ai.observation import Observation
+from ..rules import KINDS, Belt, Game, Move, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from . import _native
@@ -35,7 +36,7 @@ from .encoding import (
     Vector,
 )
 from .episode import DEATH_REWARD, ILLEGAL_REWARD, LOSS_REWARD, SHAPING, WIN_REWARD, Episode, final_mask
-from .hops import FAR, Distances, gate_key
+from .hops import FAR, LIMIT, Distances, Moves, gate_key
 from .table import (
     _UNKNOWN_CODE,
     ASTEROID_FEATURES,
@@ -66,6 +67,18 @@ _VARIED_C = {kind: (at.first, at.field, at.over == "kinds") for kind, at in _VAR
 over the kinds (else over the gates the settler carries)."""
 _SCALED_C = np.ascontiguousarray(_SCALED)
 """The same in one block (`_native.observe` reads it through the buffer protocol)."""
+
+
+def _moves_by(game: Game, obs: Observation) -> Moves:
+    """What fills every row of `game`'s matrix of moves in C (`hops.Hops.native`)."""
+    moves_of = _native.moves_of
+    assert moves_of is not None
+
+    def fill(matrix: Distances) -> None:
+        assert moves_of is not None
+        moves_of(matrix, game.asteroids, obs.gate_exit_map(), LIMIT, FAR)
+
+    return fill
 
 
 class BatchEnv:
@@ -214,7 +227,7 @@ class BatchEnv:
             episode.table.base = i * self._size
             episode.table.native = _native.refresh if self.native else None
             assert episode.hops is not None
-            episode.hops.native = _native.moves if self.native else None
+            episode.hops.native = _moves_by(game, episode.obs) if self.native else None
         self.seeds[i] = seed
         self.settler[i] = game.turn if game.turn in episode.learners else episode.learners[0]
 

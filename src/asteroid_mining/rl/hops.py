@@ -40,9 +40,8 @@ StaticColumns = Callable[[Distances, npt.NDArray[np.bool_], npt.NDArray[np.int8]
                          None]
 """Writes `Hops.static`'s three columns into a whole matrix (`rl._native.static_columns`): the matrix, the wants,
 codes and shelters, the unknown core's code and `FAR`."""
-Moves = Callable[[Distances, npt.NDArray[np.int64], npt.NDArray[np.int64], int, int], None]
-"""Fills every row of a matrix of moves from the links' sources and destinations (`rl._native.moves`), given
-`LIMIT` and `FAR`."""
+Moves = Callable[[Distances], None]
+"""Fills every row of a game's matrix of moves (`rl.batch`: `rl._native.moves_of` over the game's asteroids)."""
 
 
 def links_key(obs: Observation) -> Hashable:
@@ -87,7 +86,7 @@ class Hops:
         """The targets each of `static`'s columns was worked out for (None: not since the links changed)."""
         self.native: Moves | None = None
         """When set (`rl.batch`, with `rl._native` built): the C breadth-first search that fills every row of the
-        matrix at once (`_full`), in place of scipy's over a sparse matrix (the same moves)."""
+        matrix at once (`_full`) over the game's links, in place of scipy's over a sparse matrix (the same moves)."""
 
     def sync(self, key: Hashable) -> None:
         """The links' key now (`links_key`): a new one throws the rows away."""
@@ -143,8 +142,7 @@ class Hops:
                 matrix = self._buffer
                 matrix[...] = FAR
             if self.native is not None:
-                src, dst = self._links()
-                self.native(matrix, np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), LIMIT, FAR)
+                self.native(matrix)
             else:
                 matrix[:, :n] = self._search(list(range(n)))
             self._matrix = matrix
