@@ -25,7 +25,6 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "numpy":
         monkeypatch.setattr(_native, "observe", None)
         monkeypatch.setattr(_native, "static_columns", None)
-        monkeypatch.setattr(_native, "advance", None)
         monkeypatch.setattr(_native, "moves_of", None)
         monkeypatch.setattr(_native, "step", None)
     return str(request.param)

@@ -455,7 +455,7 @@ static void fill_rows(const Shape *d, const Arrays *a) {
 static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
-    *s_settlers_, *s_legal_actions, *s_index;
+    *s_settlers_, *s_legal_actions, *s_index, *s_settler;
 static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
     *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
 
@@ -1071,8 +1071,8 @@ done:
  * sums (`Episode._moved`) and the reward (`Episode._judged`), the same float64 operations in the same order. */
 /* The rules of a step's reward and the engine's classes a step needs (`advance`'s arguments). */
 typedef struct {
-    PyObject *refused, *wait_type, *died, *kinds, *code_of;
-    Py_ssize_t fixed, unknown, win_target, max_rounds;
+    PyObject *refused, *wait_type, *died, *kinds, *code_of, *decode, *move;
+    Py_ssize_t fixed, unknown, win_target, max_rounds, slots;
     double shaping, death, illegal_reward, win, loss;
 } Stepping;
 
@@ -1081,10 +1081,23 @@ static int parse_stepping(PyObject *args, Py_ssize_t at, Stepping *r) {
     if (rest == NULL) {
         return -1;
     }
-    const int ok = PyArg_ParseTuple(rest, "nOOOO!O!nndddddn", &r->fixed, &r->refused, &r->wait_type, &r->died,
+    const int ok = PyArg_ParseTuple(rest, "nOOOO!O!nndddddnO!On", &r->fixed, &r->refused, &r->wait_type, &r->died,
                                     &PyTuple_Type, &r->kinds, &PyDict_Type, &r->code_of, &r->unknown, &r->win_target,
-                                    &r->shaping, &r->death, &r->illegal_reward, &r->win, &r->loss, &r->max_rounds);
+                                    &r->shaping, &r->death, &r->illegal_reward, &r->win, &r->loss, &r->max_rounds,
+                                    &PyTuple_Type, &r->decode, &r->move, &r->slots);
     Py_DECREF(rest);
+    if (ok && PyTuple_GET_SIZE(r->decode) != r->fixed) {
+        PyErr_SetString(PyExc_ValueError, "advance: the decoding table must have an entry per fixed action");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; ok && k < r->fixed; k++) {
+        PyObject *entry = PyTuple_GET_ITEM(r->decode, k);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3 || !PyLong_Check(PyTuple_GET_ITEM(entry, 1)) ||
+            !PyLong_Check(PyTuple_GET_ITEM(entry, 2))) {
+            PyErr_SetString(PyExc_TypeError, "advance: a decoding entry must be (record, over, offset)");
+            return -1;
+        }
+    }
     if (ok && PyTuple_GET_SIZE(r->kinds) > 16) {
         PyErr_SetString(PyExc_ValueError, "advance: too many kinds");
         return -1;
@@ -1116,20 +1129,78 @@ static int advance_game(PyObject *episode, PyObject *settler, Py_ssize_t index, 
     if (!(game = ATTR(episode, s_game)) || !(obs = ATTR(episode, s_obs)) || !(encoder = ATTR(episode, s_encoder))) {
         goto done;
     }
-    if (index >= fixed) {
-        exits = PyObject_CallMethodOneArg(episode, s_exits, settler);
+    /* the action at `index` (`Encoder.action`): a fixed index's record, a move through an exit slot, else wait */
+    if (index >= 0 && index < fixed) {
+        PyObject *entry = PyTuple_GET_ITEM(r->decode, index); /* (record, over: 0 none, 1 kinds, 2 gates, offset) */
+        PyObject *record = PyTuple_GET_ITEM(entry, 0);
+        const long over = PyLong_AsLong(PyTuple_GET_ITEM(entry, 1));
+        const Py_ssize_t offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 2));
+        if (over == 0) {
+            action = PyObject_CallOneArg(record, settler);
+        } else if (over == 1) {
+            action = offset < n_kinds ? PyObject_CallFunctionObjArgs(record, settler, PyTuple_GET_ITEM(kinds, offset),
+                                                                     NULL)
+                                      : NULL;
+            if (action == NULL && !PyErr_Occurred()) {
+                PyErr_SetString(PyExc_IndexError, "advance: a kind out of range");
+            }
+        } else {
+            PyObject *me = PyObject_CallMethodOneArg(obs, s_settler, settler);
+            PyObject *carried = me == NULL ? NULL : ATTR(me, s_gates);
+            Py_XDECREF(me);
+            if (carried == NULL) {
+                goto done;
+            }
+            const Py_ssize_t held = PyObject_Length(carried);
+            if (held < 0) {
+                Py_DECREF(carried);
+                goto done;
+            }
+            if (offset < held) {
+                PyObject *gate = PySequence_GetItem(carried, offset);
+                action = gate == NULL ? NULL : PyObject_CallFunctionObjArgs(record, settler, gate, NULL);
+                Py_XDECREF(gate);
+            } else {
+                action = PyObject_CallOneArg(wait_type, settler);
+            }
+            Py_DECREF(carried);
+        }
+    } else if (index >= fixed && index < fixed + r->slots) {
+        /* the exits the observation showed (`Episode.exits`' cache), else worked out again */
+        PyObject *cached = ATTR(episode, s_exits_cache);
+        if (cached == NULL) {
+            goto done;
+        }
+        int hit = PyTuple_Check(cached) && PyTuple_GET_SIZE(cached) == 2;
+        if (hit) {
+            hit = PyObject_RichCompareBool(PyTuple_GET_ITEM(cached, 0), settler, Py_EQ);
+        }
+        if (hit > 0) {
+            exits = Py_NewRef(PyTuple_GET_ITEM(cached, 1));
+        } else if (hit == 0) {
+            exits = PyObject_CallMethodOneArg(episode, s_exits, settler);
+        }
+        Py_DECREF(cached);
+        if (exits == NULL) {
+            goto done;
+        }
+        const Py_ssize_t i = index - fixed;
+        const Py_ssize_t count = PyObject_Length(exits);
+        if (count < 0) {
+            goto done;
+        }
+        if (i < count) {
+            PyObject *pair = PySequence_GetItem(exits, i);
+            PyObject *target = pair == NULL ? NULL : PySequence_GetItem(pair, 0);
+            Py_XDECREF(pair);
+            action = target == NULL ? NULL : PyObject_CallFunctionObjArgs(r->move, settler, target, NULL);
+            Py_XDECREF(target);
+        } else {
+            action = PyObject_CallOneArg(wait_type, settler);
+        }
     } else {
-        exits = Py_NewRef(Py_None);
+        action = PyObject_CallOneArg(wait_type, settler);
     }
-    if (exits == NULL) {
-        goto done;
-    }
-    PyObject *at = PyLong_FromSsize_t(index);
-    if (at == NULL) {
-        goto done;
-    }
-    action = PyObject_CallMethodObjArgs(encoder, s_action, obs, settler, at, exits, NULL);
-    Py_DECREF(at);
     if (action == NULL) {
         goto done;
     }
@@ -1288,29 +1359,6 @@ done:
     Py_XDECREF(status);
     Py_XDECREF(value);
     return out;
-}
-
-/* advance(episode, settler, index, fixed_actions, refused, wait, died, kinds, code_of, unknown, win_target,
- *         shaping, death, illegal, win, loss, max_rounds) -> (reward, terminated, truncated) */
-static PyObject *advance(PyObject *self, PyObject *args) {
-    PyObject *episode, *settler;
-    Py_ssize_t index;
-    Stepping r;
-    PyObject *head = PyTuple_GetSlice(args, 0, 3);
-    if (head == NULL) {
-        return NULL;
-    }
-    const int ok = PyArg_ParseTuple(head, "OOn", &episode, &settler, &index);
-    Py_DECREF(head);
-    if (!ok || parse_stepping(args, 3, &r) < 0) {
-        return NULL;
-    }
-    double reward;
-    int terminated, truncated;
-    if (advance_game(episode, settler, index, &r, &reward, &terminated, &truncated) < 0) {
-        return NULL;
-    }
-    return Py_BuildValue("(dOO)", reward, terminated ? Py_True : Py_False, truncated ? Py_True : Py_False);
 }
 
 /* step(episodes, settlers, picks, eligible, rewards, terminated, truncated, <advance's rules from fixed_actions>)
@@ -1664,7 +1712,6 @@ static PyMethodDef methods[] = {
     {"observe", observe, METH_VARARGS, "Every row's observation and mask of a batch (see the source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
-    {"advance", advance, METH_VARARGS, "One game's step in a batch (`Episode.advance`; see the source)."},
     {"moves", moves, METH_VARARGS, "Every row of a game's matrix of moves (see the source)."},
     {"step", step, METH_VARARGS, "Every game's step of a batch (`BatchEnv.step`; see the source)."},
     {"moves_of", moves_of, METH_VARARGS, "Every row of a game's matrix of moves, from its asteroids."},
@@ -1701,7 +1748,7 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
                  {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
                  {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"},
-                 {&s_index, "index"}};
+                 {&s_index, "index"},       {&s_settler, "settler"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {

@@ -72,8 +72,6 @@ static_columns: StaticColumns | None = None if _module is None else _module.stat
 """`_batch.static_columns` when the C build is in use: a game's static columns of moves (`hops.Hops.static`)."""
 refresh: Refresh | None = None if _module is None else _module.refresh
 """`_batch.refresh` when the C build is in use: a table's rows of what the engine touched (`table.BeltTable`)."""
-advance: Callable[..., tuple[float, bool, bool]] | None = None if _module is None else _module.advance
-"""`_batch.advance` when the C build is in use: one game's step in a batch (`Episode.advance`, `BatchEnv.step`)."""
 moves_of: Callable[[Distances, Mapping[str, Asteroid], dict[str, list[tuple[str, str]]], int, int], None] | None = (
     None if _module is None else _module.moves_of)
 """`_batch.moves_of` when the C build is in use: every row of a game's matrix of moves from its asteroids and its

@@ -20,11 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..ai.observation import Observation
-from ..rules import KINDS, Belt, Game, Move, Refused, Wait
+from ..rules import ACTION_TYPES, KINDS, Belt, Game, Move, Refused, Wait
 from ..rules.events import Died
 from ..rules.materials import CARGO_LIMIT, GATE_LIMIT, WIN_TARGET
 from . import _native
 from .encoding import (
+    _AT_INDEX,
     _FIXED_INDEX,
     _PAIRS,
     _SAFE_TO_EXPOSE,
@@ -65,6 +66,10 @@ _SCALED = _PAIRS[:, 0, 0]
 _VARIED_C = {kind: (at.first, at.field, at.over == "kinds") for kind, at in _VARIED.items()}
 """`encoding._VARIED` as `_native.observe` reads it: each action class's first index, field, and whether it is
 over the kinds (else over the gates the settler carries)."""
+_DECODE = tuple((ACTION_TYPES[at.name], 0 if at.field is None else 1 if at.over == "kinds" else 2, index - at.first)
+                for index, at in enumerate(_AT_INDEX))
+"""`encoding._AT_INDEX` as `_native.step` decodes an index below `FIXED_ACTIONS` (`Encoder.action`): the action's
+record, what its one field takes (0: no field, 1: a kind, 2: a gate the settler carries), and the index's offset."""
 _SCALED_C = np.ascontiguousarray(_SCALED)
 """The same in one block (`_native.observe` reads it through the buffer protocol)."""
 
@@ -252,7 +257,8 @@ class BatchEnv:
                         for pooled, episode in zip(self._in_pool, self.episodes, strict=True)]
             for i, settler in step(self.episodes, settlers, picks, eligible, rewards, terminated, truncated,
                                    FIXED_ACTIONS, Refused, Wait, Died, KINDS, CODE_OF, _UNKNOWN_CODE, WIN_TARGET,
-                                   SHAPING, DEATH_REWARD, ILLEGAL_REWARD, WIN_REWARD, LOSS_REWARD, self._max_rounds):
+                                   SHAPING, DEATH_REWARD, ILLEGAL_REWARD, WIN_REWARD, LOSS_REWARD, self._max_rounds,
+                                   _DECODE, Move, self._rows - 1):
                 self._flush()
                 self.final_observation[i] = self.episodes[i].encode(settler)[0]
                 self._start(i, self._draw())
