@@ -179,22 +179,21 @@ static int set_item(PyObject *list, Py_ssize_t i, PyObject *value) {
  * asteroids (`asteroids`: `Game.asteroids`) as `ai.observation.AsteroidView` shows them: the rows of the ids that
  * are asteroids of the table (`row`), written at once into its `features` and `numbers` (the same float64
  * operations as `table.rows_of`, rounded once to float32), and its lists and columns brought up to date. */
-static PyObject *refresh(PyObject *self, PyObject *args) {
-    PyObject *ids, *asteroids, *row, *settlers, *core, *orbit, *pinned_near, *sheltered, *exists, *codes_obj,
-        *shelters_obj, *features_obj, *numbers_obj, *code_of;
-    Py_ssize_t unknown;
-    if (!PyArg_ParseTuple(args, "OOO!O!O!O!O!O!O!OOOOO!n", &ids, &asteroids, &PyDict_Type, &row, &PyList_Type,
-                          &settlers, &PyList_Type, &core, &PyList_Type, &orbit, &PyList_Type, &pinned_near,
-                          &PyList_Type, &sheltered, &PyList_Type, &exists, &codes_obj, &shelters_obj, &features_obj,
-                          &numbers_obj, &PyDict_Type, &code_of, &unknown)) {
-        return NULL;
+static int refresh_rows(PyObject *ids, PyObject *asteroids, PyObject *row, PyObject *settlers, PyObject *core,
+                        PyObject *orbit, PyObject *pinned_near, PyObject *sheltered, PyObject *exists,
+                        PyObject *codes_obj, PyObject *shelters_obj, PyObject *features_obj, PyObject *numbers_obj,
+                        PyObject *code_of, Py_ssize_t unknown, long long *changed_out, long long *gone_out) {
+    if (!PyDict_Check(row) || !PyList_Check(settlers) || !PyList_Check(core) || !PyList_Check(orbit) ||
+        !PyList_Check(pinned_near) || !PyList_Check(sheltered) || !PyList_Check(exists) || !PyDict_Check(code_of)) {
+        PyErr_SetString(PyExc_TypeError, "refresh: the table's rows must be a dict and its columns lists");
+        return -1;
     }
     Held h[4];
     memset(h, 0, sizeof h);
     if (hold(codes_obj, &h[0], 1, 1, "codes") < 0 || hold(shelters_obj, &h[1], 1, 1, "shelters") < 0 ||
         hold(features_obj, &h[2], 4, 1, "features") < 0 || hold(numbers_obj, &h[3], 8, 1, "numbers") < 0) {
         release(h, 4);
-        return NULL;
+        return -1;
     }
     const Py_ssize_t count = PyList_GET_SIZE(settlers);
     if (PyList_GET_SIZE(core) != count || PyList_GET_SIZE(orbit) != count || PyList_GET_SIZE(pinned_near) != count ||
@@ -203,7 +202,7 @@ static PyObject *refresh(PyObject *self, PyObject *args) {
         items(&h[2]) / count < 14 + 6) {
         release(h, 4);
         PyErr_SetString(PyExc_ValueError, "refresh: the table's lists and arrays do not match");
-        return NULL;
+        return -1;
     }
     const Py_ssize_t af = items(&h[2]) / count;
     int8_t *codes = (int8_t *)h[0].view.buf;
@@ -214,7 +213,7 @@ static PyObject *refresh(PyObject *self, PyObject *args) {
     PyObject *iterator = PyObject_GetIter(ids);
     if (iterator == NULL) {
         release(h, 4);
-        return NULL;
+        return -1;
     }
     PyObject *tid;
     PyObject *a = NULL;
@@ -343,12 +342,29 @@ static PyObject *refresh(PyObject *self, PyObject *args) {
     }
     Py_DECREF(iterator);
     release(h, 4);
-    return Py_BuildValue("LL", changed, gone);
+    *changed_out = changed;
+    *gone_out = gone;
+    return 0;
 failed:
     Py_XDECREF(a);
     Py_DECREF(iterator);
     release(h, 4);
-    return NULL;
+    return -1;
+}
+
+static PyObject *refresh(PyObject *self, PyObject *args) {
+    PyObject *ids, *asteroids, *row, *settlers, *core, *orbit, *pinned_near, *sheltered, *exists, *codes_obj,
+        *shelters_obj, *features_obj, *numbers_obj, *code_of;
+    Py_ssize_t unknown;
+    long long changed, gone;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOn", &ids, &asteroids, &row, &settlers, &core, &orbit, &pinned_near,
+                          &sheltered, &exists, &codes_obj, &shelters_obj, &features_obj, &numbers_obj, &code_of,
+                          &unknown) ||
+        refresh_rows(ids, asteroids, row, settlers, core, orbit, pinned_near, sheltered, exists, codes_obj,
+                     shelters_obj, features_obj, numbers_obj, code_of, unknown, &changed, &gone) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("LL", changed, gone);
 }
 
 /* The shape of a batch (`BatchEnv`), as `observe` is given it. */
@@ -455,7 +471,7 @@ static void fill_rows(const Shape *d, const Arrays *a) {
 static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
-    *s_settlers_, *s_legal_actions, *s_index, *s_settler;
+    *s_settlers_, *s_legal_actions, *s_index, *s_settler, *s_turn, *s_learners;
 static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
     *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
 
@@ -1032,30 +1048,27 @@ static int refresh_table(PyObject *table, PyObject *ids, PyObject *game, PyObjec
             goto done;
         }
     }
-    PyObject *args = Py_BuildValue("(OOOOOOOOOOOOOOn)", ids, values[11], values[0], values[1], values[2], values[3],
-                                   values[4], values[5], values[6], values[7], values[8], values[9], values[10],
-                                   code_of, unknown);
-    if (args == NULL) {
+    long long counted[2];
+    if (refresh_rows(ids, values[11], values[0], values[1], values[2], values[3], values[4], values[5], values[6],
+                     values[7], values[8], values[9], values[10], code_of, unknown, &counted[0], &counted[1]) < 0) {
         goto done;
     }
-    PyObject *counted = refresh(NULL, args);
-    Py_DECREF(args);
-    if (counted == NULL) {
-        goto done;
-    }
-    const char *fields[2] = {"version", "gone"};
+    PyObject *fields[2] = {s_version, s_gone};
     for (int k = 0; k < 2; k++) {
-        PyObject *was = PyObject_GetAttrString(table, fields[k]);
-        PyObject *now = was == NULL ? NULL : PyNumber_Add(was, PyTuple_GET_ITEM(counted, k));
+        if (counted[k] == 0) {
+            continue; /* (most steps change neither) */
+        }
+        PyObject *was = ATTR(table, fields[k]);
+        PyObject *by = was == NULL ? NULL : PyLong_FromLongLong(counted[k]);
+        PyObject *now = by == NULL ? NULL : PyNumber_Add(was, by);
         Py_XDECREF(was);
-        if (now == NULL || PyObject_SetAttrString(table, fields[k], now) < 0) {
+        Py_XDECREF(by);
+        if (now == NULL || PyObject_SetAttr(table, fields[k], now) < 0) {
             Py_XDECREF(now);
-            Py_DECREF(counted);
             goto done;
         }
         Py_DECREF(now);
     }
-    Py_DECREF(counted);
     result = 0;
 done:
     for (int k = 0; k < 12; k++) {
@@ -1434,8 +1447,8 @@ static PyObject *step(PyObject *self, PyObject *args) {
         /* the settler whose turn it is next, as `TeamEnv` observes it (the one that acted when the game ended in
          * the bots' turns) */
         PyObject *game = ATTR(episode, s_game);
-        PyObject *turn = game == NULL ? NULL : PyObject_GetAttrString(game, "turn");
-        PyObject *learners = PyObject_GetAttrString(episode, "learners");
+        PyObject *turn = game == NULL ? NULL : ATTR(game, s_turn);
+        PyObject *learners = ATTR(episode, s_learners);
         Py_XDECREF(game);
         if (turn == NULL || learners == NULL) {
             Py_XDECREF(turn);
@@ -1748,7 +1761,8 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
                  {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
                  {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"},
-                 {&s_index, "index"},       {&s_settler, "settler"}};
+                 {&s_index, "index"},       {&s_settler, "settler"},   {&s_turn, "turn"},
+                 {&s_learners, "learners"}};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         *names[k].name = PyUnicode_InternFromString(names[k].text);
         if (*names[k].name == NULL) {
