@@ -4,7 +4,9 @@ settlers, over a few hundred steps of random masked actions on belts with gates,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,7 @@ from asteroid_mining.rl import BatchEnv, Episode, _native
 from asteroid_mining.rl import batch as batch_module
 from asteroid_mining.rl.encoding import Mask, Vector
 from asteroid_mining.rules import ENGINE
+from asteroid_mining.rules._engine import build_tag
 
 
 @pytest.fixture(autouse=True, params=["native", "numpy"])
@@ -206,3 +209,25 @@ def test_batch_env_native_is_refused_when_the_c_loop_is_not_in_use(monkeypatch: 
     assert not batch.native
     with pytest.raises(ValueError, match="not built"):
         batch.native = True
+
+
+def test_a_stale_or_missing_c_build_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C loop is used only while its record matches its source and the interpreter: an edited `_batch.c`, a
+    build for another Python or none at all leave the numpy path, saying why."""
+    source, record = tmp_path / "_batch.c", tmp_path / "_native.json"
+    source.write_text("/* the loop */\n", encoding="utf-8")
+    monkeypatch.setattr(_native, "SOURCE", source)
+    monkeypatch.setattr(_native, "RECORD", record)
+    problem = _native.build_problem()
+    assert problem is not None and problem.startswith("not built")
+    record.write_text(json.dumps({"tag": build_tag(), "source": _native.source_hash()}), encoding="utf-8")
+    assert _native.build_problem() is None
+    source.write_text("/* the loop, edited */\n", encoding="utf-8")
+    problem = _native.build_problem()
+    assert problem is not None and problem.startswith("older than")
+    record.write_text(json.dumps({"tag": "another", "source": _native.source_hash()}), encoding="utf-8")
+    problem = _native.build_problem()
+    assert problem is not None and problem.startswith("built for another interpreter")
+    record.write_text("{", encoding="utf-8")
+    problem = _native.build_problem()
+    assert problem is not None and "unreadable" in problem
