@@ -191,8 +191,14 @@ def test_open_games_expire_and_finished_games_do_not_count(settings: Settings) -
         assert client.post("/api/games", json=body).json()["error"]["code"] == "too_many_games"
         now[0] += 601  # both open games expire: out of the lobby, out of the quota
         assert [g["id"] for g in client.get("/api/games").json()["games"]] == []
-        assert [client.post("/api/games", json=body).status_code for _ in range(3)] == [201, 201, 429]
-        with client.websocket_connect(ws_path(idle, 1)) as session:  # its link still opens it
+        made = [client.post("/api/games", json=body) for _ in range(3)]
+        assert [answer.status_code for answer in made] == [201, 201, 429]
+        with client.websocket_connect(ws_path(idle, 1)) as session:  # not past its creator's quota (attack s15)
+            assert session.receive_json()["code"] == "server_full"
+        newest = made[1].json()
+        assert client.post(f"/api/games/{newest['id']}/abandon",
+                           json={"token": newest["seats"][0]["token"]}).status_code == 200
+        with client.websocket_connect(ws_path(idle, 1)) as session:  # within it, its link still opens it
             assert in_process(session).next_of("state")["seq"] == 0
     with app_client(settings) as client:  # after a restart too
         hub = client.app.state.hub  # type: ignore[attr-defined]

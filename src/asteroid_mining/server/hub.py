@@ -265,9 +265,25 @@ class GameHub:
 
     def _creator_counted(self, stored: StoredGame) -> str | None:
         """The address whose share of the limits a running game not let go here is counted against while it is
-        loaded (its creator's), or None when the load is not counted before it is built: on one server, such a
-        game is one the store lists without a summary (loading it finds it damaged, or resumes it at start-up)."""
-        return None
+        loaded (its creator's), or None when the load is not counted before it is built (its metadata cannot be
+        read: building it finds it damaged). On one server such a game is an open game that expired (its link
+        still opens it), or one the store lists without a summary. An expired open game counts no more for its
+        creator, so its load is refused (`503 server_full`) when the creator has as many running games as it
+        may (`max_games_per_client`): loaded uncounted, then played once, it became a running game past every
+        limit, and an address creating its quota of games each `open_game_ttl` and bringing them back had as
+        many running games as it liked, in memory past `max_live_games` and `max_live_bytes`."""
+        if stored.progress.status != "running":
+            return None
+        try:
+            client = read_meta(stored.record).client
+        except DamagedGame:
+            return None
+        mine = (sum(1 for g in self._held_running() if g.client == client) + self._pending[client]
+                + sum(1 for r in self.resting.values() if r.client == client))
+        if mine >= self.settings.max_games_per_client:
+            raise ServerError(503, "server_full", "the address that created this game has as many running games "
+                              "on this server as it may; try later")
+        return client
 
     async def _build_loaded(self, game_id: str, stored: StoredGame) -> LiveGame:
         """The live game of a stored one, held and started; DamagedGame when it cannot be rebuilt."""
