@@ -1,7 +1,11 @@
-"""What the sixth fresh attack found on a single server."""
+"""What the sixth fresh attack found on a single server: an open game that expired was loaded again by its link
+past every limit of running games, and a damaged row whose metadata held a string for a number took the whole lobby
+down (`500` on every page)."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -13,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.hub import GameHub
+from asteroid_mining.server.live import LiveGame
 from asteroid_mining.server.schemas import CreateGame
 
 from .helpers import in_process, two_loops_belt, winning_seed
@@ -94,3 +99,52 @@ def test_an_expired_open_game_loaded_again_counts_against_the_limits(tmp_path: P
             player.act("s1", "wait", ref="first")
             assert player.next_of("update")["seq"] == 1
         assert [g.id for g in hub._held_running()] == [old["id"]]
+
+
+def _lobby(client: TestClient, query: str = "") -> dict[str, dict[str, Any]]:
+    """The lobby's first page (of `query`), by game id; it must answer 200."""
+    answer = client.get(f"/api/games{query}")
+    assert answer.status_code == 200, answer.text
+    return {g["id"]: g for g in answer.json()["games"]}
+
+
+def test_a_damaged_row_with_an_ill_typed_turn_timer_does_not_take_the_lobby_down(tmp_path: Path) -> None:
+    """A damaged game is listed in the lobby from what its row holds, and its stored `turn_seconds` was listed
+    as it was: a row the store never wrote holding a string there (`"x"`) failed the lobby's check of its summary,
+    and with it the whole listing: every page, every `status`, `500 internal` for everyone for as long as the row
+    was there (across restarts). Such a timer is now listed as unknown (null), the game as damaged, the others as
+    they are."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+    with TestClient(create_app(settings)) as client:
+        good, bad = _create_from(client, "10.0.0.1"), _create_from(client, "10.0.0.2")
+    with sqlite3.connect(settings.data_dir / "games.sqlite3") as db:
+        db.execute("UPDATE games SET meta = ? WHERE id = ?",
+                   (json.dumps({"rules": "classic", "turn_seconds": "x"}), bad["id"]))
+    with TestClient(create_app(settings)) as client:
+        lobby = _lobby(client)
+        assert lobby[bad["id"]]["status"] == "damaged" and lobby[bad["id"]]["turn_seconds"] is None
+        assert lobby[good["id"]]["status"] == "open"
+        assert list(_lobby(client, "?status=damaged")) == [bad["id"]]
+        assert list(_lobby(client, "?status=open")) == [good["id"]]
+        assert client.get(f"/api/games/{bad['id']}").json()["error"]["code"] == "game_damaged"
+
+
+def test_a_summary_that_fails_its_model_is_listed_as_damaged_alone(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever else a stored row could make a summary hold that its model refuses, one game's summary no longer
+    fails the whole lobby: that game is listed as a damaged one whose row cannot be read, the others as they
+    are."""
+    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+    with TestClient(create_app(settings)) as client:
+        good = _create_from(client, "10.0.0.1")
+        summary = LiveGame.summary
+
+        def ill_typed(live: LiveGame) -> dict[str, Any]:
+            made = summary(live)
+            return made if live.id == good["id"] else {**made, "round": "not a number", "created": "never"}
+
+        odd = _create_from(client, "10.0.0.2")
+        monkeypatch.setattr(LiveGame, "summary", ill_typed)
+        lobby = _lobby(client)
+        assert lobby[good["id"]]["status"] == "open"
+        assert lobby[odd["id"]]["status"] == "damaged" and lobby[odd["id"]]["seats"] == []

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 import secrets
 import time
 from collections import Counter
@@ -652,7 +653,17 @@ def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
     return {"id": record.id, "status": "damaged", "seq": progress.seq, "round": progress.round,
             "turn": progress.turn, "rules": str(meta.get("rules", "")), "belt": str(meta.get("belt_name", "")),
             "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
-            "turn_seconds": meta.get("turn_seconds"), "created": record.created, "seats": seats, "reason": reason}
+            "turn_seconds": _seconds_or_none(meta.get("turn_seconds")), "created": record.created, "seats": seats,
+            "reason": reason}
+
+
+def _seconds_or_none(value: Any) -> float | None:
+    """A damaged game's stored turn timer as the lobby can list it: a finite number, else None (unknown). The
+    metadata of a damaged row can hold anything: a string there failed the lobby's check of its summary, and with
+    it every page of the lobby (`500`) for as long as the row was listed."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
 
 
 def _unreadable_summary(game_id: str, reason: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import logging
 import math
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -38,6 +39,8 @@ from .schemas import (
     Lobby,
 )
 from .seats import seat_for_token
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api")
 Body = TypeVar("Body", bound=BaseModel)
@@ -178,8 +181,7 @@ async def lobby(
 
     async def build() -> Listing:
         # each game's summary is checked against its model and encoded once per listing; a page joins its texts
-        return Listing([(lobby_key(game), GameSummary.model_validate(game).model_dump_json().encode())
-                        for game in await hub.lobby_games()])
+        return Listing([_listed(game) for game in await hub.lobby_games()])
 
     # the listing is built again only when it has changed (it is a quarter of a second at the cap of games); a page
     # is sliced from it and kept gzipped too, as the server's other large answers are sent (GZipMiddleware leaves
@@ -187,6 +189,21 @@ async def lobby(
     listing: Listing = await request.app.state.lobby_cache.get(hub.lobby_version, build)
     group = None if status is None else LOBBY_ORDER.get(status, len(LOBBY_ORDER))
     return encoded_response(request, listing.page(group, after, size, _cursor))
+
+
+def _listed(game: dict[str, Any]) -> tuple[LobbyKey, bytes]:
+    """A game's place in the lobby and its summary's JSON text, checked against its model. A summary that fails
+    the check (built from a damaged row, which can hold anything) is listed as a damaged game whose row cannot be
+    read, and logged: it failed the whole listing, every page of the lobby a `500` for everyone."""
+    try:
+        return lobby_key(game), GameSummary.model_validate(game).model_dump_json().encode()
+    except (ValidationError, KeyError, TypeError, ValueError) as bad:
+        game_id = str(game.get("id", ""))[:64]
+        log.error("game %s cannot be listed as it is (%s): listed as damaged", game_id, str(bad)[:300])
+        summary = {"id": game_id, "status": "damaged", "seq": 0, "round": 0, "turn": None, "rules": "", "belt": "",
+                   "asteroids": 0, "turn_seconds": None, "created": 0.0, "seats": [],
+                   "reason": "its stored summary cannot be read"}
+        return lobby_key(summary), GameSummary.model_validate(summary).model_dump_json().encode()
 
 
 def _cursor(place: LobbyKey) -> str:
