@@ -7,8 +7,8 @@
 #   make web     build the browser client (npm ci when package-lock.json changed, a build when web/ changed)
 #   make test    set up (if needed), build the browser client, run the checks (make lint), the TypeScript unit
 #                tests and every pytest (then the engine's tests once more on the pure engine: make test-pure)
-#   make compiled  compile the rules engine and the bots' search with mypyc (run by setup; without a C compiler
-#                the pure modules run)
+#   make compiled  compile the rules engine and the bots' search with mypyc, and the batched environment's C loop
+#                (rl/_batch.c) (run by setup; without a C compiler the pure modules and the numpy path run)
 #   make lint    ruff check, mypy (strict: the package and the tests), tsc --noEmit on the browser client
 #   make protocol  write web/src/protocol.ts (the protocol's TypeScript types), web/src/generated/actions.ts (the
 #                  client's action slots and keys) and web/src/generated/protocol.schema.json from the server's schemas
