@@ -504,11 +504,20 @@ class PostgresStore(GameStore):
 
         return await self._run(work)
 
-    async def running_games_of(self, client: str) -> int:
-        """How many running games `client` (an address) has created, on every node."""
+    async def running_games_of(self, client: str, open_since: float | None = None) -> int:
+        """How many running games `client` (an address) has created, on every node; with `open_since`, an open
+        game (nobody has acted in it) created before then is not counted: it has expired (`open_game_ttl`), and
+        counting it held its creator's quota for ever (on one server an expired open game counts no more)."""
         async def work(conn: Any) -> int:
-            row = await (await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
-                                            "meta::json ->> 'client' = %s", (client,))).fetchone()
+            if open_since is None:
+                cur = await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
+                                         "meta::json ->> 'client' = %s", (client,))
+            else:  # (a game's own seq is where it was created: its commands say whether it has been played)
+                cur = await conn.execute(
+                    "SELECT count(*) FROM games AS g WHERE g.status = 'running' AND g.meta::json ->> 'client' = %s "
+                    "AND (g.created >= %s OR EXISTS (SELECT 1 FROM commands AS c WHERE c.game = g.id))",
+                    (client, open_since))
+            row = await cur.fetchone()
             return int(row[0])
 
         return await self._run(work)

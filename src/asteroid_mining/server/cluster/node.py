@@ -154,6 +154,7 @@ class ClusterHub(GameHub):
     async def _load(self, game_id: str) -> LiveGame | None:
         if len(game_id) > 64:
             return None
+        await self._refuse_expired_past_quota(game_id)
         await self.bus.follow(game_id)  # before reading the store: an update published meanwhile is not missed
         try:
             live = await super()._load(game_id)
@@ -178,7 +179,7 @@ class ClusterHub(GameHub):
         node needs a copy of it)."""
         count = getattr(self.store, "running_games_of", None)
         if count is not None:  # the limit per address holds across the cluster, not per node
-            mine = await count(client)
+            mine = await count(client, self.clock() - self.settings.open_game_ttl)  # (expired open games aside)
             if mine >= self.settings.max_games_per_client:
                 raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
                                   f"(at most {self.settings.max_games_per_client})")
@@ -389,6 +390,32 @@ class ClusterHub(GameHub):
         return seat_for_token(list(seats), token) is None
 
     async def _stored(self, game_id: str) -> tuple[GameRecord, Progress] | None:
+    async def _refuse_expired_past_quota(self, game_id: str) -> None:
+        """Refuse (`503 server_full`) to load an open game that expired when its creator has as many running games
+        as it may (`max_games_per_client`), as on one server: an expired open game counts no more for its
+        creator's quota (`running_games_of`), and its link still opens it, so an address creating its quota each
+        `open_game_ttl` and bringing the expired games back would run as many games as it liked."""
+        count = getattr(self.store, "running_games_of", None)
+        if count is None:
+            return
+        try:
+            found = await self._stored(game_id)
+        except (StorageError, OSError):
+            return  # the load that follows fails alike, and answers for it
+        if found is None:
+            return
+        record, progress = found
+        open_since = self.clock() - self.settings.open_game_ttl
+        if progress.status != "running" or progress.seq != 0 or record.created >= open_since:
+            return
+        try:
+            client = GameMeta.from_json(record.meta).client
+        except MetaError:
+            return  # loading it finds the game damaged, and says so
+        if await count(client, open_since) >= self.settings.max_games_per_client:
+            raise ServerError(503, "server_full", "the address that created this game has as many running games "
+                              "on this server as it may; try later")
+
         """The game's record (its belt left out) and progress, as the store's lobby reads them; None when there
         is no such game (or its row is damaged: loading it says how)."""
         summaries = getattr(self.store, "summaries", None)
