@@ -231,3 +231,13 @@ def test_a_stale_or_missing_c_build_is_not_used(tmp_path: Path, monkeypatch: pyt
     record.write_text("{", encoding="utf-8")
     problem = _native.build_problem()
     assert problem is not None and "unreadable" in problem
+
+
+def test_batch_env_with_more_slots_than_the_c_loop_takes_uses_the_numpy_path(path: str) -> None:
+    """More exit slots than the C loop keeps room for leave the numpy path in use rather than failing in a step."""
+    batch = BatchEnv(2, "tutorial", neighbour_slots=80, max_rounds=20)
+    assert not batch.native
+    reference = Reference(2, "tutorial", "classic", 20, None, None, slots=80)
+    assert compare(batch, reference, seed=2, steps=60)[0] >= 0
+    with pytest.raises(ValueError, match="at most" if path == "native" else "not in use"):
+        batch.native = True

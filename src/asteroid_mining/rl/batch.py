@@ -55,6 +55,9 @@ POOLED = 512
 """Games on belts of at most this many asteroids keep their tables and moves in the batch's arrays, and their
 observations are filled for the whole batch at once (see `BatchEnv`); a larger belt turns the batch to each
 game's own `Episode.encode` (its moves are worked out on demand, `hops.Hops`)."""
+NATIVE_LIMIT = 64
+"""The most settlers, and rows of an observation (the settler's asteroid and the exit slots), the C loop takes
+(`rl._native`); a batch with more uses the numpy path."""
 _SAFE = np.array(_SAFE_TO_EXPOSE, dtype=np.float32)
 _COUNTS = 8 + 2 * len(KINDS)
 """Counts a game gives `BatchEnv._observe` for the game's features: the round, alive, living settlers, settlers,
@@ -142,7 +145,9 @@ class BatchEnv:
         self._cells = np.zeros((n, 1, 1), dtype=np.intp)
         """Where each game's matrix starts in the flat `_matrices`."""
         self._max_rounds = max_rounds
-        self._native = _native.observe is not None
+        # (the C loop keeps a row's slots and a team's places in small arrays of its own: `NATIVE_LIMIT`)
+        self._fits = self._rows <= NATIVE_LIMIT and settlers <= NATIVE_LIMIT
+        self._native = _native.observe is not None and self._fits
         width = self._rows
         self._scratch = (np.zeros(n * width, dtype=np.int64), np.zeros(n * (self._others + 4), dtype=np.int64),
                          np.zeros(n, dtype=np.int64), np.zeros(n * len(CORE_CODES), dtype=np.int8),
@@ -166,6 +171,8 @@ class BatchEnv:
     def native(self, on: bool) -> None:
         if on and _native.observe is None:
             raise ValueError(f"the C loop is not in use: {_native.problem}")
+        if on and not self._fits:
+            raise ValueError(f"the C loop takes at most {NATIVE_LIMIT} settlers and {NATIVE_LIMIT - 1} exit slots")
         self._native = on
         for episode in self.episodes:
             episode.table_native = _native.refresh if on else None
