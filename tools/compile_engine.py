@@ -342,7 +342,10 @@ def main() -> None:
     if args.background:
         remake = [target for target in BUILDS if target.problem() is not None]
         if not remake and native_stale():
-            native_build()  # (a second or so: no need for the background)
+            try:
+                native_build()  # (a second or so: no need for the background)
+            except SystemExit as failure:  # the game runs without it, on the numpy path
+                print(f"{failure.code}", file=sys.stderr, flush=True)
         if not remake:
             print("the compiled engine is up to date")
             return

@@ -389,7 +389,6 @@ class ClusterHub(GameHub):
             return False  # loading it finds the game damaged and answers so
         return seat_for_token(list(seats), token) is None
 
-    async def _stored(self, game_id: str) -> tuple[GameRecord, Progress] | None:
     async def _refuse_expired_past_quota(self, game_id: str) -> None:
         """Refuse (`503 server_full`) to load an open game that expired when its creator has as many running games
         as it may (`max_games_per_client`), as on one server: an expired open game counts no more for its
@@ -416,6 +415,7 @@ class ClusterHub(GameHub):
             raise ServerError(503, "server_full", "the address that created this game has as many running games "
                               "on this server as it may; try later")
 
+    async def _stored(self, game_id: str) -> tuple[GameRecord, Progress] | None:
         """The game's record (its belt left out) and progress, as the store's lobby reads them; None when there
         is no such game (or its row is damaged: loading it says how)."""
         summaries = getattr(self.store, "summaries", None)
