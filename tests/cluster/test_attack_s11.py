@@ -46,9 +46,10 @@ def _refused(answer: httpx.Response) -> bool:
     return answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
 
 
-def _watch(cluster: Cluster, game: str, node: int) -> str:
-    """What a spectator of `game` on `node` is sent first: `state`, or the code of the error it is closed with."""
-    with open_ws(cluster.ws_url(game, node=node)) as spectator:
+def _watch(cluster: Cluster, game: str, node: int, token: str | None = None) -> str:
+    """What a spectator of `game` on `node` (the seat of `token`, when given) is sent first: `state`, or the code
+    of the error it is closed with."""
+    with open_ws(cluster.ws_url(game, token, node=node)) as spectator:
         first = receive(spectator, 30)
         if first["type"] == "error":
             with contextlib.suppress(ConnectionClosed):
@@ -86,8 +87,9 @@ def test_loading_finished_games_is_charged_on_a_cluster_node(trio: Cluster) -> N
 def test_a_game_another_node_plays_is_read_without_a_load_or_charged(trio: Cluster) -> None:
     """A game in play that another node owns was loaded for every read of it on this node (its summary too, which
     the browser's lobby asks for every 5 seconds), uncharged. Its summary now comes from the store's one row, with
-    no load; its view and goals load it and are charged; a WebSocket (a player reconnecting after a node died) is
-    not, nor is a lesson's goals, which its player's browser asks for after each move."""
+    no load; its view and goals load it and are charged, and so is a spectator's WebSocket; a seat's (a player
+    reconnecting after a node died) is not, nor is a lesson's goals, which its player's browser asks for after each
+    move."""
     game = _game(trio, node=0)
     lesson = httpx.post(f"{trio.nodes[0].url}/api/lessons/fly/games", timeout=30).json()
     token = game["seats"][0]["token"]
@@ -112,8 +114,10 @@ def test_a_game_another_node_plays_is_read_without_a_load_or_charged(trio: Clust
         for _ in range(BURST - 1):
             assert httpx.get(f"{url}/api/games/{game['id']}/goals?lesson=fly", timeout=30).status_code == 200
         assert _refused(httpx.get(f"{url}/api/games/{game['id']}", timeout=30))
-        for _ in range(BURST + 1):  # never charged: watching a game another node plays
-            assert _watch(trio, game["id"], node=1) == "state"
+        # a spectator's load is charged as a REST read (tests/cluster/test_attack_s14.py); a seat's is never
+        assert _watch(trio, game["id"], node=1) == "rate_limited"
+        for _ in range(BURST + 1):
+            assert _watch(trio, game["id"], node=1, token=token) == "state"
     with open_ws(trio.ws_url(lesson["id"], lesson["seats"][0]["token"], node=0)) as player:
         assert receive(player, 30)["type"] == "state"
         for _ in range(BURST + 1):

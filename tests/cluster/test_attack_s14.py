@@ -16,10 +16,10 @@ from tests.server.helpers import in_process
 from tests.services import Redis
 
 
-def _node(redis: Redis, database: str, tmp_path: Path, name: str) -> TestClient:
-    """A node of the cluster named `name`, served in this process."""
+def _node(redis: Redis, database: str, tmp_path: Path, name: str, **extra: Any) -> TestClient:
+    """A node of the cluster named `name`, served in this process, with `extra` settings."""
     settings = Settings(data_dir=tmp_path / name, static_dir=tmp_path / "static", database=database, redis=redis.url,
-                        node_id=name, lease_seconds=3.0, bot_delay=0.0)
+                        node_id=name, lease_seconds=3.0, bot_delay=0.0, **extra)
     return TestClient(create_app(settings))
 
 
@@ -59,3 +59,50 @@ def test_a_wrong_token_does_not_load_a_game_another_node_plays(services: tuple[R
                 state = in_process(again).next_of("state")
                 assert (state["seq"], state["you"]["seat"]) == (0, 1)
             assert loads == [game["id"]]
+
+
+def loaded(loads: list[str]) -> list[str]:
+    """The games of `loads`, once each, in order (a game nobody held is loaded, then loaded again to be taken)."""
+    return list(dict.fromkeys(loads))
+
+
+def test_a_spectator_through_a_node_not_holding_the_game_is_charged_for_its_load(
+        services: tuple[Redis, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spectator's WebSocket through a node that did not hold the game loaded it there free, as a seat's does:
+    one address watching the games other nodes play, one after another, had each loaded on that node. The
+    spectator's load now takes a token of the address's history bucket there, as a REST read does (past it:
+    `rate_limited`, close 4429, nothing loaded); a seat's connection through that node still loads its game
+    uncharged."""
+    redis, database = services
+    with _node(redis, database, tmp_path, "a") as owner, \
+            _node(redis, database, tmp_path, "b", history_rate_burst=2,
+                  history_rate_per_second=0.001) as other:  # (a token back every 1,000 s: none during the test)
+        games: list[dict[str, Any]] = []
+        for seed in range(3):
+            made = owner.post("/api/games", json={"seats": 1, "settlers_per_seat": 1, "belt": "tutorial",
+                                                  "seed": seed})
+            assert made.status_code == 201, made.text
+            games.append(made.json())
+        hub: GameHub = other.app.state.hub  # type: ignore[attr-defined]
+        loads: list[str] = []
+        load = hub.store.load
+
+        async def counted(game_id: str) -> Any:
+            loads.append(game_id)
+            return await load(game_id)
+
+        monkeypatch.setattr(hub.store, "load", counted)
+        for game in games[:2]:  # the bucket's two tokens: both loaded on node b
+            with other.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
+                assert in_process(ws).next_of("state")["seq"] == 0
+        assert loaded(loads) == [games[0]["id"], games[1]["id"]]
+        with other.websocket_connect(f"/api/games/{games[2]['id']}/ws") as session:
+            assert session.receive_json()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                session.receive_json()
+            assert closed.value.code == 4429
+        assert loaded(loads) == [games[0]["id"], games[1]["id"]]
+        token = games[2]["seats"][0]["token"]
+        with other.websocket_connect(f"/api/games/{games[2]['id']}/ws?token={token}") as ws:  # its seat: uncharged
+            assert in_process(ws).next_of("state")["seq"] == 0
+        assert loaded(loads) == [games[0]["id"], games[1]["id"], games[2]["id"]]

@@ -231,13 +231,14 @@ LOAD_REFUSED = "games loaded from the store (finished games read or watched) and
 """What a refused load names: a load takes a token of the history bucket (`history_limiter`)."""
 
 
-async def charge_load(connection: HTTPConnection, game_id: str, watching: bool = False) -> None:
-    """Take a token of the address's history bucket when reading `game_id` (`watching`: for a WebSocket) would
-    load it from the store (a finished game is loaded for each read and let go after it: about 50 ms of CPU on a
-    large belt; so is, on a cluster node, a game another node plays); 429 `rate_limited` past it. A game held in
-    memory costs nothing (`GameHub.load_is_charged`)."""
+async def charge_load(connection: HTTPConnection, game_id: str, seat: bool = False) -> None:
+    """Take a token of the address's history bucket when reading `game_id` would load it from the store (a
+    finished game is loaded for each read and let go after it: about 50 ms of CPU on a large belt; so is a running
+    game let go while idle, and on a cluster node a game another node plays), unless the reader is a seat's
+    WebSocket (`seat`: its token was checked first; a spectator's reads as a REST read does); 429 `rate_limited`
+    past it. A game held in memory costs nothing (`GameHub.load_is_charged`)."""
     hub: GameHub = connection.app.state.hub
-    if await hub.load_is_charged(game_id, watching):
+    if await hub.load_is_charged(game_id, seat):
         connection.app.state.history_limiter.check(client_of(connection), LOAD_REFUSED)
 
 

@@ -115,7 +115,9 @@ async def _serve(websocket: WebSocket, hub: GameHub, settings: Settings, game_id
         return
     async with contextlib.AsyncExitStack() as held:
         try:
-            await charge_load(websocket, game_id, watching=True)  # watching a finished game loads it
+            # a seat's connection loads a game let go uncharged (it is how a game is served again); a spectator's
+            # is charged like a REST read: one address watching idle games one after another loaded each free
+            await charge_load(websocket, game_id, seat=token is not None)
             live = await held.enter_async_context(hub.acquire(game_id))
         except DamagedGame as damaged:  # listed as damaged in the lobby; REST answers 409 game_damaged
             await _close(websocket, "game_damaged", f"this game cannot be loaded ({damaged.reason})", CLOSE_DAMAGED)

@@ -345,12 +345,13 @@ class ClusterHub(GameHub):
         self.store.release(live.id)
         asyncio.get_running_loop().create_task(self._let_go(live, epoch))
 
-    async def load_is_charged(self, game_id: str, watching: bool) -> bool:
+    async def load_is_charged(self, game_id: str, seat: bool) -> bool:
         """Whether the reader of a game this node does not hold is charged for loading it, as the store's one row
         of it says (a millisecond; a load is about 50 ms of CPU on a large belt): for a finished game, as on one
-        server; for a game in play (another node plays it) a REST read, but not a WebSocket, for which loading it
-        is the normal path of serving it (every player reconnecting after a node died, a crowd behind one
-        address), nor a lesson's goals, which its player's browser asks for after each of its moves."""
+        server; for a game in play (another node plays it) a REST read or a spectator's WebSocket, but not a
+        seat's WebSocket (`seat`), for which loading it is the normal path of serving it (every player
+        reconnecting after a node died), nor a lesson's goals, which its player's browser asks for after each of
+        its moves. A crowd watching one game through one node pays once: the node then follows it."""
         if game_id in self.games or game_id in self.damaged or len(game_id) > 64:
             return False
         try:
@@ -362,7 +363,7 @@ class ClusterHub(GameHub):
         record, progress = found
         if progress.status != "running":
             return True
-        if watching:
+        if seat:
             return False
         try:
             return not GameMeta.from_json(record.meta).lesson
