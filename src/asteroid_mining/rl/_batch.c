@@ -1,15 +1,19 @@
-/* The batched environment's observations in one C loop over the batch (`rl.batch.BatchEnv`, `rl._native`).
+/* The batched environment's step and observations in C, one loop over the batch (`rl.batch.BatchEnv`; loaded by
+ * `rl._native` while its build matches this source).
  *
- * `fill` does what `BatchEnv._fill_numpy` does with some thirty numpy operations over the whole batch: each
- * game's settler row and exit slots gathered from the batch's table, the columns that change with the round, the
- * settler and the team, the guidance read from the game's matrix of moves, the game's own features from its
- * counts, and the masks. It writes straight into the batch's observation and mask arrays, with the same float64
- * operations rounded once to float32, so that its output is bit for bit the numpy path's (tests/ai/
- * test_rl_batch.py runs both). `rows` writes the table rows the steps rewrote (`table.rows_of`).
+ * `step` steps every game of a batch: the action's index decoded, the engine's `Game.apply` called (the rules stay
+ * the engine's, Python compiled by mypyc), the table rows of what it touched written into the batch's arrays
+ * (`refresh`), the team's sums, the reward and the flags, as `Episode.advance` does; a game with bots in its seats
+ * goes through `Episode.advance` itself. `observe` makes every game's mask from the engine's legal actions and
+ * gathers its team, exits and targets, then fills every row of the batch's observations from the batch's table and
+ * matrices of moves, as `BatchEnv._fill_numpy` does. `static_columns` and `moves_of` work out a game's guidance
+ * columns and its matrix of moves (`hops.Hops`). Every float is worked out with the same float64 operations as the
+ * Python and numpy path, in the same order, and rounded once to float32 (the build turns fused multiply-adds off):
+ * the streams are bit for bit the same (tests/ai/test_rl_batch.py runs both paths).
  *
- * Arrays are read through the buffer protocol (numpy's arrays and the standard library's `array.array` both give
- * it), so the module needs Python's headers alone. Shapes and dtypes are checked by the Python wrapper, which
- * owns the arrays; the C code checks only the sizes of the buffers it indexes into and their item sizes.
+ * Arrays are read through the buffer protocol, so the module needs Python's headers alone (no numpy headers). The
+ * Python side owns the arrays and gives them the right dtypes; the C code checks the sizes of the buffers it
+ * indexes into, their item sizes and every index it reads from Python before using it.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -468,12 +472,12 @@ static void fill_rows(const Shape *d, const Arrays *a) {
     }
 }
 
-static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits, *s_encoder, *s_mask_indices,
+static PyObject *s_obs, *s_game, *s_table, *s_hops, *s_need, *s_row, *s_exits,
     *s_alive, *s_at, *s_carry_total, *s_cargo, *s_gates, *s_round, *s_asteroids, *s_forecasts, *s_storm_round,
     *s_gone, *s_version, *s_key, *s_static_key, *s_matrix, *s_sync, *s_static, *s_n, *s_codes, *s_shelters,
     *s_settlers_, *s_legal_actions, *s_index, *s_settler, *s_turn, *s_learners;
-static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_action, *s_features,
-    *s_numbers, *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_bots, *s_running, *s_won, *s_lost;
+static PyObject *s_potential, *s_exits_cache, *s_apply, *s_take_touched, *s_status, *s_features, *s_numbers,
+    *s_orbit_list, *s_pinned_near, *s_sheltered, *s_exists_list, *s_running, *s_won, *s_lost;
 
 /* What the mask is made with (`encoding`): the engine's move class, the index of each action class that has one,
  * and (first index, field, whether over the kinds) of each that has several, the actions before the slots. */
@@ -1127,7 +1131,7 @@ static int advance_game(PyObject *episode, PyObject *settler, Py_ssize_t index, 
     const double shaping = r->shaping, death = r->death, illegal_reward = r->illegal_reward, win = r->win,
                  loss = r->loss;
     int out = -1;
-    PyObject *game = NULL, *obs = NULL, *exits = NULL, *encoder = NULL, *action = NULL, *events = NULL,
+    PyObject *game = NULL, *obs = NULL, *exits = NULL, *action = NULL, *events = NULL,
              *table = NULL, *touched = NULL, *team = NULL, *need = NULL, *status = NULL, *value = NULL;
     const Py_ssize_t n_kinds = PyTuple_GET_SIZE(kinds);
     long long load[16] = {0};
@@ -1139,7 +1143,7 @@ static int advance_game(PyObject *episode, PyObject *settler, Py_ssize_t index, 
     if (before == -1.0 && PyErr_Occurred()) {
         goto done;
     }
-    if (!(game = ATTR(episode, s_game)) || !(obs = ATTR(episode, s_obs)) || !(encoder = ATTR(episode, s_encoder))) {
+    if (!(game = ATTR(episode, s_game)) || !(obs = ATTR(episode, s_obs))) {
         goto done;
     }
     /* the action at `index` (`Encoder.action`): a fixed index's record, a move through an exit slot, else wait */
@@ -1362,7 +1366,6 @@ done:
     Py_XDECREF(game);
     Py_XDECREF(obs);
     Py_XDECREF(exits);
-    Py_XDECREF(encoder);
     Py_XDECREF(action);
     Py_XDECREF(events);
     Py_XDECREF(table);
@@ -1538,47 +1541,6 @@ static int breadth_first(uint8_t *matrix, Py_ssize_t stride, Py_ssize_t n, const
     return 0;
 }
 
-/* moves(matrix, src, dst, limit, far): every row of a game's matrix of moves (`hops.Hops._full`): breadth-first
- * from each asteroid over the directed links `src[k] -> dst[k]`, never deeper than `limit` moves (beyond: `far`),
- * what scipy's unweighted `dijkstra` with that limit gives. `matrix` is n x (n + 4) or wider, rows apart. */
-static PyObject *moves(PyObject *self, PyObject *args) {
-    PyObject *objs[3];
-    Py_ssize_t limit, far;
-    if (!PyArg_ParseTuple(args, "OOOnn", &objs[0], &objs[1], &objs[2], &limit, &far)) {
-        return NULL;
-    }
-    Held h[3];
-    memset(h, 0, sizeof h);
-    if (hold_as(objs[0], &h[0], 1, PyBUF_STRIDES | PyBUF_WRITABLE, "matrix") < 0 ||
-        hold(objs[1], &h[1], 8, 0, "src") < 0 || hold(objs[2], &h[2], 8, 0, "dst") < 0) {
-        release(h, 3);
-        return NULL;
-    }
-    const Py_ssize_t n = h[0].view.ndim == 2 ? h[0].view.shape[0] : -1, edges = items(&h[1]);
-    if (n < 1 || h[0].view.shape[1] < n || h[0].view.strides[1] != 1 || h[0].view.strides[0] < h[0].view.shape[1] ||
-        items(&h[2]) != edges || far < 0 || far > 255 || limit < 0 || limit >= far) {
-        release(h, 3);
-        PyErr_SetString(PyExc_ValueError, "moves: the matrix and the links do not match");
-        return NULL;
-    }
-    uint8_t *matrix = (uint8_t *)h[0].view.buf;
-    const Py_ssize_t stride = h[0].view.strides[0];
-    const int64_t *src = (const int64_t *)h[1].view.buf, *dst = (const int64_t *)h[2].view.buf;
-    for (Py_ssize_t k = 0; k < edges; k++) {
-        if (src[k] < 0 || src[k] >= n || dst[k] < 0 || dst[k] >= n) {
-            release(h, 3);
-            PyErr_SetString(PyExc_ValueError, "moves: a link out of the belt");
-            return NULL;
-        }
-    }
-    const int failed = breadth_first(matrix, stride, n, src, dst, edges, limit, far);
-    release(h, 3);
-    if (failed) {
-        return PyErr_NoMemory();
-    }
-    Py_RETURN_NONE;
-}
-
 /* A growing array of int64. */
 typedef struct {
     int64_t *items;
@@ -1725,7 +1687,6 @@ static PyMethodDef methods[] = {
     {"observe", observe, METH_VARARGS, "Every row's observation and mask of a batch (see the source)."},
     {"static_columns", static_columns, METH_VARARGS, "A game's three static columns of moves (see the source)."},
     {"refresh", refresh, METH_VARARGS, "A batch's table rows of what the engine touched (see the source)."},
-    {"moves", moves, METH_VARARGS, "Every row of a game's matrix of moves (see the source)."},
     {"step", step, METH_VARARGS, "Every game's step of a batch (`BatchEnv.step`; see the source)."},
     {"moves_of", moves_of, METH_VARARGS, "Every row of a game's matrix of moves, from its asteroids."},
     {NULL, NULL, 0, NULL},
@@ -1747,7 +1708,7 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_window, "window"},     {&s_phase, "phase"},       {&s_near, "near"},
                  {&s_obs, "_obs"},          {&s_game, "game"},         {&s_table, "table"},
                  {&s_hops, "hops"},         {&s_need, "_need"},        {&s_row, "row"},
-                 {&s_exits, "exits"},       {&s_encoder, "encoder"},   {&s_mask_indices, "mask_indices"},
+                 {&s_exits, "exits"},
                  {&s_alive, "alive"},       {&s_at, "at"},             {&s_carry_total, "carry_total"},
                  {&s_cargo, "cargo"},       {&s_gates, "gates"},       {&s_round, "round"},
                  {&s_asteroids, "asteroids"}, {&s_forecasts, "forecasts"}, {&s_storm_round, "storm_round"},
@@ -1756,10 +1717,10 @@ PyMODINIT_FUNC PyInit__batch(void) {
                  {&s_static, "static"},     {&s_n, "n"},               {&s_codes, "codes"},
                  {&s_shelters, "shelters"}, {&s_settlers_, "settlers"},
                  {&s_potential, "_potential"}, {&s_exits_cache, "_exits"}, {&s_apply, "apply"},
-                 {&s_take_touched, "take_touched"}, {&s_status, "status"}, {&s_action, "action"},
+                 {&s_take_touched, "take_touched"}, {&s_status, "status"},
                  {&s_features, "features"}, {&s_numbers, "numbers"}, {&s_orbit_list, "orbit"},
                  {&s_pinned_near, "pinned_near"}, {&s_sheltered, "_sheltered"}, {&s_exists_list, "exists"},
-                 {&s_bots, "_bots"},        {&s_running, "running"},   {&s_won, "won"},
+                 {&s_running, "running"},   {&s_won, "won"},
                  {&s_lost, "lost"},         {&s_legal_actions, "legal_actions"},
                  {&s_index, "index"},       {&s_settler, "settler"},   {&s_turn, "turn"},
                  {&s_learners, "learners"}};
