@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.hub import GameHub
 from tests.server.helpers import in_process
+from tests.server.hubs import counted_loads, refused
 from tests.services import Redis
 
 
@@ -37,22 +37,12 @@ def test_a_wrong_token_does_not_load_a_game_another_node_plays(services: tuple[R
         game: dict[str, Any] = made.json()
         token = game["seats"][0]["token"]
         hub: GameHub = other.app.state.hub  # type: ignore[attr-defined]
-        loads: list[str] = []
-        load = hub.store.load
-
-        async def counted(game_id: str) -> Any:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(hub.store, "load", counted)
+        loads = counted_loads(hub, monkeypatch)
         with owner.websocket_connect(f"/api/games/{game['id']}/ws?token={token}") as player:
             assert in_process(player).next_of("state")["seq"] == 0  # played on node a
             for wrong in ("not-a-token", token[:-1]):
                 with other.websocket_connect(f"/api/games/{game['id']}/ws?token={wrong}") as session:
-                    assert session.receive_json()["code"] == "bad_token"
-                    with pytest.raises(WebSocketDisconnect) as closed:
-                        session.receive_json()
-                    assert closed.value.code == 4401
+                    refused(session, "bad_token", 4401)
             assert loads == []
             assert game["id"] not in hub.games
             with other.websocket_connect(f"/api/games/{game['id']}/ws?token={token}") as again:
@@ -84,23 +74,13 @@ def test_a_spectator_through_a_node_not_holding_the_game_is_charged_for_its_load
             assert made.status_code == 201, made.text
             games.append(made.json())
         hub: GameHub = other.app.state.hub  # type: ignore[attr-defined]
-        loads: list[str] = []
-        load = hub.store.load
-
-        async def counted(game_id: str) -> Any:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(hub.store, "load", counted)
+        loads = counted_loads(hub, monkeypatch)
         for game in games[:2]:  # the bucket's two tokens: both loaded on node b
             with other.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
                 assert in_process(ws).next_of("state")["seq"] == 0
         assert loaded(loads) == [games[0]["id"], games[1]["id"]]
         with other.websocket_connect(f"/api/games/{games[2]['id']}/ws") as session:
-            assert session.receive_json()["code"] == "rate_limited"
-            with pytest.raises(WebSocketDisconnect) as closed:
-                session.receive_json()
-            assert closed.value.code == 4429
+            refused(session, "rate_limited", 4429)
         assert loaded(loads) == [games[0]["id"], games[1]["id"]]
         token = games[2]["seats"][0]["token"]
         with other.websocket_connect(f"/api/games/{games[2]['id']}/ws?token={token}") as ws:  # its seat: uncharged

@@ -7,13 +7,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.hub import GameHub
 from tests.server.helpers import in_process
+from tests.server.hubs import refused
 from tests.services import Redis
 
 TTL = 3600.0
@@ -49,11 +48,7 @@ def test_expired_open_games_no_longer_count_for_their_creators_quota(services: t
         old = made[0].json()
         token = old["seats"][0]["token"]
         with node.websocket_connect(f"/api/games/{old['id']}/ws?token={token}") as ws:
-            refusal = ws.receive_json()
-            assert (refusal["type"], refusal["code"]) == ("error", "server_full"), refusal
-            with pytest.raises(WebSocketDisconnect) as closed:
-                ws.receive_json()
-            assert closed.value.code == 4409
+            refused(ws, "server_full", 4409)
         gone = fresh[0].json()
         assert node.post(f"/api/games/{gone['id']}/abandon",
                          json={"token": gone["seats"][0]["token"]}).status_code == 200

@@ -9,31 +9,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
-from asteroid_mining.server.hub import GameHub
-from asteroid_mining.storage import StoredGame
 
 from .helpers import in_process
+from .hubs import counted_loads, hub_of, on_loop, refused
 
 IDLE = 600.0
 """The idle time of these tests (the default): passed by moving the hub's clock, never by waiting."""
-
-
-def _hub(client: TestClient) -> GameHub:
-    hub: GameHub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
-
-
-def _on_loop(client: TestClient, work: Any) -> Any:
-    """`work()` run on the server's event loop (the hub is used from there only)."""
-    async def run() -> Any:
-        return work()
-
-    portal = client.portal
-    assert portal is not None
-    return portal.call(run)
 
 
 def _played_once_and_let_go(client: TestClient) -> dict[str, Any]:
@@ -47,14 +30,14 @@ def _played_once_and_let_go(client: TestClient) -> dict[str, Any]:
         player.next_of("state")
         player.act("s1", "wait", ref="first")
         assert player.next_of("update")["seq"] == 1
-    hub = _hub(client)
+    hub = hub_of(client)
     deadline = time.monotonic() + 60  # (a generous bound on a hang: the closed socket leaves at once)
-    while _on_loop(client, lambda: bool(hub.games[game["id"]].connections)):
+    while on_loop(client, lambda: bool(hub.games[game["id"]].connections)):
         assert time.monotonic() < deadline, "the player's connection never left"
         time.sleep(0.01)
     hub.clock = lambda: time.time() + IDLE + 60
     try:
-        assert _on_loop(client, hub.rest_idle) == 1
+        assert on_loop(client, hub.rest_idle) == 1
     finally:
         hub.clock = time.time
     assert game["id"] in hub.resting and game["id"] not in hub.games
@@ -71,22 +54,12 @@ def test_a_wrong_token_does_not_load_a_game_let_go(tmp_path: Path, monkeypatch: 
     settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
                         idle_game_seconds=IDLE)
     with TestClient(create_app(settings)) as client:
-        hub = _hub(client)
+        hub = hub_of(client)
         game = _played_once_and_let_go(client)
-        loads: list[str] = []
-        load = hub.store.load
-
-        async def counted(game_id: str) -> StoredGame | None:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(hub.store, "load", counted)
+        loads = counted_loads(hub, monkeypatch)
         for wrong in ("not-a-token", "x" * 300, game["seats"][0]["token"][:-1]):
             with client.websocket_connect(f"/api/games/{game['id']}/ws?token={wrong}") as session:
-                assert session.receive_json()["code"] == "bad_token"
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    session.receive_json()
-                assert closed.value.code == 4401
+                refused(session, "bad_token", 4401)
         assert loads == []
         assert game["id"] in hub.resting and game["id"] not in hub.games
         with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as ws:
@@ -105,16 +78,9 @@ def test_a_wrong_token_to_abandon_or_hint_does_not_load_a_game_let_go(tmp_path: 
     settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
                         idle_game_seconds=IDLE)
     with TestClient(create_app(settings)) as client:
-        hub = _hub(client)
+        hub = hub_of(client)
         game = _played_once_and_let_go(client)
-        loads: list[str] = []
-        load = hub.store.load
-
-        async def counted(game_id: str) -> StoredGame | None:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(hub.store, "load", counted)
+        loads = counted_loads(hub, monkeypatch)
         answers = [client.post(f"/api/games/{game['id']}/{what}", json={"token": "not-a-token"})
                    for what in ("abandon", "hint") for _ in range(settings.history_rate_burst + 5)]
         assert {(a.status_code, a.json()["error"]["code"]) for a in answers} == {(403, "bad_token")}
@@ -137,25 +103,15 @@ def test_a_spectator_loading_games_let_go_is_charged_and_a_seat_is_not(tmp_path:
                         idle_game_seconds=IDLE, history_rate_burst=2,
                         history_rate_per_second=0.001)  # (a token back every 1,000 s: none during the test)
     with TestClient(create_app(settings)) as client:
-        hub = _hub(client)
+        hub = hub_of(client)
         games = [_played_once_and_let_go(client) for _ in range(3)]
-        loads: list[str] = []
-        load = hub.store.load
-
-        async def counted(game_id: str) -> StoredGame | None:
-            loads.append(game_id)
-            return await load(game_id)
-
-        monkeypatch.setattr(hub.store, "load", counted)
+        loads = counted_loads(hub, monkeypatch)
         for game in games[:2]:  # the bucket's two tokens: both loaded
             with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
                 assert in_process(ws).next_of("state")["seq"] == 1
         assert loads == [games[0]["id"], games[1]["id"]]
         with client.websocket_connect(f"/api/games/{games[2]['id']}/ws") as session:
-            assert session.receive_json()["code"] == "rate_limited"
-            with pytest.raises(WebSocketDisconnect) as closed:
-                session.receive_json()
-            assert closed.value.code == 4429
+            refused(session, "rate_limited", 4429)
         assert loads == [games[0]["id"], games[1]["id"]] and games[2]["id"] in hub.resting
         with client.websocket_connect(f"/api/games/{games[0]['id']}/ws") as ws:  # held now: free to watch again
             assert in_process(ws).next_of("state")["seq"] == 1

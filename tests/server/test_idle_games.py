@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from asteroid_mining.server import Settings, create_app
-from asteroid_mining.server.hub import GameHub
 from asteroid_mining.server.live import LiveGame, belt_memory
-from asteroid_mining.server.schemas import CreateGame
 
 from .helpers import in_process, two_loops_belt, winning_seed
+from .hubs import create_from, hub_of, on_loop, refused
 
 IDLE = 600.0
 """The idle time of these tests (the default): passed by moving the hub's clock, never by waiting."""
@@ -36,46 +34,17 @@ def _settings(tmp_path: Path, **changes: Any) -> Settings:
                     idle_game_seconds=IDLE).with_changes(**changes)
 
 
-def _hub(client: TestClient) -> GameHub:
-    hub: GameHub = client.app.state.hub  # type: ignore[attr-defined]
-    return hub
-
-
-def _in_server(client: TestClient, work: Callable[[], Awaitable[Any]]) -> Any:
-    """What `work` (a coroutine function of the server's) answers, run on the server's event loop."""
-    portal = client.portal
-    assert portal is not None
-    return portal.call(work)
-
-
-def _on_loop(client: TestClient, work: Callable[[], Any]) -> Any:
-    """`work()` run on the server's event loop (the hub is used from there only)."""
-    async def run() -> Any:
-        return work()
-
-    return _in_server(client, run)
-
-
-def _create_from(client: TestClient, address: str, seats: int = 1) -> dict[str, Any]:
-    """A game on the two-loops belt created by `address` (the test client has one address only): its id and
-    tokens, as `POST /api/games` answers them."""
-    request = CreateGame.model_validate({"seats": seats, "settlers_per_seat": 1, "belt": two_loops_belt(),
-                                         "seed": winning_seed()})
-    live, seats_made = _in_server(client, lambda: _hub(client).create(request, address))
-    return {"id": live.id, "seats": [seat.model_dump() for seat in seats_made]}
-
-
 def _wait_until(client: TestClient, condition: Callable[[], bool], what: str) -> None:
     """Wait (a generous deadline) until `condition()`, evaluated on the server's loop, holds."""
     deadline = time.monotonic() + 60
-    while not _on_loop(client, condition):
+    while not on_loop(client, condition):
         assert time.monotonic() < deadline, what
         time.sleep(0.01)
 
 
 def _nobody_on(client: TestClient, game_id: str) -> None:
     """Wait until the server has seen every connection of the game close (a closed test socket leaves soon)."""
-    hub = _hub(client)
+    hub = hub_of(client)
     _wait_until(client, lambda: game_id not in hub.games or not hub.games[game_id].connections,
                 f"the connections of {game_id} never left")
 
@@ -92,15 +61,15 @@ def _act_once(client: TestClient, game: dict[str, Any]) -> None:
 
 def _later(client: TestClient, seconds: float) -> None:
     """The hub's clock moved `seconds` ahead of the wall's (the idle time passes without waiting)."""
-    _hub(client).clock = lambda: time.time() + seconds
+    hub_of(client).clock = lambda: time.time() + seconds
 
 
 def _rest(client: TestClient) -> int:
     """Move past the idle time and let the idle games go, as the hub's sweep does (then back to the wall's
     time); how many went."""
     _later(client, IDLE + 60)
-    count: int = _on_loop(client, _hub(client).rest_idle)
-    _hub(client).clock = time.time
+    count: int = on_loop(client, hub_of(client).rest_idle)
+    hub_of(client).clock = time.time
     return count
 
 
@@ -113,8 +82,8 @@ def test_games_acted_in_once_and_left_no_longer_fill_the_server(tmp_path: Path) 
     one = belt_memory(two_loops_belt())
     settings = _settings(tmp_path, max_live_bytes=3 * one + one // 2)
     with TestClient(create_app(settings)) as client:
-        hub = _hub(client)
-        games = [_create_from(client, f"10.0.0.{n}") for n in (1, 2, 3)]
+        hub = hub_of(client)
+        games = [create_from(client, f"10.0.0.{n}") for n in (1, 2, 3)]
         for game in games:
             _act_once(client, game)
         full = client.post("/api/games", json={"seats": 1, "belt": two_loops_belt()})
@@ -129,7 +98,7 @@ def test_games_acted_in_once_and_left_no_longer_fill_the_server(tmp_path: Path) 
         assert all(lobby[g["id"]] == listed[g["id"]] for g in games)  # listed exactly as before
 
     with TestClient(create_app(settings)) as client:  # played within the idle time: resumed, and let go after it
-        hub = _hub(client)
+        hub = hub_of(client)
         assert {g["id"] for g in games} <= set(hub.games)
         assert all(_lobby(client)[g["id"]] == listed[g["id"]] for g in games)
         _later(client, IDLE + 60)
@@ -137,12 +106,12 @@ def test_games_acted_in_once_and_left_no_longer_fill_the_server(tmp_path: Path) 
         assert {g["id"] for g in games} <= set(hub.resting)
 
     with TestClient(create_app(settings.with_changes(idle_game_seconds=0.0))) as client:  # idle for long: listed,
-        hub = _hub(client)                                                                  # not loaded
+        hub = hub_of(client)                                                                  # not loaded
         assert not {g["id"] for g in games} & set(hub.games)
         lobby = _lobby(client)
         assert all(lobby[g["id"]] == listed[g["id"]] for g in games)  # from the store's summaries, as before
         for n in (4, 5, 6):
-            assert _create_from(client, f"10.0.0.{n}")["id"] in hub.games  # room for everyone
+            assert create_from(client, f"10.0.0.{n}")["id"] in hub.games  # room for everyone
 
 
 # ----- a game let go resumes exactly where it was -----
@@ -163,7 +132,7 @@ def _reads(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_game_let_go_answers_every_read_as_before_and_resumes_where_it_was(client: TestClient) -> None:
-    hub = _hub(client)
+    hub = hub_of(client)
     game = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
                                            "seed": winning_seed()}).json()
     game_id, tokens = game["id"], [seat["token"] for seat in game["seats"]]
@@ -202,18 +171,18 @@ def test_a_game_let_go_answers_every_read_as_before_and_resumes_where_it_was(cli
 
 
 def test_a_spectator_brings_a_game_let_go_back_and_it_is_let_go_again_once_idle(client: TestClient) -> None:
-    hub = _hub(client)
-    game = _create_from(client, "10.0.0.1")
+    hub = hub_of(client)
+    game = create_from(client, "10.0.0.1")
     _act_once(client, game)
     assert _rest(client) == 1
     with client.websocket_connect(f"/api/games/{game['id']}/ws") as ws:
         assert in_process(ws).next_of("state")["seq"] == 1
         live: LiveGame = hub.games[game["id"]]
         _later(client, IDLE + 60)
-        assert _on_loop(client, hub.rest_idle) == 0  # watched: held, however late it is
+        assert on_loop(client, hub.rest_idle) == 0  # watched: held, however late it is
         hub.clock = time.time
     _nobody_on(client, game["id"])
-    assert _on_loop(client, lambda: hub.idle(live)) is False  # the idle time counts from when it was left
+    assert on_loop(client, lambda: hub.idle(live)) is False  # the idle time counts from when it was left
     assert _rest(client) == 1 and game["id"] in hub.resting
 
 
@@ -221,20 +190,16 @@ def test_a_spectator_brings_a_game_let_go_back_and_it_is_let_go_again_once_idle(
 def test_a_game_let_go_with_no_room_to_load_it_is_refused_cleanly(tmp_path: Path) -> None:
     one = belt_memory(two_loops_belt())
     with TestClient(create_app(_settings(tmp_path, max_live_bytes=one + one // 2))) as client:
-        hub = _hub(client)
-        game = _create_from(client, "10.0.0.1")
+        hub = hub_of(client)
+        game = create_from(client, "10.0.0.1")
         _act_once(client, game)
         assert _rest(client) == 1
-        other = _create_from(client, "10.0.0.2")  # takes the room the first one left
+        other = create_from(client, "10.0.0.2")  # takes the room the first one left
 
         detail = client.get(f"/api/games/{game['id']}")
         assert detail.status_code == 503 and detail.json()["error"]["code"] == "server_full", detail.text
         with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as ws:
-            refusal = ws.receive_json()
-            assert refusal["type"] == "error" and refusal["code"] == "server_full", refusal
-            with pytest.raises(WebSocketDisconnect) as closed:
-                ws.receive_json()
-            assert closed.value.code == 4409
+            refused(ws, "server_full", 4409)
         assert game["id"] in hub.resting and game["id"] not in hub.games
         assert _lobby(client)[game["id"]]["seq"] == 1  # still listed, as it was
 
@@ -250,15 +215,15 @@ def test_a_game_let_go_with_no_room_to_load_it_is_refused_cleanly(tmp_path: Path
 # ----- an address's games let go still count toward its own quota, not the server's -----
 def test_games_let_go_count_for_their_address_only(tmp_path: Path) -> None:
     with TestClient(create_app(_settings(tmp_path, max_games_per_client=2, max_live_games=2))) as client:
-        hub = _hub(client)
-        mine = [_create_from(client, "10.0.0.1") for _ in range(2)]
+        hub = hub_of(client)
+        mine = [create_from(client, "10.0.0.1") for _ in range(2)]
         for game in mine:
             _act_once(client, game)
         assert _rest(client) == 2
         with pytest.raises(Exception) as refused:  # (a ServerError: 429 too_many_games)
-            _create_from(client, "10.0.0.1")
+            create_from(client, "10.0.0.1")
         assert getattr(refused.value, "code", None) == "too_many_games", refused.value
-        others = [_create_from(client, f"10.0.1.{n}") for n in (1, 2)]  # the server's room is everyone's
+        others = [create_from(client, f"10.0.1.{n}") for n in (1, 2)]  # the server's room is everyone's
         assert {g["id"] for g in others} <= set(hub.games)
         finished = mine[0]
         with client.websocket_connect(f"/api/games/{finished['id']}/ws?token={finished['seats'][0]['token']}"):
@@ -268,20 +233,20 @@ def test_games_let_go_count_for_their_address_only(tmp_path: Path) -> None:
         answer = client.post(f"/api/games/{finished['id']}/abandon", json={"token": finished["seats"][0]["token"]})
         assert answer.status_code == 200, answer.text  # loaded again to be ended: it counts no more
         assert finished["id"] not in hub.resting
-        assert _create_from(client, "10.0.0.1")["id"] in hub.games
+        assert create_from(client, "10.0.0.1")["id"] in hub.games
 
 
 # ----- at start-up, games are listed from the store's summaries -----
 def test_at_start_up_a_game_whose_row_cannot_be_summarised_is_loaded_and_listed_as_damaged(tmp_path: Path) -> None:
     settings = _settings(tmp_path, idle_game_seconds=0.0)  # nothing played lately: nothing loaded at start-up
     with TestClient(create_app(settings)) as client:
-        good, bad = _create_from(client, "10.0.0.1"), _create_from(client, "10.0.0.2")
+        good, bad = create_from(client, "10.0.0.1"), create_from(client, "10.0.0.2")
         for game in (good, bad):
             _act_once(client, game)
     with sqlite3.connect(settings.data_dir / "games.sqlite3") as db:
         db.execute("UPDATE games SET belt = '{\"asteroids\": [' WHERE id = ?", (bad["id"],))
     with TestClient(create_app(settings)) as client:
-        hub = _hub(client)
+        hub = hub_of(client)
         assert good["id"] in hub.resting and good["id"] not in hub.games
         assert bad["id"] in hub.damaged and "belt" in hub.damaged[bad["id"]]["reason"]
         lobby = _lobby(client)
