@@ -408,8 +408,13 @@ class GameHub:
                               "creator's address's share of it); try later")
 
     def _held_running(self) -> list[LiveGame]:
-        """The running games held in memory, expired open games aside: what the limits of running games count."""
-        return [g for g in self.games.values() if g.running and not self.expired(g)]
+        """The running games held in memory: what the limits of running games count. An expired open game is
+        left out only while nothing holds it (`expire` lets it go at its next sweep); one a connection or a
+        request holds is counted: its link loads it again, and uncounted, one address opening every open game it
+        had let expire held them all in memory, past `max_live_games`, `max_live_bytes` and its own
+        `max_games_per_client`."""
+        return [g for g in self.games.values()
+                if g.running and (not self.expired(g) or g.connections or self._readers.get(g.id))]
 
     # ----- connections per address -----
     def connect(self, client: str) -> bool:
