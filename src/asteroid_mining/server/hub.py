@@ -407,6 +407,12 @@ class GameHub:
             raise ServerError(503, "server_full", "this server holds as many games as its memory allows (or its "
                               "creator's address's share of it); try later")
 
+    def _held_expired_of(self, client: str) -> int:
+        """How many expired open games created by `client` are held here by a connection or a request: counted
+        as running games (`_held_running`), though a cluster's store counts them no more for its quota."""
+        return sum(1 for g in self.games.values() if g.client == client and self.expired(g)
+                   and (g.connections or self._readers.get(g.id)))
+
     def _held_running(self) -> list[LiveGame]:
         """The running games held in memory: what the limits of running games count. An expired open game is
         left out only while nothing holds it (`expire` lets it go at its next sweep); one a connection or a

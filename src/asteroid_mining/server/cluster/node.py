@@ -412,7 +412,9 @@ class ClusterHub(GameHub):
             client = GameMeta.from_json(record.meta).client
         except MetaError:
             return  # loading it finds the game damaged, and says so
-        if await count(client, open_since) >= self.settings.max_games_per_client:
+        # the expired games of its creator that this node holds count too: the store counts them no more, and an
+        # address opening every game it had let expire held them all, past its quota
+        if await count(client, open_since) + self._held_expired_of(client) >= self.settings.max_games_per_client:
             raise ServerError(503, "server_full", "the address that created this game has as many running games "
                               "on this server as it may; try later")
 
