@@ -41,6 +41,7 @@ from .lobby import charge_load
 from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
+from .replay_cache import ReadLimiter
 from .schemas import SyncMessage
 from .security import TokenBucket, origin_allowed
 
@@ -171,7 +172,7 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
-        await _receive_all(websocket, live, conn, settings)
+        await _receive_all(websocket, live, conn, settings, client)
     except WebSocketDisconnect:
         pass
     except RuntimeError:
@@ -188,8 +189,12 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
             await sender
 
 
-async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings) -> None:
+async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings,
+                       client: str) -> None:
     program = conn.seat is not None and conn.seat.program  # a program's seat has a budget of its own
+    # ... and the programs' connections of one address share one more (256 of them at 200 a second each held the
+    # event loop's core whole)
+    programs: ReadLimiter = websocket.app.state.program_limiter
     rate = settings.program_rate_per_second if program else settings.rate_per_second
     bucket = TokenBucket(rate, settings.program_rate_burst if program else settings.rate_burst)
     syncs = TokenBucket(settings.sync_per_second, SYNC_BURST)
@@ -199,13 +204,17 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
-        if not bucket.take():
+        own = bucket.take()
+        shared = own and (not program or programs.take(client))
+        if not shared:
             refused += 1
             if refused >= settings.rate_violations:
                 conn.outbox.close()
                 await websocket.close(CLOSE_FLOOD, "too many messages")
                 return
-            conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket))
+            conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket) if not own
+                            else error("rate_limited", "too many messages from this address's programs: at most "
+                                       f"{settings.program_rate_per_client:g} a second together"))
             continue
         refused = 0
         if text is None:
