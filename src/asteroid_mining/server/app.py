@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -66,8 +67,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
                                           what="lobby listings asked for")
     app.state.create_limiter = ReadLimiter(settings.create_bytes_per_second, settings.create_bytes_burst,
                                            what="new games' belts stored, in bytes")
-    app.state.program_limiter = ReadLimiter(settings.program_rate_per_client, settings.program_rate_per_client_burst,
-                                            what="messages of programs' seats")
+    app.state.program_connections = Counter[str]()  # by address: its connections with a program's budget
     app.state.connect_limiter = ReadLimiter(settings.connect_rate_per_second, settings.connect_rate_burst,
                                             what="new WebSocket connections")
     app.state.lobby_cache = LobbyCache(settings.lobby_cache_seconds)

@@ -64,12 +64,10 @@ class Settings:
     program acts as soon as its turn comes, and answers `sync` and refusals at once."""
     program_rate_burst: int = 400
     """Messages a connection of a program's seat may send at once."""
-    program_rate_per_client: float = 1_000.0
-    """Messages the connections of programs' seats from one address may send per second together, on average:
-    each connection's own budget times the connections one address may open (256 × 200) let one address hold the
-    event loop's core whole."""
-    program_rate_per_client_burst: int = 2_000
-    """Messages the connections of programs' seats from one address may send at once, together."""
+    program_connections_per_client: int = 16
+    """Connections of programs' seats one address may have open with the program's budget at once; more have a
+    person's: each connection's own budget times the connections one address may open (256 × 200) let one address
+    hold the event loop's core whole."""
     program_turn_seconds: float = 60.0
     """The turn timer of a game whose every seat is played by a program or by the server (`CreateGame.programs`,
     `bots`), when its creator sets none (`turn_seconds`, `stand_in`): a program that has gone away does not hold
@@ -213,8 +211,6 @@ class Settings:
         problems.extend(_bad_proxies(self.forwarded_allow_ips))
         if not (math.isfinite(self.history_rate_per_second) and self.history_rate_per_second > 0):
             problems.append("history_rate_per_second must be a finite number above 0")
-        if not (math.isfinite(self.program_rate_per_client) and self.program_rate_per_client > 0):
-            problems.append("program_rate_per_client must be a finite number above 0")
         if not (math.isfinite(self.connect_rate_per_second) and self.connect_rate_per_second > 0):
             problems.append("connect_rate_per_second must be a finite number above 0")
         if not (math.isfinite(self.follower_keep_seconds) and 0 <= self.follower_keep_seconds <= 3_600):
@@ -241,7 +237,7 @@ class Settings:
                      "max_live_games", "max_live_bytes", "max_live_bytes_per_client", "max_game_rounds",
                      "max_belt_asteroids", "max_belt_links", "max_belt_gates", "replay_cache_bytes",
                      "history_rate_burst", "connect_rate_burst", "program_rate_burst", "lobby_rate_burst",
-                     "program_rate_per_client_burst",
+                     "program_connections_per_client",
                      "finished_cache_bytes",
                      "create_bytes_burst", "lobby_page_size", "lobby_max_page_size"):
             if getattr(self, name) < 1:

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import math
 import weakref
+from collections import Counter
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -41,7 +42,6 @@ from .lobby import charge_load
 from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
-from .replay_cache import ReadLimiter
 from .schemas import SyncMessage
 from .security import TokenBucket, origin_allowed
 
@@ -191,10 +191,24 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
 
 async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings,
                        client: str) -> None:
-    program = conn.seat is not None and conn.seat.program  # a program's seat has a budget of its own
-    # ... and the programs' connections of one address share one more (256 of them at 200 a second each held the
-    # event loop's core whole)
-    programs: ReadLimiter = websocket.app.state.program_limiter
+    # A program's seat has a budget of its own, for `program_connections_per_client` connections of one address at
+    # once; more have a person's (256 connections of one address at 200 messages a second held the event loop's core)
+    programs: Counter[str] = websocket.app.state.program_connections
+    program = (conn.seat is not None and conn.seat.program
+               and programs[client] < settings.program_connections_per_client)
+    if program:
+        programs[client] += 1
+    try:
+        await _receive_messages(websocket, live, conn, settings, program)
+    finally:
+        if program:
+            programs[client] -= 1
+            if programs[client] <= 0:
+                del programs[client]
+
+
+async def _receive_messages(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings,
+                            program: bool) -> None:
     rate = settings.program_rate_per_second if program else settings.rate_per_second
     bucket = TokenBucket(rate, settings.program_rate_burst if program else settings.rate_burst)
     syncs = TokenBucket(settings.sync_per_second, SYNC_BURST)
@@ -204,17 +218,13 @@ async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, s
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
-        own = bucket.take()
-        shared = own and (not program or programs.take(client))
-        if not shared:
+        if not bucket.take():
             refused += 1
             if refused >= settings.rate_violations:
                 conn.outbox.close()
                 await websocket.close(CLOSE_FLOOD, "too many messages")
                 return
-            conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket) if not own
-                            else error("rate_limited", "too many messages from this address's programs: at most "
-                                       f"{settings.program_rate_per_client:g} a second together"))
+            conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket))
             continue
         refused = 0
         if text is None:

@@ -138,8 +138,9 @@ class ReadLimiter:
         self.addresses = addresses
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
-    def _bucket(self, client: str) -> TokenBucket:
-        """`client`'s bucket, made full on first use (the least recently used forgotten past `addresses`)."""
+    def check(self, client: str, what: str | None = None) -> None:
+        """Take one token for `client`; ServerError 429 `rate_limited` (with Retry-After) when it has none, naming
+        `what` was asked for too often (by default the limiter's `what`)."""
         bucket = self._buckets.get(client)
         if bucket is None:
             bucket = self._buckets[client] = TokenBucket(self.rate, self.burst)
@@ -147,21 +148,11 @@ class ReadLimiter:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(client)
-        return bucket
-
-    def check(self, client: str, what: str | None = None) -> None:
-        """Take one token for `client`; ServerError 429 `rate_limited` (with Retry-After) when it has none, naming
-        `what` was asked for too often (by default the limiter's `what`)."""
-        bucket = self._bucket(client)
         if not bucket.take():
             wait = max(1, math.ceil(bucket.wait())) if self.rate > 0 else 60
             raise ServerError(429, "rate_limited", f"too many {what or self.what}: at most "
                               f"{self.rate:g} a second from one address; try again in {wait} s",
                               headers={"retry-after": str(wait)})
-
-    def take(self, client: str) -> bool:
-        """Take one token for `client`, and say whether there was one (for a caller that refuses its own way)."""
-        return self._bucket(client).take()
 
     def charge(self, client: str, tokens: float) -> None:
         """Take `tokens` more from `client`'s bucket for a read that turned out costly (a history built), into
