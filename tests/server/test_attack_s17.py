@@ -5,9 +5,11 @@ sending 17,700 a second that way cost the server 18 s of CPU in 40 s."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from asteroid_mining.server import Settings, create_app
@@ -65,3 +67,32 @@ def test_the_programs_connections_of_an_address_are_checked() -> None:
         assert "program_connections_per_client" in str(bad)
     else:
         raise AssertionError("0 was accepted")
+
+
+def test_a_client_sending_many_times_its_rate_is_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection that sends ten messages for each token its bucket gets (one served, nine dropped, again and
+    again) is closed with `4429`: it was never closed, for one served message set the count of drops in a row
+    back to 0, and each drop costs about what a served message does. The bucket's clock is moved by the test,
+    one token at a time, never read from the wall."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from asteroid_mining.server import play
+    from asteroid_mining.server.security import TokenBucket
+
+    now = [1000.0]
+    monkeypatch.setattr(play, "TokenBucket", functools.partial(TokenBucket, clock=lambda: now[0]))
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static",
+                        rate_per_second=1.0, rate_burst=1, rate_violations=20)
+    with TestClient(create_app(settings)) as client:
+        game = _create(client, seats=2, settlers_per_seat=1)
+        token = game["seats"][1]["token"]
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={token}") as session, \
+                pytest.raises(WebSocketDisconnect) as closed:
+            player = in_process(session)
+            player.next_of("state")
+            for _ in range(10):  # 10 rounds of one served message and nine dropped
+                for _ in range(10):
+                    player.send({"type": "act", "settler": "nobody", "action": "wait"})
+                    assert player.next_of("error")["code"] in ("not_your_settler", "rate_limited")
+                now[0] += 1.0  # one more token
+        assert closed.value.code == 4429

@@ -58,7 +58,7 @@ class Settings:
     rate_burst: int = 40
     """Messages a connection may send at once (the bucket's size)."""
     rate_violations: int = 200
-    """Messages refused for the rate limit in a row before the connection is closed."""
+    """Messages refused for the rate limit before the connection is closed (each message served takes one off)."""
     program_rate_per_second: float = 200.0
     """Messages a connection of a program's seat (`CreateGame.programs`) may send per second, on average: a
     program acts as soon as its turn comes, and answers `sync` and refusals at once."""

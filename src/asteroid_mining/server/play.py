@@ -226,7 +226,10 @@ async def _receive_messages(websocket: WebSocket, live: LiveGame, conn: Connecti
                 return
             conn.outbox.put(rate_limited(f"too many messages: at most {rate:g} a second on average", bucket))
             continue
-        refused = 0
+        # one served message takes one drop off the count, not all of them: a client sending ten times its rate
+        # had one in ten served, the count went back to 0 each time and it was never closed, each drop costing
+        # what a served message does (256 connections of one address so cost the event loop's core)
+        refused = max(0, refused - 1)
         if text is None:
             conn.outbox.put(error("invalid", "send JSON as text messages, not binary"))
             continue
