@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -67,7 +66,6 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
                                           what="lobby listings asked for")
     app.state.create_limiter = ReadLimiter(settings.create_bytes_per_second, settings.create_bytes_burst,
                                            what="new games' belts stored, in bytes")
-    app.state.program_connections = Counter[str]()  # by address: its connections with a program's budget
     app.state.connect_limiter = ReadLimiter(settings.connect_rate_per_second, settings.connect_rate_burst,
                                             what="new WebSocket connections")
     app.state.lobby_cache = LobbyCache(settings.lobby_cache_seconds)

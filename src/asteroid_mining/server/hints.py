@@ -26,7 +26,7 @@ from ..rules import Action, BuildGates, BuildRobot, Drill, Game, Mine, Move, Pla
 from ..rules.materials import MATERIALS
 from .action_schemas import ActionJson
 from .errors import ServerError
-from .lobby import _body_doc, _game, bearer_token, charge_load, client_of, json_body, refuse_unknown_token
+from .lobby import BAD_TOKEN, _body_doc, _game, bearer_token, charge_load, client_of, json_body, refuse_unknown_token
 from .schemas import ErrorBody, _StrictBody
 from .security import TokenBucket
 from .view_schemas import Record
@@ -181,7 +181,7 @@ async def game_hint(game_id: str, request: Request) -> Hint:
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)
         if seat is None or seat.kind != "human":
-            raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
+            raise ServerError(403, "bad_token", BAD_TOKEN, "token")
         limiter.check(client_of(request))
         game = live.game
         settler = game.turn

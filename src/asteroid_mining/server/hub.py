@@ -100,6 +100,7 @@ class GameHub:
         self._reserved: Counter[str] = Counter()
         """address -> the estimated bytes (`belt_memory`) of the games it is creating, not yet held (`create`)."""
         self._connected: Counter[str] = Counter()  # address -> its open WebSocket connections
+        self._programs: Counter[str] = Counter()  # address -> its connections with a program seat's budget
         self.damaged: dict[str, dict[str, Any]] = {}  # id -> its lobby summary, for games that cannot be loaded
         self.send_budget = SendBudget(settings.send_buffer_total_bytes)
         """The bytes waiting for every WebSocket client of the process, bounded in all (`Outbox`)."""
@@ -279,9 +280,7 @@ class GameHub:
             client = read_meta(stored.record).client
         except DamagedGame:
             return None
-        mine = (sum(1 for g in self._held_running() if g.client == client) + self._pending[client]
-                + sum(1 for r in self.resting.values() if r.client == client))
-        if mine >= self.settings.max_games_per_client:
+        if self._games_of(client, self._held_running()) >= self.settings.max_games_per_client:
             raise ServerError(503, "server_full", "the address that created this game has as many running games "
                               "on this server as it may; try later")
         return client
@@ -346,15 +345,13 @@ class GameHub:
             yield live
         finally:
             if live is not None:
-                self._readers[live.id] -= 1
-                if self._readers[live.id] <= 0:
-                    del self._readers[live.id]
+                _give_back(self._readers, live.id)
                 self.release(live)
 
     def release(self, live: LiveGame) -> None:
         """Let a game go once nobody is connected nor reading it (it is loaded again when asked for): a finished
         one, or a running one loaded only for requests (`LiveGame.passing`); `acquire` calls it."""
-        if live.connections or self._readers.get(live.id) or self.games.get(live.id) is not live:
+        if self._holds(live) or self.games.get(live.id) is not live:
             return
         if not live.running:
             del self.games[live.id]
@@ -410,8 +407,18 @@ class GameHub:
     def _held_expired_of(self, client: str) -> int:
         """How many expired open games created by `client` are held here by a connection or a request: counted
         as running games (`_held_running`), though a cluster's store counts them no more for its quota."""
-        return sum(1 for g in self.games.values() if g.client == client and self.expired(g)
-                   and (g.connections or self._readers.get(g.id)))
+        return sum(1 for g in self.games.values() if g.client == client and self.expired(g) and self._holds(g))
+
+    def _holds(self, live: LiveGame) -> bool:
+        """Whether a connection or a request holds `live` here."""
+        return bool(live.connections or self._readers.get(live.id))
+
+    def _games_of(self, client: str, running: list[LiveGame]) -> int:
+        """The running games `client` has created here, as its `max_games_per_client` counts them: those of
+        `running` (`_held_running`), those being created, and those let go while idle (so that an address's
+        running games stay bounded in number in the store too)."""
+        return (sum(1 for g in running if g.client == client) + self._pending[client]
+                + sum(1 for r in self.resting.values() if r.client == client))
 
     def _held_running(self) -> list[LiveGame]:
         """The running games held in memory: what the limits of running games count. An expired open game is
@@ -420,7 +427,7 @@ class GameHub:
         had let expire held them all in memory, past `max_live_games`, `max_live_bytes` and its own
         `max_games_per_client`."""
         return [g for g in self.games.values()
-                if g.running and (not self.expired(g) or g.connections or self._readers.get(g.id))]
+                if g.running and (not self.expired(g) or self._holds(g))]
 
     # ----- connections per address -----
     def connect(self, client: str) -> bool:
@@ -433,9 +440,21 @@ class GameHub:
 
     def disconnect(self, client: str) -> None:
         """A connection counted by `connect` has closed."""
-        self._connected[client] -= 1
-        if self._connected[client] <= 0:
-            del self._connected[client]
+        _give_back(self._connected, client)
+
+    def take_program_budget(self, client: str) -> bool:
+        """Count a connection of `client` given a program seat's message budget; False (and not counted) when
+        `program_connections_per_client` of its connections have it already, so this one has a person's: each
+        connection's own budget times the connections one address may open (256 × 200 a second) let one address
+        hold the event loop's core whole."""
+        if self._programs[client] >= self.settings.program_connections_per_client:
+            return False
+        self._programs[client] += 1
+        return True
+
+    def give_program_budget(self, client: str) -> None:
+        """A connection counted by `take_program_budget` has closed."""
+        _give_back(self._programs, client)
 
     async def lobby_games(self) -> list[dict[str, Any]]:
         """What the lobby lists (a cluster node reads every node's games from the shared store)."""
@@ -503,8 +522,7 @@ class GameHub:
     def expire(self) -> int:
         """Let go of the expired open games nobody is connected to (they stay in the store), and forget those let
         go already; how many."""
-        gone = [g for g in self.games.values() if self.expired(g) and not g.connections
-                and not self._readers.get(g.id)]
+        gone = [g for g in self.games.values() if self.expired(g) and not self._holds(g)]
         for live in gone:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())
@@ -525,8 +543,7 @@ class GameHub:
             raise ServerError(503, "server_full", "this server is running as many games as it can; try later")
         # the games let go count here (not above): an address's running games stay bounded in number, in the
         # store too, while those nobody plays leave the server's room to others
-        mine = (sum(1 for g in running if g.client == client) + self._pending[client]
-                + sum(1 for r in self.resting.values() if r.client == client))
+        mine = self._games_of(client, running)
         if mine >= self.settings.max_games_per_client:
             raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
                               f"(at most {self.settings.max_games_per_client})")
@@ -534,9 +551,7 @@ class GameHub:
         try:
             return await self._create(request, client, lesson)
         finally:
-            self._pending[client] -= 1
-            if not self._pending[client]:
-                del self._pending[client]
+            _give_back(self._pending, client)
 
     def _reserve(self, client: str, need: int) -> None:
         """Count `need` estimated bytes of a game `client` is creating against `max_live_bytes` and
@@ -558,9 +573,7 @@ class GameHub:
         self._reserved[client] += need
 
     def _unreserve(self, client: str, need: int) -> None:
-        self._reserved[client] -= need
-        if self._reserved[client] <= 0:
-            del self._reserved[client]
+        _give_back(self._reserved, client, need)
 
     async def _create(self, request: CreateGame, client: str, lesson: str | None = None,
                       ) -> tuple[LiveGame, list[CreatedSeat]]:
@@ -667,6 +680,13 @@ def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
             "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
             "turn_seconds": _seconds_or_none(meta.get("turn_seconds")), "created": record.created, "seats": seats,
             "reason": reason}
+
+
+def _give_back(counts: Counter[str], key: str, amount: int = 1) -> None:
+    """Take `amount` off `key`'s count, forgetting the key at 0 (so that the counters hold only what is in use)."""
+    counts[key] -= amount
+    if counts[key] <= 0:
+        del counts[key]
 
 
 def _seconds_or_none(value: Any) -> float | None:

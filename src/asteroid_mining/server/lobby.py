@@ -227,6 +227,8 @@ def _place(cursor: str) -> LobbyKey:
     return (place[0], float(place[1]), place[2])
 
 
+BAD_TOKEN = "this token plays no seat of this game"
+"""What a token that plays no seat of the game is answered (`bad_token`), by REST and WebSocket alike."""
 LOAD_REFUSED = "games loaded from the store (finished games read or watched) and replays, events and logs"
 """What a refused load names: a load takes a token of the history bucket (`history_limiter`)."""
 
@@ -248,7 +250,7 @@ async def refuse_unknown_token(connection: HTTPConnection, game_id: str, token: 
     taking a token of the address's history bucket for one."""
     hub: GameHub = connection.app.state.hub
     if await hub.token_refused(game_id, token):
-        raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
+        raise ServerError(403, "bad_token", BAD_TOKEN, "token")
 
 
 async def finished_or_live(request: Request, game_id: str, part: str,
@@ -320,7 +322,7 @@ async def abandon_game(game_id: str, request: Request) -> dict[str, Any]:
     async with _game(request, game_id) as live:
         seat = live.seat_for(token)
         if seat is None or seat.kind != "human":
-            raise ServerError(403, "bad_token", "this token plays no seat of this game", "token")
+            raise ServerError(403, "bad_token", BAD_TOKEN, "token")
         try:
             ended = await live.abandon(seat)
         except StorageError as failure:

@@ -26,7 +26,6 @@ import contextlib
 import logging
 import math
 import weakref
-from collections import Counter
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -38,7 +37,7 @@ from .direct import SCOPE_KEY, close_now
 from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
-from .lobby import charge_load
+from .lobby import BAD_TOKEN, charge_load
 from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
@@ -60,7 +59,6 @@ CLOSE_FLOOD = 4429
 CLOSE_INTERNAL = 1011
 CLOSE_MOVED = 1012
 TOO_SLOW = "too slow: reconnect and sync"
-BAD_TOKEN = "this token plays no seat of this game"
 
 SLOW_CLIENT_GRACE = 5.0
 """Seconds a client closed as too slow may take nothing of what it has not read yet (its close frame last) before
@@ -172,7 +170,7 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
     live.join(conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
     try:
-        await _receive_all(websocket, live, conn, settings, client)
+        await _receive_all(websocket, hub, live, conn, settings, client)
     except WebSocketDisconnect:
         pass
     except RuntimeError:
@@ -189,22 +187,15 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
             await sender
 
 
-async def _receive_all(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings,
+async def _receive_all(websocket: WebSocket, hub: GameHub, live: LiveGame, conn: Connection, settings: Settings,
                        client: str) -> None:
-    # A program's seat has a budget of its own, for `program_connections_per_client` connections of one address at
-    # once; more have a person's (256 connections of one address at 200 messages a second held the event loop's core)
-    programs: Counter[str] = websocket.app.state.program_connections
-    program = (conn.seat is not None and conn.seat.program
-               and programs[client] < settings.program_connections_per_client)
-    if program:
-        programs[client] += 1
+    # a program's seat has a budget of its own, for a few connections of one address at once (`GameHub`'s count)
+    program = conn.seat is not None and conn.seat.program and hub.take_program_budget(client)
     try:
         await _receive_messages(websocket, live, conn, settings, program)
     finally:
         if program:
-            programs[client] -= 1
-            if programs[client] <= 0:
-                del programs[client]
+            hub.give_program_budget(client)
 
 
 async def _receive_messages(websocket: WebSocket, live: LiveGame, conn: Connection, settings: Settings,
