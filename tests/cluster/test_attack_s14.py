@@ -7,20 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.hub import GameHub
+from tests.cluster.in_process import served_node
 from tests.server.helpers import in_process
 from tests.server.hubs import counted_loads, refused
 from tests.services import Redis
-
-
-def _node(redis: Redis, database: str, tmp_path: Path, name: str, **extra: Any) -> TestClient:
-    """A node of the cluster named `name`, served in this process, with `extra` settings."""
-    settings = Settings(data_dir=tmp_path / name, static_dir=tmp_path / "static", database=database, redis=redis.url,
-                        node_id=name, lease_seconds=3.0, bot_delay=0.0, **extra)
-    return TestClient(create_app(settings))
 
 
 def test_a_wrong_token_does_not_load_a_game_another_node_plays(services: tuple[Redis, str], tmp_path: Path,
@@ -31,7 +23,7 @@ def test_a_wrong_token_does_not_load_a_game_another_node_plays(services: tuple[R
     reads the game's one row in the shared store first and refuses the token without loading the game; the right
     token through that node still loads it and plays."""
     redis, database = services
-    with _node(redis, database, tmp_path, "a") as owner, _node(redis, database, tmp_path, "b") as other:
+    with served_node(redis, database, tmp_path, "a") as owner, served_node(redis, database, tmp_path, "b") as other:
         made = owner.post("/api/games", json={"seats": 1, "settlers_per_seat": 1, "belt": "tutorial", "seed": 7})
         assert made.status_code == 201, made.text
         game: dict[str, Any] = made.json()
@@ -64,8 +56,8 @@ def test_a_spectator_through_a_node_not_holding_the_game_is_charged_for_its_load
     `rate_limited`, close 4429, nothing loaded); a seat's connection through that node still loads its game
     uncharged."""
     redis, database = services
-    with _node(redis, database, tmp_path, "a") as owner, \
-            _node(redis, database, tmp_path, "b", history_rate_burst=2,
+    with served_node(redis, database, tmp_path, "a") as owner, \
+            served_node(redis, database, tmp_path, "b", history_rate_burst=2,
                   history_rate_per_second=0.001) as other:  # (a token back every 1,000 s: none during the test)
         games: list[dict[str, Any]] = []
         for seed in range(3):

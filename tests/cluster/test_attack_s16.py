@@ -6,12 +6,9 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
-from typing import Any
 
-from fastapi.testclient import TestClient
-
-from asteroid_mining.server import Settings, create_app
 from asteroid_mining.server.hub import GameHub
+from tests.cluster.in_process import served_node
 from tests.server.helpers import in_process
 from tests.server.hubs import refused
 from tests.services import Redis
@@ -19,13 +16,6 @@ from tests.services import Redis
 TTL = 3600.0
 """The life of an open game in these tests (the default): passed by moving the node's clock, never by waiting."""
 BODY = {"seats": 1, "settlers_per_seat": 1, "belt": "tutorial", "seed": 7}
-
-
-def _node(redis: Redis, database: str, tmp_path: Path, name: str, **extra: Any) -> TestClient:
-    """A node of the cluster named `name`, served in this process, with `extra` settings."""
-    settings = Settings(data_dir=tmp_path / name, static_dir=tmp_path / "static", database=database, redis=redis.url,
-                        node_id=name, lease_seconds=3.0, bot_delay=0.0, **extra)
-    return TestClient(create_app(settings))
 
 
 def test_expired_open_games_held_again_count_for_their_creators_quota(services: tuple[Redis, str],
@@ -37,7 +27,7 @@ def test_expired_open_games_held_again_count_for_their_creators_quota(services: 
     expired open game held by a node counts for its creator's quota there: the second is refused (`503
     server_full`, 4409) while the first is held, and so is a new game (`429 too_many_games`)."""
     redis, database = services
-    with _node(redis, database, tmp_path, "a", max_games_per_client=1, open_game_ttl=TTL) as node:
+    with served_node(redis, database, tmp_path, "a", max_games_per_client=1, open_game_ttl=TTL) as node:
         hub: GameHub = node.app.state.hub  # type: ignore[attr-defined]
         start = time.time()
         first = node.post("/api/games", json=BODY).json()

@@ -20,7 +20,8 @@ from asteroid_mining.server.cluster.replication import shared
 from asteroid_mining.server.errors import ServerError
 from asteroid_mining.server.live import Connection, LiveGame
 from asteroid_mining.server.outbox import Outbox
-from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, node, running, shut, step, until
+from tests.cluster.in_process import node
+from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, running, shut, step, until
 from tests.services import Redis
 
 

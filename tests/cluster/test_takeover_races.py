@@ -28,11 +28,10 @@ import pytest
 from asteroid_mining.rules import action_from_json
 from asteroid_mining.server.cluster.node import ClusterHub
 from asteroid_mining.server.cluster.replication import shared
-from asteroid_mining.server.config import Settings
 from asteroid_mining.server.live import Connection
 from asteroid_mining.server.outbox import Outbox
 from asteroid_mining.server.schemas import CreateGame
-from asteroid_mining.server.stores import make_hub, make_store
+from tests.cluster.in_process import node
 from tests.server.helpers import PLANS, as_action, two_loops_belt, winning_seed
 from tests.services import Redis
 
@@ -50,15 +49,6 @@ class Told:
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == kind]
-
-
-def node(redis: Redis, database: str, tmp_path: Path, name: str, **extra: Any) -> ClusterHub:
-    """A hub of the cluster named `name`, on `database` and `redis`, with a 3 s lease and `extra` settings."""
-    settings = Settings(data_dir=tmp_path / name, database=database, redis=redis.url, node_id=name,
-                        lease_seconds=3.0, bot_delay=0.0, **extra)
-    hub = make_hub(settings, make_store(settings))
-    assert isinstance(hub, ClusterHub)
-    return hub
 
 
 async def until(condition: Callable[[], bool], what: str) -> None:

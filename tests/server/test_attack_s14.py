@@ -19,6 +19,12 @@ IDLE = 600.0
 """The idle time of these tests (the default): passed by moving the hub's clock, never by waiting."""
 
 
+def _settings(tmp_path: Path, **extra: Any) -> Settings:
+    """A server's settings for these tests: its data in `tmp_path`, games let go after `IDLE`, and `extra`."""
+    return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
+                    idle_game_seconds=IDLE, **extra)
+
+
 def _played_once_and_let_go(client: TestClient) -> dict[str, Any]:
     """A game whose seat acted once and left, then let go while idle (the hub's clock moved past the idle time):
     its id and tokens, as `POST /api/games` answers them."""
@@ -51,8 +57,7 @@ def test_a_wrong_token_does_not_load_a_game_let_go(tmp_path: Path, monkeypatch: 
     accepted belt, 0.85 of a core from one address at its rate of new connections (10 a second). The token is now
     checked against the seats kept with the game let go, and refused without loading it; the right token still
     loads it and plays on where it was."""
-    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
-                        idle_game_seconds=IDLE)
+    settings = _settings(tmp_path)
     with TestClient(create_app(settings)) as client:
         hub = hub_of(client)
         game = _played_once_and_let_go(client)
@@ -75,8 +80,7 @@ def test_a_wrong_token_to_abandon_or_hint_does_not_load_a_game_let_go(tmp_path: 
     (past its burst, `429`): 117 ms of CPU a request on the largest accepted belt, 20 at once and 2 a second from
     one address. The token is now checked against the seats kept with the game let go: refused without a load,
     and without a charge; the right token still ends the game."""
-    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
-                        idle_game_seconds=IDLE)
+    settings = _settings(tmp_path)
     with TestClient(create_app(settings)) as client:
         hub = hub_of(client)
         game = _played_once_and_let_go(client)
@@ -99,9 +103,8 @@ def test_a_spectator_loading_games_let_go_is_charged_and_a_seat_is_not(tmp_path:
     of the address's history bucket, as a REST read does (past it: `rate_limited`, close 4429, nothing loaded);
     a seat's connection, whose token was checked before, still loads its game uncharged; and a game held in memory
     costs a spectator nothing."""
-    settings = Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static",
-                        idle_game_seconds=IDLE, history_rate_burst=2,
-                        history_rate_per_second=0.001)  # (a token back every 1,000 s: none during the test)
+    settings = _settings(tmp_path, history_rate_burst=2,
+                         history_rate_per_second=0.001)  # (a token back every 1,000 s: none during the test)
     with TestClient(create_app(settings)) as client:
         hub = hub_of(client)
         games = [_played_once_and_let_go(client) for _ in range(3)]
