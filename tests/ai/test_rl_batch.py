@@ -16,7 +16,7 @@ from asteroid_mining.rl import BatchEnv, Episode, _native
 from asteroid_mining.rl import batch as batch_module
 from asteroid_mining.rl.encoding import Mask, Vector
 from asteroid_mining.rules import ENGINE
-from asteroid_mining.rules._engine import build_tag
+from asteroid_mining.rules._engine import EngineError, build_tag
 
 
 @pytest.fixture(autouse=True, params=["native", "numpy"])
@@ -231,6 +231,26 @@ def test_a_stale_or_missing_c_build_is_not_used(tmp_path: Path, monkeypatch: pyt
     record.write_text("{", encoding="utf-8")
     problem = _native.build_problem()
     assert problem is not None and "unreadable" in problem
+
+
+def test_the_engine_setting_governs_the_c_loop_as_every_build(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ASTEROID_MINING_ENGINE` decides for the C loop as for the mypyc builds: `pure` leaves it unused whatever
+    is built, `compiled` makes a build that cannot be used an error naming why (it fell back silently), `auto`
+    falls back saying why, and any other value is an error."""
+    monkeypatch.setattr(_native, "SOURCE", tmp_path / "_batch.c")
+    monkeypatch.setattr(_native, "RECORD", tmp_path / "_native.json")  # (no build here)
+    monkeypatch.setenv("ASTEROID_MINING_ENGINE", "pure")
+    assert _native._load() == (None, "ASTEROID_MINING_ENGINE=pure")
+    monkeypatch.setenv("ASTEROID_MINING_ENGINE", "auto")
+    module, problem = _native._load()
+    assert module is None and problem is not None and problem.startswith("not built")
+    monkeypatch.setenv("ASTEROID_MINING_ENGINE", "compiled")
+    with pytest.raises(EngineError, match="C loop cannot be used: not built"):
+        _native._load()
+    monkeypatch.setenv("ASTEROID_MINING_ENGINE", "fast")
+    with pytest.raises(EngineError, match="must be auto, pure or compiled"):
+        _native._load()
 
 
 def test_batch_env_with_more_slots_than_the_c_loop_takes_uses_the_numpy_path(path: str) -> None:

@@ -12,13 +12,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..rules import Asteroid
-from ..rules._engine import ENV, build_tag
+from ..rules._engine import ENV, EngineError, build_tag, wanted
 from .hops import Distances, StaticColumns
 from .table import Refresh
 
@@ -53,15 +52,20 @@ def build_problem() -> str | None:
 
 
 def _load() -> tuple[Any, str | None]:
-    if (os.environ.get(ENV, "auto").strip().lower() or "auto") == "pure":
+    """The C build and None, or None and why it is not in use; as for every build (`rules._engine`),
+    `ASTEROID_MINING_ENGINE=compiled` makes a build that cannot be used an error rather than a fallback."""
+    asked = wanted()
+    if asked == "pure":
         return None, f"{ENV}=pure"
     problem = build_problem()
-    if problem is not None:
-        return None, problem
-    try:
-        return importlib.import_module(MODULE), None
-    except ImportError as failed:
-        return None, f"cannot be loaded ({failed}); run `make compiled`"
+    if problem is None:
+        try:
+            return importlib.import_module(MODULE), None
+        except ImportError as failed:
+            problem = f"cannot be loaded ({failed}); run `make compiled`"
+    if asked == "compiled":
+        raise EngineError(f"{ENV}=compiled, but the batched environment's C loop cannot be used: {problem}")
+    return None, problem
 
 
 _module, problem = _load()

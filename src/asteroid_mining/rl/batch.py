@@ -237,7 +237,6 @@ class BatchEnv:
             assert episode.table is not None
             episode.table.sink = self._pending
             episode.table.base = i * self._size
-            episode.table.native = _native.refresh if self.native else None
             assert episode.hops is not None
             episode.hops.native = _moves_by(game, episode.obs) if self.native else None
         self.seeds[i] = seed

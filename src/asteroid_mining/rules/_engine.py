@@ -140,14 +140,20 @@ def recorded_modules(here: Path) -> tuple[str, ...]:
     return tuple(str(module) for module in sources)
 
 
+def wanted() -> str:
+    """The build `ASTEROID_MINING_ENGINE` asks for: `auto` (unset), `pure` or `compiled`; EngineError else."""
+    asked = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if asked not in ("auto", "pure", "compiled"):
+        raise EngineError(f"{ENV} must be auto, pure or compiled, not {asked!r}")
+    return asked
+
+
 def _choose(package: str, here: Path, modules: Sequence[str] | None, what: str, everywhere: bool = False) -> str:
-    wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
-    if wanted not in ("auto", "pure", "compiled"):
-        raise EngineError(f"{ENV} must be auto, pure or compiled, not {wanted!r}")
-    problem = None if wanted == "pure" else compiled_problem(here, modules)
-    if wanted == "compiled" and problem is not None:
+    asked = wanted()
+    problem = None if asked == "pure" else compiled_problem(here, modules)
+    if asked == "compiled" and problem is not None:
         raise EngineError(f"{ENV}=compiled, but the compiled {what} is {problem}")
-    if wanted == "pure" or problem is not None:
+    if asked == "pure" or problem is not None:
         if not any(isinstance(f, _PureFinder) and f.package == package for f in sys.meta_path):
             sys.meta_path.insert(0, _PureFinder(package, here, None if everywhere else modules))
         return "pure"
