@@ -9,6 +9,8 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
   its previous response), however slowly they trickle in;
 - answer `431` and close a connection whose request's target and headers pass `MAX_HEADER_BYTES` (httptools
   itself keeps all it is sent), and `414` one whose target alone passes `MAX_TARGET_BYTES`;
+- close a connection with more than `MAX_PIPELINED` requests waiting behind the one being answered (HTTP/1.1
+  pipelining), and read no more of one while any wait (uvicorn read on after each answer, queueing all it read);
 - refuse (close at once, before reading a byte) a connection from an address that already has
   `max_sockets` open — HTTP, keep-alive and WebSocket connections alike, counted by their transports, which stay
   the same when a connection is upgraded to a WebSocket.
@@ -80,6 +82,12 @@ CPU a request (parsed for the endpoint, read again for tokens by the log's filte
 wrote 31 KB to the log; the longest target the game uses is a WebSocket's, under 200 bytes."""
 TARGET_TOO_LONG = (b'{"error":{"code":"uri_too_long","message":"the request\'s target (path and query) may be at '
                    b'most %d bytes"}}')
+MAX_PIPELINED = 32
+"""The most requests one connection may have waiting behind the one being answered (HTTP/1.1 pipelining): past
+it the connection is closed, nothing more of it read. uvicorn queued every pipelined request it parsed and read
+on after each answer: one socket sending `GET /api/health` in a loop, reading the answers, had 7,000 requests
+parsed and queued for each one answered, and grew the server by 170 MB a second (1.8 GB in 10 s, never given
+back), the event loop's core busy parsing. Browsers do not pipeline; a client that does waits for its answers."""
 DEFLATE_MIN_BYTES = 16384
 """A message this long (its UTF-8 bytes) or longer is compressed for a client that offers permessage-deflate; a
 shorter one is sent as it is. Updates are far shorter; a game's first `state` on a standard belt or larger is
@@ -365,7 +373,8 @@ class _HeadersTooLarge(Exception):
 
 def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_bytes: int = MAX_HEADER_BYTES,
                      max_target_bytes: int = MAX_TARGET_BYTES,
-                     connect_limiter: ReadLimiter | None = None) -> type[asyncio.Protocol]:
+                     connect_limiter: ReadLimiter | None = None,
+                     max_pipelined: int = MAX_PIPELINED) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the header deadline, the bound on their size and the per-address cap (see
     the module); with `connect_limiter`, a WebSocket handshake from an address past its rate of new connections
     is answered `429` here, before the WebSocket's protocol or the application sees it (a refusal that reached
@@ -382,8 +391,12 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _target_bytes = 0
         _headers_too_large = False
         _target_too_long = False
+        _pipeline_too_long = False
 
         def on_message_begin(self) -> None:
+            if len(self.pipeline) >= max_pipelined:
+                self._pipeline_too_long = True
+                raise _HeadersTooLarge  # the parser stops here: nothing more of the connection is read
             self._header_bytes = self._target_bytes = 0
             super().on_message_begin()
 
@@ -406,6 +419,11 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                 raise _HeadersTooLarge  # the parser stops here: nothing more of the request is read
 
         def send_400_response(self, msg: str) -> None:
+            if self._pipeline_too_long:  # (no answer: it would come before those of the requests queued)
+                log.info("closing a connection from %s: more than %d requests pipelined", self._address,
+                         max_pipelined)
+                self.transport.close()
+                return
             if self._target_too_long:
                 log.info("closing a connection from %s: its request's target is over %d bytes", self._address,
                          max_target_bytes)
@@ -465,6 +483,9 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            if self.pipeline and not self.transport.is_closing():
+                # uvicorn reads on after each answer, queued requests or not: read no more until they are answered
+                self.flow.pause_reading()
             if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
                 self._arm()  # the next request's headers have the same time to arrive
 
