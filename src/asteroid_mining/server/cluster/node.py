@@ -515,7 +515,9 @@ class ClusterHub(GameHub):
             sender.outbox.put(error(code, message, ref=ref))
 
     def _remember(self, sender: Connection | None) -> int:
-        if sender is None:
+        # a connection that has left (`forget` ran; its commands still waiting in the inbox are relayed and played
+        # all the same) has nobody to answer: remembered again, it was kept for ever, and its game with it
+        if sender is None or sender.outbox.closed:
             return 0
         self._senders[id(sender)] = sender
         return id(sender)

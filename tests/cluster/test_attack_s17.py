@@ -1,0 +1,64 @@
+"""What the eighth fresh attack found on a cluster: a follower kept, for ever, every connection that had left
+before its commands were relayed to the game's owner (and with it the whole game it had played)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from pathlib import Path
+
+from asteroid_mining.server.cluster.replication import shared
+from asteroid_mining.server.live import Connection, LiveGame
+from asteroid_mining.server.outbox import Outbox
+from tests.cluster.in_process import node
+from tests.cluster.test_takeover_races import Told, new_game, running, step, until
+from tests.services import Redis
+
+
+def letting_go_over() -> bool:
+    """No node is letting a game go any more (`ClusterHub._let_go`: it holds the game until it has ended)."""
+    return not any(task.get_coro().__qualname__ == "ClusterHub._let_go"  # type: ignore[union-attr]
+                   for task in asyncio.all_tasks())
+
+
+def test_a_connection_gone_before_its_commands_were_relayed_is_not_kept(services: tuple[Redis, str],
+                                                                        tmp_path: Path) -> None:
+    """A follower remembers each connection whose command it relays (the owner's answer comes back for it) and
+    forgot it when the connection left; a command still waiting in the game's inbox when its connection left was
+    relayed afterwards, and remembered again, for ever, and with it the connection's game, however long ago the
+    follower had let it go. A client connecting with a seat's token through a node that did not own its game,
+    sending five `wait`s and closing, 1,000 times, grew that node by 25.6 KB a time (91 to 116 MB); with the game
+    let go after each (a `large` belt, `follower_keep_seconds` 0), by 6.0 MB a time (209 to 795 MB in 100). The
+    commands of a connection that has left are still relayed, and played, but the connection is not remembered."""
+    redis, database = services
+    owner = node(redis, database, tmp_path, "a")
+    follower = node(redis, database, tmp_path, "b", follower_keep_seconds=0)
+
+    async def relayed_after_leaving(game_id: str) -> weakref.ref[LiveGame]:
+        """A seat's connection through the follower queues three commands and leaves before any is relayed; the
+        follower's copy of the game, weakly."""
+        async with follower.acquire(game_id) as live:
+            assert live is not None and not shared(live).owner  # type: ignore[union-attr]
+            conn = Connection(live.seats[0], Outbox(100, Told()))
+            live.join(conn)
+            for index in range(3):  # the first is played, the next two refused (not this seat's turn)
+                live.enqueue(conn, step("s1", 0), f"s1-{index}")
+            live.leave(conn)  # gone before the game's owner task has relayed any of them
+            await until(lambda: live.quiet, "the relays of the commands waiting")
+            await until(lambda: live.seq == 1, "the first command played and followed")
+            return weakref.ref(live)
+
+    async def scenario() -> None:
+        created, _ = await owner.create(new_game(), "127.0.0.1")
+        owned = await owner.get(created.id)
+        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
+        copy = await relayed_after_leaving(created.id)
+        assert owned.seq == 1
+        assert created.id not in follower.games  # let go: nobody is connected to it here
+        await until(letting_go_over, "the follower's letting the game go")
+        gc.collect()
+        assert follower._senders == {}, "a connection that had left is remembered still"
+        assert copy() is None, "the game the follower let go is held still"
+
+    asyncio.run(running([owner, follower], scenario))
