@@ -1,19 +1,30 @@
 """What the ninth fresh attack found on a single server: uvicorn queued every HTTP/1.1 request pipelined on a
 connection and read on after each answer, so one socket sending requests in a loop (and reading the answers) had
 thousands parsed and queued for each one answered: 1.8 GB of the server's memory in 10 s, the event loop's core
-busy parsing."""
+busy parsing. And a WebSocket client offering compression sent 300-byte frames that each inflated to a message of
+250 KB: every message of a read was inflated and queued before the application took one, 212 MB a read on one
+connection, 1.3 GB held by six."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import socket
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 from uvicorn.server import ServerState
 
-from asteroid_mining.server.transport import MAX_PIPELINED, SocketCounter, guarded_protocol
+from asteroid_mining.server.transport import (
+    MAX_PIPELINED,
+    GuardedWebSocket,
+    SocketCounter,
+    guarded_protocol,
+)
 
 from .helpers import running_server
 
@@ -132,3 +143,108 @@ def test_a_short_pipeline_is_answered_in_full(tmp_path: Path) -> None:
             assert chunk, answers
             answers += chunk
         assert answers.count(b"HTTP/1.1 200 OK") == 8
+
+
+# ----- compressed WebSocket messages -----
+WS_MAX_SIZE = 4 * 65536
+"""uvicorn's `ws_max_size` as the server sets it (four times the default `max_message_bytes`)."""
+
+
+def _compressed_frame(text: bytes) -> bytes:
+    """A client's text frame of `text`, deflated (permessage-deflate, no context: the trailing 0x0000FFFF left
+    off) and masked."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    payload = (deflate.compress(text) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    mask = b"\x01\x02\x03\x04"
+    size = len(payload)
+    head = bytes([0xC1]) + (bytes([0x80 | size]) if size < 126 else bytes([0x80 | 126]) + struct.pack("!H", size))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def _sync_of(size: int) -> bytes:
+    """A `sync` message padded to `size` bytes (it inflates from a few dozen)."""
+    head = b'{"type":"sync","after":1,"x":"'
+    return head + b" " * (size - len(head) - 2) + b'"}'
+
+
+async def _accepted_websocket() -> tuple[GuardedWebSocket, Transport, asyncio.Event]:
+    """The server's WebSocket protocol on a connection of its own (`Transport`) whose client offered
+    compression, accepted by an application that takes no message until the event returned is set."""
+    accepted, hold = asyncio.Event(), asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        accepted.set()
+        await hold.wait()
+
+    config = uvicorn.Config(app, log_config=None, lifespan="off", ws_max_size=WS_MAX_SIZE,
+                            ws_per_message_deflate=False)
+    config.load()
+    websocket = GuardedWebSocket(config=config, server_state=ServerState(), app_state={})
+    transport = Transport()
+    websocket.connection_made(transport)
+    key = base64.b64encode(os.urandom(16))
+    websocket.data_received(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                            b"Sec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n"
+                            b"Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover\r\n\r\n")
+    await accepted.wait()
+    assert transport.written.startswith(b"HTTP/1.1 101"), bytes(transport.written[:100])
+    assert b"permessage-deflate" in transport.written
+    transport.written.clear()
+    return websocket, transport, hold
+
+
+def _waiting(websocket: GuardedWebSocket) -> list[str]:
+    """The texts of the messages waiting for the application."""
+    events = []
+    while not websocket.queue.empty():
+        events.append(websocket.queue.get_nowait())
+    for event in events:
+        websocket.queue.put_nowait(event)
+    return [str(event["text"]) for event in events if event["type"] == "websocket.receive"]
+
+
+def _closed_with(transport: Transport) -> int:
+    """The code of the close frame the server wrote last (unmasked, its length under 126)."""
+    at = transport.written.rfind(b"\x88")
+    assert at >= 0, bytes(transport.written[:200])
+    return int(struct.unpack("!H", transport.written[at + 2:at + 4])[0])
+
+
+def test_compressed_messages_past_the_largest_waiting_close_the_connection() -> None:
+    """Eight compressed messages of 60 KB each (110 bytes each on the wire) arrive in one read while the
+    application takes none: once more than `ws_max_size` of them wait, what waits is dropped and the connection
+    closed with 1009 (all eight were inflated and queued, 480 KB; one read of 256 KB was 850 messages of 250 KB,
+    212 MB on one connection)."""
+
+    async def scenario() -> None:
+        websocket, transport, hold = await _accepted_websocket()
+        websocket.data_received(_compressed_frame(_sync_of(60_000)) * 8)
+        assert transport.closed
+        assert _closed_with(transport) == 1009
+        assert _waiting(websocket) == []
+        assert websocket.waiting == 0
+        websocket.connection_lost(None)
+        hold.set()
+
+    asyncio.run(scenario())
+
+
+def test_compressed_messages_taken_as_they_come_are_all_served() -> None:
+    """Compressed messages of 60 KB each, one at a time, each taken by the application before the next comes,
+    are all delivered, the connection open: only what waits counts, not what has come."""
+
+    async def scenario() -> None:
+        websocket, transport, hold = await _accepted_websocket()
+        for i in range(10):
+            text = _sync_of(60_000 + i)
+            websocket.data_received(_compressed_frame(text))
+            message = await websocket.receive()
+            assert message == {"type": "websocket.receive", "text": text.decode()}
+        assert not transport.closed
+        assert websocket.waiting == 0
+        websocket.connection_lost(None)
+        hold.set()
+
+    asyncio.run(scenario())

@@ -18,7 +18,9 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
 A connection upgraded to a WebSocket is served by `GuardedWebSocket`, uvicorn's `websockets` sans-I/O protocol
 with two defects of its own mended: it answered every ping with a pong written to the socket whether or not the
 client read anything (a client that sends pings and never reads grew the server's memory without bound), and it
-logged a traceback for a text message that is not UTF-8 before closing the connection with 1007.
+logged a traceback for a text message that is not UTF-8 before closing the connection with 1007. It also closes
+with 1009 a connection whose messages waiting for the application pass `ws_max_size` (a compressed message of a
+few hundred bytes inflates to that much, and every message of a read was inflated and queued at once).
 
 It also offers compression for large messages only (`LargeMessageDeflate`): a client that offers
 permessage-deflate (RFC 7692; every browser does) gets a message of `DEFLATE_MIN_BYTES` or more compressed, and
@@ -88,6 +90,10 @@ it the connection is closed, nothing more of it read. uvicorn queued every pipel
 on after each answer: one socket sending `GET /api/health` in a loop, reading the answers, had 7,000 requests
 parsed and queued for each one answered, and grew the server by 170 MB a second (1.8 GB in 10 s, never given
 back), the event loop's core busy parsing. Browsers do not pipeline; a client that does waits for its answers."""
+FEED_BYTES = 512
+"""The most bytes of a compressed connection's input handed to the WebSocket parser at once (`GuardedWebSocket`):
+a message of `ws_max_size` deflates to a quarter of a kilobyte, and the parser inflates every message of what
+it is handed before the application takes one."""
 DEFLATE_MIN_BYTES = 16384
 """A message this long (its UTF-8 bytes) or longer is compressed for a client that offers permessage-deflate; a
 shorter one is sent as it is. Updates are far shorter; a game's first `state` on a standard belt or larger is
@@ -199,6 +205,9 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self.conn.available_extensions = [LARGE_MESSAGE_DEFLATE]
         self.shut = False
         """The connection is shut out (`shut_out`): what its client sends is dropped unparsed."""
+        self.waiting = 0
+        """The characters (bytes of a binary message) of the messages received and not yet taken by the
+        application: past `ws_max_size` the connection is closed (`swamped`)."""
 
     def data_received(self, data: bytes) -> None:
         """Read the client's bytes; a handshake `websockets` refuses is answered and closed.
@@ -206,10 +215,27 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         `websockets` refuses a handshake with a header line over 8 KiB or more than 128 headers (the HTTP layer
         took them: `MAX_HEADER_BYTES`) by writing a `431` where uvicorn never looks, and then waits: the client
         heard nothing and the socket stayed open for as long as the client kept it (a browser's Cookie header
-        can pass 8 KiB)."""
+        can pass 8 KiB).
+
+        The messages the parser makes of the bytes read wait for the application, which takes one at a time: a
+        connection with more than `ws_max_size` of them waiting is closed with 1009 (`swamped`). With compression
+        the parser is handed `FEED_BYTES` at a time, so that it stops soon: 300 bytes inflate to a message of 250
+        KB, and one read of 256 KB was 850 such messages, 212 MB of text waiting on one connection."""
         if self.shut:  # dropped as it comes: read (so that the close frame is not lost to a reset), not parsed
             return
+        if self.conn.extensions and len(data) > FEED_BYTES:
+            for start in range(0, len(data), FEED_BYTES):
+                super().data_received(data[start:start + FEED_BYTES])
+                if self.waiting > self.config.ws_max_size:
+                    self.swamped()
+                    return
+                if self.shut or self.transport.is_closing():
+                    return
+            return
         super().data_received(data)
+        if self.waiting > self.config.ws_max_size:
+            self.swamped()
+            return
         if self.conn.handshake_exc is not None and not self.handshake_complete and not self.transport.is_closing():
             self.logger.info("%s - a WebSocket handshake refused (%s): answered and closed", _peer(self.client),
                              self.conn.handshake_exc)
@@ -284,6 +310,34 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         if self.writable.is_set() and not self.transport.is_closing():
             self.transport.write(b"".join(output))
 
+    def swamped(self) -> None:
+        """More of the client's messages wait than the largest one may be: what waits is dropped, and the
+        connection closed with 1009 (the client sends faster than the server takes its messages)."""
+        self.logger.info("%s - WebSocket messages of over %d bytes waiting for the server: closed with %d",
+                         _peer(self.client), self.config.ws_max_size, CLOSE_TOO_BIG)
+        kept = []
+        while not self.queue.empty():
+            event = self.queue.get_nowait()
+            if event["type"] != "websocket.receive":
+                kept.append(event)
+        for event in kept:
+            self.queue.put_nowait(event)
+        self.waiting = 0
+        self.frames = []
+        try:
+            self.conn.send_close(CLOSE_TOO_BIG, "messages sent faster than the server takes them")
+        except InvalidState:  # closing already
+            self.transport.close()
+            return
+        self.handle_parser_exception()
+
+    async def receive(self) -> Any:
+        """The application takes the next message: it waits no more (`waiting`)."""
+        message = await super().receive()
+        if message["type"] == "websocket.receive":
+            self.waiting -= len(message.get("text") or message.get("bytes") or "")
+        return message
+
     def handle_cont(self, event: Frame) -> None:
         """Add a fragment to the message being received; past `MAX_FRAGMENTS` close the connection with 1009."""
         if self.close_sent:  # closing: what follows is dropped
@@ -305,6 +359,9 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         """Hand a whole message to the application; a text message that is not UTF-8 closes the connection with
         1007 instead (uvicorn logged a traceback for it)."""
         if self.curr_msg_data_type != "text":
+            size = sum(map(len, self.frames))
+            if not self.close_sent:
+                self.waiting += size
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
@@ -324,6 +381,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self.handle_parser_exception()
             return
         self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        self.waiting += len(text)
         if not self.read_paused:
             self.read_paused = True
             self.transport.pause_reading()
