@@ -4,7 +4,8 @@ thousands parsed and queued for each one answered: 1.8 GB of the server's memory
 busy parsing. And a WebSocket client offering compression sent 300-byte frames that each inflated to a message of
 250 KB: every message of a read was inflated and queued before the application took one, 212 MB a read on one
 connection, 1.3 GB held by six; without compression a read of empty frames was 43,000 messages, 50 MB. And a
-file of the client asked for with an `Accept-Encoding` of 10,000 codings cost six times a file's CPU."""
+file of the client asked for with an `Accept-Encoding` of 10,000 codings cost six times a file's CPU. And every
+per-address limit counted an IPv6 client by its whole address, of which its network has 2**64."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ import uvicorn
 from fastapi.testclient import TestClient
 from uvicorn.server import ServerState
 
-from asteroid_mining.server import Settings
+from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server.security import client_key
 from asteroid_mining.server.static import HEADER_CHARS, accepted
 from asteroid_mining.server.transport import (
     MAX_PIPELINED,
@@ -31,6 +33,7 @@ from asteroid_mining.server.transport import (
 )
 
 from .helpers import running_server
+from .hubs import hub_of
 
 REQUEST = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
@@ -38,14 +41,15 @@ REQUEST = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 class Transport(asyncio.Transport):
     """A socket's transport as the protocol sees it: what it wrote, whether it reads, whether it closed."""
 
-    def __init__(self) -> None:
+    def __init__(self, peer: str = "127.0.0.1") -> None:
         super().__init__()
+        self.peer = peer
         self.written = bytearray()
         self.reading = True
         self.closed = False
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("127.0.0.1", 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+        return {"peername": (self.peer, 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         self.written += data
@@ -321,3 +325,45 @@ def test_only_the_first_characters_of_accept_encoding_and_if_none_match_are_read
     assert client.get("/assets/main-ABCD1234.js", headers={"if-none-match": etag}).status_code == 304
     late = client.get("/assets/main-ABCD1234.js", headers={"if-none-match": "," * 60_000 + etag})
     assert late.status_code == 200
+
+
+# ----- IPv6 addresses -----
+def test_an_ipv6_clients_network_counts_as_one_address() -> None:
+    """The per-address limits count an IPv6 client by its /64 network (an IPv6 host has one to itself), an IPv4
+    client by its address, an IPv4-mapped IPv6 address (a dual-stack socket's) as its IPv4 address."""
+    assert client_key("2001:db8:0:1::1") == client_key("2001:db8:0:1:ffff:ffff:ffff:fffe") == "2001:db8:0:1::/64"
+    assert client_key("2001:db8:0:2::1") == "2001:db8:0:2::/64"
+    assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("testclient") == "testclient"
+
+
+def test_the_sockets_of_one_ipv6_network_share_one_cap() -> None:
+    """With a cap of one socket an address, a second socket from another address of the same /64 network is
+    refused before a byte is read, one from another network admitted (each address had a cap of its own: 2**64
+    caps of 320 sockets)."""
+
+    async def scenario() -> None:
+        counter = SocketCounter(1)
+        kind: Any = guarded_protocol(10.0, counter)
+        config = uvicorn.Config(lambda scope, receive, send: None, log_config=None, lifespan="off")
+        config.load()
+        sockets = [Transport(peer) for peer in ("2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:2::1")]
+        for transport in sockets:
+            kind(config=config, server_state=ServerState(), app_state={}).connection_made(transport)
+        assert [transport.closed for transport in sockets] == [False, True, False]
+
+    asyncio.run(scenario())
+
+
+def test_games_and_websockets_of_an_ipv6_client_count_against_its_network(tmp_path: Path) -> None:
+    """A game created over REST counts against its creator's /64 network, and so does a WebSocket connection."""
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static")
+    with TestClient(create_app(settings), client=("2001:db8:0:1::7", 50000)) as client:
+        answer = client.post("/api/games", json={"seats": 1})
+        assert answer.status_code == 201, answer.text
+        game = answer.json()
+        assert hub_of(client).games[game["id"]].client == "2001:db8:0:1::/64"
+        with client.websocket_connect(f"/api/games/{game['id']}/ws") as watching:
+            assert watching.receive_json()["type"] == "state"
+            assert dict(hub_of(client)._connected) == {"2001:db8:0:1::/64": 1}

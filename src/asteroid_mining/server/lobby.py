@@ -39,6 +39,7 @@ from .schemas import (
     Lobby,
 )
 from .seats import seat_for_token
+from .security import client_key
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +58,9 @@ def hub_of(request: Request) -> GameHub:
 
 
 def client_of(request: HTTPConnection) -> str:
-    """The client's address (games per client are limited by it)."""
-    return request.client.host if request.client else "unknown"
+    """The client's address as the limits per address count it (`security.client_key`: an IPv6 address's /64
+    network)."""
+    return client_key(request.client.host) if request.client else "unknown"
 
 
 @contextlib.asynccontextmanager

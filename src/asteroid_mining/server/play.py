@@ -37,7 +37,7 @@ from .direct import SCOPE_KEY, close_now
 from .errors import ServerError, error_body
 from .hub import GameHub
 from .live import Connection, LiveGame
-from .lobby import BAD_TOKEN, charge_load
+from .lobby import BAD_TOKEN, charge_load, client_of
 from .messages import MessageError, dumps, error, parse
 from .outbox import Outbox
 from .rebuild import DamagedGame
@@ -78,7 +78,7 @@ async def play(websocket: WebSocket, game_id: str, token: str | None = None, cho
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins):
         await _deny(websocket, "origin_not_allowed", "WebSocket connections from this origin are not allowed")
         return
-    client = websocket.client.host if websocket.client else "unknown"
+    client = client_of(websocket)
     try:  # before anything is built for it: a connection is sent the whole state, and may load the game
         if not getattr(websocket.app.state, "connect_checked_below", False):  # (else `transport` counted it)
             websocket.app.state.connect_limiter.check(client)
@@ -154,7 +154,7 @@ async def _attend(websocket: WebSocket, hub: GameHub, live: LiveGame, settings: 
                      CLOSE_FULL)
         return
     send = websocket.scope.get(SCOPE_KEY, websocket.send)
-    client = websocket.client.host if websocket.client else "unknown"
+    client = client_of(websocket)
 
     def cut_off() -> None:
         box = mine()

@@ -1,14 +1,37 @@
-"""Seat tokens, the WebSocket Origin check and the per-connection rate limit."""
+"""Seat tokens, the WebSocket Origin check, the per-connection rate limit and the address limits count by."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import secrets
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from urllib.parse import urlsplit
+
+IPV6_PREFIX = 64
+"""The IPv6 addresses of one network of this prefix length count as one address for every per-address limit."""
+
+
+@lru_cache(maxsize=4096)
+def client_key(host: str) -> str:
+    """The address a client's per-address limits count against, for the address it connects from (or its proxy
+    says): an IPv4 address as it is (an IPv4-mapped IPv6 one as its IPv4 address), an IPv6 address as its
+    `IPV6_PREFIX` network (`2001:db8:1:2::/64`), anything else (a name, a socket path) as it is. An IPv6 host is
+    given a /64 network of its own, 2**64 addresses: counted one by one, a client changing its address for each
+    connection or request had every quota anew (games, belts' bytes, connections, sockets, reads)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address.packed, IPV6_PREFIX), strict=False))
+    return host
 
 
 def new_token() -> str:

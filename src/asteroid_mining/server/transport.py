@@ -49,6 +49,7 @@ from websockets.typing import ExtensionParameter
 
 from .errors import ServerError
 from .replay_cache import ReadLimiter
+from .security import client_key
 
 log = logging.getLogger(__name__)
 
@@ -524,7 +525,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer: Any = transport.get_extra_info("peername")
-            self._address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+            self._address = client_key(str(peer[0]) if isinstance(peer, tuple) and peer else str(peer))
             if not counter.admit(self._address, transport):
                 self._refused = True
                 transport.abort()  # no answer: answering would cost what the cap is there to save
