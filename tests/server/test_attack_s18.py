@@ -5,7 +5,8 @@ busy parsing. And a WebSocket client offering compression sent 300-byte frames t
 250 KB: every message of a read was inflated and queued before the application took one, 212 MB a read on one
 connection, 1.3 GB held by six; without compression a read of empty frames was 43,000 messages, 50 MB. And a
 file of the client asked for with an `Accept-Encoding` of 10,000 codings cost six times a file's CPU. And every
-per-address limit counted an IPv6 client by its whole address, of which its network has 2**64."""
+per-address limit counted an IPv6 client by its whole address, of which its network has 2**64. And the commands of
+an address's games grew the store twenty times faster than the bytes of new games it is charged for."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import orjson
 import uvicorn
 from fastapi.testclient import TestClient
 from uvicorn.server import ServerState
 
 from asteroid_mining.server import Settings, create_app
+from asteroid_mining.server.belts import checked_belt
 from asteroid_mining.server.security import client_key
 from asteroid_mining.server.static import HEADER_CHARS, accepted
 from asteroid_mining.server.transport import (
@@ -32,7 +35,7 @@ from asteroid_mining.server.transport import (
     guarded_protocol,
 )
 
-from .helpers import running_server
+from .helpers import in_process, running_server
 from .hubs import hub_of
 
 REQUEST = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -367,3 +370,32 @@ def test_games_and_websockets_of_an_ipv6_client_count_against_its_network(tmp_pa
         with client.websocket_connect(f"/api/games/{game['id']}/ws") as watching:
             assert watching.receive_json()["type"] == "state"
             assert dict(hub_of(client)._connected) == {"2001:db8:0:1::/64": 1}
+
+
+# ----- the store's growth -----
+def test_the_commands_an_addresss_games_store_are_charged_to_it(tmp_path: Path) -> None:
+    """An address's bucket of new games' bytes (never refilled here: a rate of 0) holds its first game's belt and
+    500 bytes more: ten commands played in that game (about a hundred bytes each, every one acknowledged) put it
+    in debt, and its next game is refused `429 rate_limited`, nothing stored (the commands were charged nothing:
+    sixteen games of programs stored 1,350 commands a second, 0.6 MB a second, where the bucket lets an address
+    add 32 KB a second)."""
+    base = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static")
+    belt = len(orjson.dumps(checked_belt("tutorial", 0, base)[1]))
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static", create_bytes_per_second=0.0,
+                        create_bytes_burst=belt + 500)
+    body = {"seats": 1, "settlers_per_seat": 1, "belt": "tutorial"}
+    with TestClient(create_app(settings)) as client:
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 201, answer.text
+        game = answer.json()
+        assert hub_of(client).games[game["id"]].belt_bytes == belt
+        with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as session:
+            me = in_process(session)
+            me.next_of("state")
+            for ref in range(10):
+                me.act("s1", "wait", ref=ref)
+                assert me.next_of("update")["ref"] == ref
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert len(hub_of(client).games) == 1

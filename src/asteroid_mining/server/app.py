@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         games = store or make_store(settings)
         await games.open()
         hub: GameHub = make_hub(settings, games)
+        hub.charge_stored = app.state.create_limiter.charge  # (a game's commands stay in the store as its belt)
         app.state.hub = hub
         try:
             await hub.start()

@@ -129,9 +129,11 @@ class Settings:
     """Lobby listings one address may ask for at once (the bucket's size)."""
     create_bytes_per_second: float = 32_768.0
     """Bytes of new games' belts (as stored) one address may create per second, on average (token bucket): each
-    game stays in the store for good, finished or not (a `large` belt's game is 280 KB)."""
+    game stays in the store for good, finished or not (a `large` belt's game is 280 KB). The commands its games
+    store are charged to the same bucket, as they are stored (`live.stored_bytes`): they are never refused, but
+    while the bucket is in debt the address creates no game."""
     create_bytes_burst: int = 16 * 1024 * 1024
-    """Bytes of new games' belts one address may create at once (the bucket's size)."""
+    """Bytes of new games' belts (and of their commands) one address may add at once (the bucket's size)."""
     lobby_cache_seconds: float = 1.0
     """Seconds the lobby's answer is kept at most (it is built again sooner when what it lists changes)."""
     lobby_page_size: int = 50

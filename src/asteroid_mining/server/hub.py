@@ -27,7 +27,7 @@ import math
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +115,9 @@ class GameHub:
         self._waking = 0
         """Games being loaded again from rest, counted against `max_live_games` until they are held."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.charge_stored: Callable[[str, float], None] | None = None
+        """Charges bytes added to the store to an address (the app's bucket of new games' bytes): every game held
+        here charges its creator the bytes of its stored commands (`LiveGame.charge_stored`)."""
 
     async def start(self) -> None:
         """List every running game of the store, and load those played within `idle_game_seconds` (or past
@@ -309,6 +312,7 @@ class GameHub:
         # a command sent again after a restart is recognised by its ref, those played before the snapshot too
         live.remember(await self._latest_commands(stored))
         live.abandoned = stored.progress.status == "abandoned"
+        live.charge_stored = self.charge_stored
         self.games[game_id] = live
         live.start()
         _age_young_objects()
@@ -623,6 +627,7 @@ class GameHub:
             raise refusal from None
         live = await asyncio.to_thread(self.make_live, record, meta, game, 0, players)  # (as in _load)
         live.belt_bytes = await asyncio.to_thread(lambda: len(orjson.dumps(belt_json)))  # (a few ms at most)
+        live.charge_stored = self.charge_stored
         self.games[record.id] = live
         live.start()
         _age_young_objects()

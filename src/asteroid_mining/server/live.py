@@ -23,6 +23,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -62,6 +63,10 @@ STORE_REFUSED_SECONDS = 5.0
 """After the store has refused two of a game's writes in a row (a full disk), its commands are refused at once,
 not played, for this long: each one tried was played, refused by the store and the game read again from it, 40 ms
 of CPU on a large belt, so one client acting at its rate kept half a core busy while the disk was full."""
+
+STORED_ROW_BYTES = 64
+"""What a stored command's row takes besides its action's and author's JSON (its seq, time and progress), as
+charged to its game's creator (`stored_bytes`)."""
 
 REFS_KEPT = 1_024
 """The refs of a game's latest commands remembered (with the seq each was played as) to recognise a command sent
@@ -105,6 +110,13 @@ async def commands_to_remember(store: GameStore, stored: StoredGame, after: int)
         return commands
     before = [command for command in found[2] if after < command.seq <= snapshot.seq]
     return (before + commands)[-REFS_KEPT:]
+
+
+def stored_bytes(command: Command, snapshot: Snapshot | None) -> int:
+    """The bytes a command (and the snapshot stored with it) adds to the store, as its game's creator is charged
+    them (`LiveGame.charge_stored`)."""
+    size = len(orjson.dumps(command.action)) + len(orjson.dumps(command.by)) + STORED_ROW_BYTES
+    return size + (len(orjson.dumps(snapshot.state)) if snapshot is not None else 0)
 
 
 def progress_of(game: Game, seq: int, at: float) -> Progress:
@@ -235,6 +247,10 @@ class LiveGame:
     belt_bytes = 0
     """The bytes of its belt document as stored, for a game created here (its creator's address is charged them,
     `lobby.create_charged`); 0 for a game loaded from the store."""
+    charge_stored: Callable[[str, float], None] | None = None
+    """Charges the bytes each stored command adds to the store (`stored_bytes`) to the game's creator's address, as
+    its new games' belts are (`GameHub.charge_stored`): a game stays in the store for good, and its commands grew
+    it twenty times faster than its creator could create games."""
 
     def __init__(self, record: GameRecord, meta: GameMeta, game: Game, seq: int, settings: Settings,
                  store: GameStore, players: dict[int, BotPlayer], replication: Replication | None = None) -> None:
@@ -531,6 +547,8 @@ class LiveGame:
         try:
             await self._store.append(self.id, command, progress_of(game, seq, command.at), snapshot)
             self._refused_writes = 0
+            if self.charge_stored is not None:
+                self.charge_stored(self.client, stored_bytes(command, snapshot))
         except Fenced:
             log.warning("game %s: another server owns it now; command %d was not played", self.id, seq)
             if sender is not None:

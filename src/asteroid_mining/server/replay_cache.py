@@ -156,7 +156,11 @@ class ReadLimiter:
 
     def charge(self, client: str, tokens: float) -> None:
         """Take `tokens` more from `client`'s bucket for a read that turned out costly (a history built), into
-        debt if need be: it asks again once its bucket has refilled past the debt."""
+        debt if need be: it asks again once its bucket has refilled past the debt. An address without a bucket
+        (not seen since the start, or forgotten) is given a full one first."""
         bucket = self._buckets.get(client)
-        if bucket is not None:
-            bucket.owe(tokens)
+        if bucket is None:
+            bucket = self._buckets[client] = TokenBucket(self.rate, self.burst)
+            if len(self._buckets) > self.addresses:
+                self._buckets.popitem(last=False)
+        bucket.owe(tokens)
