@@ -25,6 +25,14 @@ log = logging.getLogger(__name__)
 Handler = Callable[[str, dict[str, Any]], Awaitable[None] | None]
 """Called with the channel and the decoded message."""
 
+MAX_OUTGOING = 10_000
+"""Messages a node keeps waiting to be published, at most; past it a new message is dropped, as pub/sub drops
+what a node misses (a follower notices from the owner's seq beat and reloads from the store). While Redis does not
+answer (paused, or a network that drops its packets) each batch of 256 waits out the client's timeout twice (4 s),
+and the messages of every command an owner played waited behind it, 4 KB each (orjson's buffer): unbounded, an
+owner playing 150 commands a second grew by 14 MB in 30 s, for as long as Redis was away (4 MB a second at 1,000
+commands a second)."""
+
 
 def node_channel(node: str) -> str:
     """The channel a node listens on."""
@@ -46,7 +54,9 @@ class Bus:
         self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self._channels: set[str] = {node_channel(node)}
         self._task: asyncio.Task[None] | None = None
-        self._outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(MAX_OUTGOING)
+        self._dropping = False
+        """Messages are being dropped (`MAX_OUTGOING` wait): said once in the log, until a batch goes out again."""
         self._sender: asyncio.Task[None] | None = None
         self.healthy = True
         """False after a failure to reach Redis, until a message could be read again."""
@@ -88,8 +98,14 @@ class Bus:
                 await self._pubsub.unsubscribe(channel)
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
-        """Send a message (in order with this node's others); never waits, never raises."""
-        self._outgoing.put_nowait((channel, orjson.dumps(message)))
+        """Send a message (in order with this node's others); never waits, never raises: dropped when
+        `MAX_OUTGOING` messages wait already (Redis does not take them)."""
+        try:
+            self._outgoing.put_nowait((channel, orjson.dumps(message)))
+        except asyncio.QueueFull:
+            if not self._dropping:
+                log.warning("%d messages wait for Redis: new ones are dropped until it takes them", MAX_OUTGOING)
+            self._dropping = True
 
     async def publish_now(self, channel: str, message: dict[str, Any]) -> int:
         """Send a message and wait: how many nodes received it (0: nobody listens there); raises when Redis
@@ -104,6 +120,7 @@ class Bus:
                 batch.append(self._outgoing.get_nowait())
             try:
                 await self._publish_batch(batch)
+                self._dropping = False
             except Exception:
                 # a pipeline is not retried by the client: after Redis restarted, each idle pooled connection
                 # fails once ("closed by server") although Redis is back and the followers have subscribed
@@ -113,6 +130,7 @@ class Bus:
                     await self.redis.connection_pool.disconnect(inuse_connections=False)
                 try:
                     await self._publish_batch(batch)
+                    self._dropping = False
                 except Exception as failure:
                     log.warning("could not publish %d messages (%s); they are lost", len(batch), failure)
 
