@@ -6,7 +6,8 @@ busy parsing. And a WebSocket client offering compression sent 300-byte frames t
 connection, 1.3 GB held by six; without compression a read of empty frames was 43,000 messages, 50 MB. And a
 file of the client asked for with an `Accept-Encoding` of 10,000 codings cost six times a file's CPU. And every
 per-address limit counted an IPv6 client by its whole address, of which its network has 2**64. And the commands of
-an address's games grew the store twenty times faster than the bytes of new games it is charged for."""
+an address's games grew the store twenty times faster than the bytes of new games it is charged for. And a
+lesson's game let go while idle was loaded again, uncharged, for each read of it."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ import base64
 import os
 import socket
 import struct
+import time
 import zlib
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 from uvicorn.server import ServerState
@@ -36,7 +39,7 @@ from asteroid_mining.server.transport import (
 )
 
 from .helpers import in_process, running_server
-from .hubs import hub_of
+from .hubs import counted_loads, hub_of, on_loop
 
 REQUEST = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
@@ -399,3 +402,26 @@ def test_the_commands_an_addresss_games_store_are_charged_to_it(tmp_path: Path) 
         assert refused.status_code == 429, refused.text
         assert refused.json()["error"]["code"] == "rate_limited"
         assert len(hub_of(client).games) == 1
+
+
+# ----- a lesson's game let go -----
+def test_reading_a_lessons_game_let_go_is_charged_as_any(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lesson's game nobody has been connected to for `idle_game_seconds` is let go; each read of it (its goals,
+    its view) loads it from the store and lets it go again after, so each takes a token of the address's history
+    bucket as any game let go does: past the burst `429 rate_limited`, nothing loaded (each was a load, uncharged:
+    3 ms of CPU on `first-game` at its start, ten times a `/api/health`, at no rate)."""
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static", history_rate_per_second=0.001,
+                        history_rate_burst=5)
+    with TestClient(create_app(settings)) as client:
+        answer = client.post("/api/lessons/first-game/games")
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        hub = hub_of(client)
+        hub.clock = lambda: time.time() + settings.idle_game_seconds + 1
+        assert on_loop(client, hub.rest_idle) == 1
+        loads = counted_loads(hub, monkeypatch)
+        answers = [client.get(f"/api/games/{game_id}/goals", params={"lesson": "first-game"}).status_code
+                   for _ in range(8)]
+        assert answers == [200] * 5 + [429] * 3
+        assert loads == [game_id] * 5
+        assert game_id in hub.resting  # let go again after each read

@@ -466,16 +466,18 @@ class GameHub:
 
     async def load_is_charged(self, game_id: str, seat: bool) -> bool:
         """Whether reading `game_id` would load a game from the store that its reader is charged for
-        (`lobby.charge_load`): a finished one, and a running one let go (`Resting`), but not for a seat's
-        WebSocket (`seat`), for which loading it is the normal path of serving it (every player coming back
-        after a restart), nor a lesson's goals, which its player's browser asks for after each of its moves. A
-        spectator's WebSocket is charged as a REST read: one address watching games let go, one after another, had
-        each loaded free (a crowd watching one game behind one address pays once: the game is then held)."""
+        (`lobby.charge_load`): a finished one, and a running one let go (`Resting`), a lesson's too, but not for a
+        seat's WebSocket (`seat`), for which loading it is the normal path of serving it (every player coming back
+        after a restart). A lesson's player asks for its goals after each of its moves while its WebSocket holds
+        the game here: a lesson's game let go is one nobody has been connected to for `idle_game_seconds`, and
+        reading it (its goals, its view) loaded it again for each request, uncharged. A spectator's WebSocket is
+        charged as a REST read: one address watching games let go, one after another, had each loaded free (a
+        crowd watching one game behind one address pays once: the game is then held)."""
         if game_id in self.games or game_id in self.damaged:
             return False
         resting = self.resting.get(game_id)
         if resting is not None:
-            return not seat and not resting.lesson
+            return not seat
         return True
 
     async def token_refused(self, game_id: str, token: str) -> bool:
