@@ -124,9 +124,16 @@ class DirectSend:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the connection on, remembering its `send`."""
-        if scope["type"] == "websocket":
-            scope[SCOPE_KEY] = send
-        await self.app(scope, receive, send)
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        scope[SCOPE_KEY] = send
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            # the connection's protocol holds its scope: its `send` left there made each connection a cycle, freed
+            # only by a full collection (rare in the server: `main.GC_THRESHOLDS`)
+            del scope[SCOPE_KEY]
 
 
 def wire_frame(message: dict[str, Any]) -> bytes:

@@ -293,18 +293,21 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def abort_when_stuck(self, grace: float) -> None:
         """Abort the socket once it has had bytes to write and the client has taken none for `grace` seconds,
         unless it has closed by then."""
-        def watch(before: int) -> None:
-            if self.disconnected or self.transport is None:
-                return
-            now = self.transport.get_write_buffer_size()
-            if now and now >= before:
-                self.logger.info("%s - a WebSocket client took nothing for %gs: its socket is aborted",
-                                 _peer(self.client), grace)
-                self.transport.abort()
-            else:
-                self.loop.call_later(grace, watch, now or 1 << 62)
+        # a method that the timer calls again, not a closure naming itself: that closure and its cell were a cycle
+        # holding the connection, freed only by a full collection (rare in the server: `main.GC_THRESHOLDS`)
+        self.loop.call_later(grace, self._abort_if_stuck, grace, 1 << 62)
 
-        self.loop.call_later(grace, watch, 1 << 62)
+    def _abort_if_stuck(self, grace: float, before: int) -> None:
+        """`abort_when_stuck`'s look at the socket, every `grace` seconds: `before` bytes were waiting last time."""
+        if self.disconnected or self.transport is None:
+            return
+        now = self.transport.get_write_buffer_size()
+        if now and now >= before:
+            self.logger.info("%s - a WebSocket client took nothing for %gs: its socket is aborted",
+                             _peer(self.client), grace)
+            self.transport.abort()
+        else:
+            self.loop.call_later(grace, self._abort_if_stuck, grace, now or 1 << 62)
 
     def handle_ping(self) -> None:
         """Answer a ping, unless the socket's write buffer is over its high-water mark (uvicorn then waits before
