@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 _BODILESS = frozenset(("GET", "HEAD", "OPTIONS", "DELETE"))
 PARSE_INLINE = 16 * 1024
 """Bodies up to this many bytes are parsed on the event loop (well under a millisecond); larger ones in a thread."""
+OTHER_BODY_BYTES = 4096
+"""The largest body of a request other than `POST /api/games` (a new game's belt may be megabytes; the other
+bodies, of `…/abandon` and `…/hint`, hold a token): past it `413 too_large`. Any request to the API had the
+bound of a new game's, and its body parsed: 4 MB of arrays nested thirty deep cost 2.5 s of CPU to parse and
+check (and held the event loop up to 0.33 s), sent to any endpoint, at no rate."""
 SCOPE_KEY = "asteroid_mining.json"
 """Where the parsed JSON body of an API request is kept in its scope (see `parsed_body`)."""
 
@@ -49,8 +54,9 @@ def parsed_body(scope: Scope) -> tuple[bool, Any]:
 
 
 class BodyLimit:
-    """ASGI middleware: at most `limit` bytes of request body (by Content-Length, and as it streams in), all of it
-    within `deadline` seconds, and a body sent to the API must be strict JSON."""
+    """ASGI middleware: at most `limit` bytes of request body (by Content-Length, and as it streams in) for a new
+    game (`POST /api/games`), `OTHER_BODY_BYTES` for any other request, all of it within `deadline` seconds, and a
+    body sent to the API must be strict JSON."""
 
     def __init__(self, app: ASGIApp, limit: int, deadline: float = 30.0, checker: BodyChecker | None = None) -> None:
         self.app = app
@@ -64,13 +70,16 @@ class BodyLimit:
         if scope["type"] != "http" or scope.get("method") in _BODILESS:
             await self.app(scope, receive, send)
             return
+        limit = self.limit
+        if not (scope.get("method") == "POST" and scope.get("path") == "/api/games"):
+            limit = min(limit, OTHER_BODY_BYTES)
         declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._too_large(scope, receive, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._too_large(scope, receive, send, limit)
             return
         try:
             async with asyncio.timeout(self.deadline):
-                body = await self._read(receive)
+                body = await self._read(receive, limit)
         except TimeoutError:
             answer = error_body("request_timeout", f"the request body must arrive within {self.deadline:g} seconds")
             await JSONResponse(answer, status_code=408, headers={"connection": "close"})(scope, receive, send)
@@ -78,7 +87,7 @@ class BodyLimit:
         if body is None:  # the client went away: nothing to answer
             return
         if isinstance(body, int):
-            await self._too_large(scope, receive, send)
+            await self._too_large(scope, receive, send, limit)
             return
         if body and scope.get("path", "").startswith("/api/"):
             if len(body) <= PARSE_INLINE:
@@ -96,8 +105,8 @@ class BodyLimit:
             scope = {**scope, SCOPE_KEY: document}
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read(self, receive: Receive) -> bytes | int | None:
-        """The whole body; its size so far once it is past the limit; None when the client went away."""
+    async def _read(self, receive: Receive, limit: int) -> bytes | int | None:
+        """The whole body; its size so far once it is past `limit`; None when the client went away."""
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -106,14 +115,14 @@ class BodyLimit:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
+            if size > limit:
                 return size
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = error_body("too_large", f"the request body may be at most {self.limit} bytes")
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        body = error_body("too_large", f"the request body may be at most {limit} bytes")
         await JSONResponse(body, status_code=413, headers={"connection": "close"})(scope, receive, send)
 
 
