@@ -461,3 +461,38 @@ def test_a_large_body_is_taken_by_the_new_games_endpoint_only(client: TestClient
     assert len(body) > 6 * limits.OTHER_BODY_BYTES
     created = client.post("/api/games", content=body, headers={"content-type": "application/json"})
     assert created.status_code == 201, created.text
+
+
+def test_a_large_new_games_body_is_charged_to_its_address_before_it_is_parsed(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new game's body over `PARSE_INLINE` is charged to its address's bucket of new games' bytes as it is read,
+    whatever comes of it: three bodies of 40 KB of arrays nested thirty deep are refused `422` and put the bucket
+    (100 KB, never refilled here) in debt, and the fourth is refused `429 rate_limited` unparsed (each was parsed,
+    refused and charged nothing: 4 MB of them cost 1.9 s of CPU each, at no rate). A game created from a large
+    body is charged its belt's bytes or its body's, not both."""
+    settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static", create_bytes_per_second=0.0,
+                        create_bytes_burst=100_000)
+    nested = b"[" + b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]," * 650 + b"0]"
+    assert limits.PARSE_INLINE < len(nested) < 41_000
+    parsed: list[int] = []
+    parse = limits.parse_strict
+
+    def watched(body: bytes) -> Any:
+        parsed.append(len(body))
+        return parse(body)
+
+    monkeypatch.setattr(limits, "parse_strict", watched)
+    with TestClient(create_app(settings)) as client:
+        codes = [client.post("/api/games", content=nested, headers={"content-type": "application/json"}).status_code
+                 for _ in range(4)]
+        assert codes == [422, 422, 422, 429]
+        assert len(parsed) == 3
+    belt = checked_belt("standard", 1, settings)[1]
+    body = orjson.dumps({"seats": 1, "belt": belt})
+    assert len(body) > limits.PARSE_INLINE
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+        assert created.status_code == 201, created.text
+        stored = hub_of(client).games[created.json()["id"]].belt_bytes
+        level = client.app.state.create_limiter._buckets["testclient"]._level  # type: ignore[attr-defined]
+        assert settings.create_bytes_burst - level <= max(len(body), stored) + 2

@@ -29,7 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bodies import MAX_DEPTH as MAX_DEPTH  # (the limits table names it here)
 from ..bodies import parse_strict as parse_strict  # (called through this module's name: a test watches it)
-from .errors import error_body
+from .errors import ServerError, error_body
+from .security import client_key
 
 if TYPE_CHECKING:
     from .offload import BodyChecker
@@ -42,6 +43,9 @@ OTHER_BODY_BYTES = 4096
 bodies, of `…/abandon` and `…/hint`, hold a token): past it `413 too_large`. Any request to the API had the
 bound of a new game's, and its body parsed: 4 MB of arrays nested thirty deep cost 2.5 s of CPU to parse and
 check (and held the event loop up to 0.33 s), sent to any endpoint, at no rate."""
+CHARGED_KEY = "asteroid_mining.charged"
+"""Where the bytes of a new game's body charged to its address before it was parsed are kept in its scope
+(`BodyLimit`; `lobby.create_charged` charges the game's belt less them)."""
 SCOPE_KEY = "asteroid_mining.json"
 """Where the parsed JSON body of an API request is kept in its scope (see `parsed_body`)."""
 
@@ -70,9 +74,8 @@ class BodyLimit:
         if scope["type"] != "http" or scope.get("method") in _BODILESS:
             await self.app(scope, receive, send)
             return
-        limit = self.limit
-        if not (scope.get("method") == "POST" and scope.get("path") == "/api/games"):
-            limit = min(limit, OTHER_BODY_BYTES)
+        new_game = scope.get("method") == "POST" and scope.get("path") == "/api/games"
+        limit = self.limit if new_game else min(self.limit, OTHER_BODY_BYTES)
         declared = dict(scope.get("headers", ())).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await self._too_large(scope, receive, send, limit)
@@ -93,6 +96,13 @@ class BodyLimit:
             if len(body) <= PARSE_INLINE:
                 problem, document = parse_strict(body)
             else:
+                if new_game:  # charged before it is parsed (`_charge_new_game`)
+                    refused = _charge_new_game(scope, len(body))
+                    if refused is not None:
+                        await JSONResponse(refused.body(), status_code=refused.status,
+                                           headers=refused.headers)(scope, receive, send)
+                        return
+                    scope = {**scope, CHARGED_KEY: len(body)}
                 verdict = None
                 if self.checker is not None and self.checker.wants(scope, len(body)):
                     verdict = await self.checker.check(body)  # a body refused there is never parsed here
@@ -124,6 +134,25 @@ class BodyLimit:
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         body = error_body("too_large", f"the request body may be at most {limit} bytes")
         await JSONResponse(body, status_code=413, headers={"connection": "close"})(scope, receive, send)
+
+
+def _charge_new_game(scope: Scope, size: int) -> ServerError | None:
+    """Charge a new game's body of `size` bytes, larger than `PARSE_INLINE`, to its address's bucket of new
+    games' bytes (the app's `create_limiter`) before it is parsed, whatever comes of it; the refusal (`429
+    rate_limited`) when the bucket is in debt. Parsing and checking 4 MB of arrays nested thirty deep costs
+    1.9 s of CPU, and a body refused (`422`) was charged nothing: one address could send them at no rate."""
+    app = scope.get("app")
+    limiter = getattr(getattr(app, "state", None), "create_limiter", None)
+    if limiter is None:
+        return None
+    client = scope.get("client")
+    address = client_key(client[0]) if client else "unknown"
+    try:
+        limiter.check(address)
+    except ServerError as refused:
+        return refused
+    limiter.charge(address, size)
+    return None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

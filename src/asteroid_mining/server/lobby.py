@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection
 from ..storage import StorageError
 from .errors import STORAGE_RETRY, ServerError, storage_refusal, validation_message
 from .hub import GameHub
-from .limits import parsed_body
+from .limits import CHARGED_KEY, parsed_body
 from .live import LiveGame
 from .meta import GameMeta
 from .read_cache import GZIP_MINIMUM, LOBBY_ORDER, Encoded, FinishedAnswers, Listing, LobbyKey, lobby_key
@@ -125,12 +125,13 @@ async def create_charged(request: Request, body: CreateGame, lesson: str | None 
     client = client_of(request)
     limiter: ReadLimiter = request.app.state.create_limiter
     limiter.check(client)
+    charged = int(request.scope.get(CHARGED_KEY, 0))  # a large body's bytes, charged as it was read (`limits`)
     try:
         live, seats = await hub_of(request).create(body, client, lesson)
     except ServerError as refused:  # a create the store refused is charged too (`ServerError.charge`)
-        limiter.charge(client, refused.charge)
+        limiter.charge(client, max(0, refused.charge - charged))
         raise
-    limiter.charge(client, live.belt_bytes)
+    limiter.charge(client, max(0, live.belt_bytes - charged))
     return live, seats
 
 
