@@ -1,6 +1,7 @@
 """What the eighth fresh attack found on a cluster: a follower kept, for ever, every connection that had left
 before its commands were relayed to the game's owner (and with it the whole game it had played); a node kept
-every message it could not publish while Redis did not answer, without bound."""
+every message it could not publish while Redis did not answer, without bound; a game id with a NUL character was
+answered as the storage being away."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from asteroid_mining.server.cluster.node import connect_redis
 from asteroid_mining.server.cluster.replication import shared
 from asteroid_mining.server.live import Connection, LiveGame
 from asteroid_mining.server.outbox import Outbox
-from tests.cluster.in_process import node
+from asteroid_mining.server.play import CLOSE_NO_GAME
+from tests.cluster.in_process import node, served_node
 from tests.cluster.test_bus import Listener
 from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, running, step, until
+from tests.server.hubs import refused
 from tests.services import Redis
 
 
@@ -108,3 +111,22 @@ def test_messages_waiting_for_a_paused_redis_are_bounded() -> None:
                 await client.aclose()
 
         asyncio.run(scenario())
+
+
+def test_a_game_id_postgresql_cannot_hold_is_no_game(services: tuple[Redis, str], tmp_path: Path) -> None:
+    """PostgreSQL's text holds no NUL character, and the driver refused every query naming a game id with one
+    (`/api/games/%00`): a cluster node answered `503 storage_failed` ("the games' storage cannot be reached at the
+    moment; try again", with `Retry-After`, and a warning in its log), for the game, its log, summary, events,
+    replay, abandon, hint and WebSocket alike, where there is simply no such game. It is `404 game_not_found`
+    now (close `4404` for a WebSocket), as on one server."""
+    redis, database = services
+    with served_node(redis, database, tmp_path, "a") as served:
+        for path in ("/api/games/%00", "/api/games/a%00b/log", "/api/games/%00/summary", "/api/games/%00/events",
+                     "/api/games/%00/replay"):
+            answer = served.get(path)
+            assert (answer.status_code, answer.json()["error"]["code"]) == (404, "game_not_found"), (path, answer.text)
+        for path in ("/api/games/%00/abandon", "/api/games/%00/hint"):
+            answer = served.post(path, json={"token": "x"})
+            assert (answer.status_code, answer.json()["error"]["code"]) == (404, "game_not_found"), (path, answer.text)
+        with served.websocket_connect("/api/games/%00/ws") as session:
+            refused(session, "game_not_found", CLOSE_NO_GAME)

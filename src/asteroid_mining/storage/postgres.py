@@ -101,6 +101,13 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def _storable(game_id: str) -> bool:
+    """Whether PostgreSQL can hold `game_id` (its text holds no NUL): one it cannot names no game. Asked for such a
+    game (`/api/games/%00`), the driver refused the query, and the request was told that the storage could not be
+    reached (`503 storage_failed`, a warning in the log) rather than that there is no such game."""
+    return "\x00" not in game_id
+
+
 def _storage_error(failure: BaseException) -> StorageError:
     if isinstance(failure, StorageError):
         return failure
@@ -231,6 +238,8 @@ class PostgresStore(GameStore):
 
     async def epoch_of(self, game_id: str) -> int | None:
         """The epoch the game was last claimed with (0: never), or None when there is no such game."""
+        if not _storable(game_id):
+            return None
         async def work(conn: Any) -> int | None:
             row = await (await conn.execute("SELECT epoch FROM games WHERE id = %s", (game_id,))).fetchone()
             return None if row is None else int(row[0])
@@ -239,6 +248,8 @@ class PostgresStore(GameStore):
 
     async def last_seq(self, game_id: str) -> int | None:
         """The seq of the game's last stored command (0 before any), or None when there is no such game."""
+        if not _storable(game_id):
+            return None
         async def work(conn: Any) -> int | None:
             row = await (await conn.execute(
                 "SELECT (SELECT max(seq) FROM commands WHERE game = g.id) FROM games AS g WHERE g.id = %s",
@@ -453,6 +464,8 @@ class PostgresStore(GameStore):
 
     async def load(self, game_id: str) -> StoredGame | None:
         """The record, progress, latest snapshot and the commands after it."""
+        if not _storable(game_id):
+            return None
         async def work(conn: Any) -> StoredGame | None:
             found = await _game_row(conn, game_id)
             if found is None:
@@ -471,6 +484,8 @@ class PostgresStore(GameStore):
 
     async def log(self, game_id: str) -> tuple[GameRecord, Progress, list[Command]] | None:
         """The record, progress and every command."""
+        if not _storable(game_id):
+            return None
         async def work(conn: Any) -> tuple[GameRecord, Progress, list[Command]] | None:
             found = await _game_row(conn, game_id)
             if found is None:
@@ -525,6 +540,8 @@ class PostgresStore(GameStore):
     async def summaries(self, game_ids: list[str] | None = None) -> list[tuple[GameRecord, Progress]]:
         """The records (belts left out) and progress of running games (or of `game_ids`), newest first: what a
         node's lobby lists of the games other nodes own."""
+        if game_ids is not None:
+            game_ids = [game_id for game_id in game_ids if _storable(game_id)]
         async def work(conn: Any) -> list[tuple[GameRecord, Progress]]:
             where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
             cur = await conn.execute(
