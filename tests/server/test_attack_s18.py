@@ -34,6 +34,7 @@ from asteroid_mining.server.security import client_key
 from asteroid_mining.server.static import HEADER_CHARS, accepted
 from asteroid_mining.server.transport import (
     MAX_PIPELINED,
+    MAX_QUERY_PARAMETERS,
     GuardedWebSocket,
     SocketCounter,
     guarded_protocol,
@@ -496,3 +497,32 @@ def test_a_large_new_games_body_is_charged_to_its_address_before_it_is_parsed(tm
         stored = hub_of(client).games[created.json()["id"]].belt_bytes
         level = client.app.state.create_limiter._buckets["testclient"]._level  # type: ignore[attr-defined]
         assert settings.create_bytes_burst - level <= max(len(body), stored) + 2
+
+
+# ----- query parameters -----
+def test_a_query_of_too_many_parameters_is_414_and_closed() -> None:
+    """A request whose query has more than `MAX_QUERY_PARAMETERS` parameters is answered `414` and its connection
+    closed before the application sees it (4,000 parameters in 8 KB cost 4.3 ms of CPU a request to
+    `/api/health`, thirteen times a short one's); one of `MAX_QUERY_PARAMETERS` reaches it."""
+
+    async def scenario() -> None:
+        served: list[bytes] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            served.append(scope["query_string"])
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        protocol, transport = _protocol(app)
+        query = b"&".join([b"a=1"] * MAX_QUERY_PARAMETERS)
+        protocol.data_received(b"GET /api/health?" + query + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert served == [query] and not transport.closed
+        protocol.data_received(b"GET /api/health?" + query + b"&a=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert transport.closed
+        assert served == [query]
+        assert transport.written.count(b"HTTP/1.1 414 URI Too Long") == 1
+        protocol.connection_lost(None)
+
+    asyncio.run(scenario())
