@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
 import socket
@@ -81,6 +82,11 @@ class ClusterHub(GameHub):
         self.presence_ttl = settings.lease_seconds * 2
         self._tick = settings.lease_seconds / 3
         self._senders: dict[int, Connection] = {}
+        """The connections here whose commands were relayed to another node, by their numbers (`_remember`)."""
+        self._numbers: dict[Connection, int] = {}
+        """The number of each connection of `_senders`."""
+        self._next_number = itertools.count(1)
+        """Numbers connections: never one given twice on this node (0 names no connection)."""
         self._watchdog: asyncio.Task[None] | None = None
         self._prober: asyncio.Task[None] | None = None
         self.store_available = True
@@ -519,12 +525,19 @@ class ClusterHub(GameHub):
         # all the same) has nobody to answer: remembered again, it was kept for ever, and its game with it
         if sender is None or sender.outbox.closed:
             return 0
-        self._senders[id(sender)] = sender
-        return id(sender)
+        # a number never given before, not the connection's `id()`: an id is its address, given again to a newer
+        # connection once this one is freed, which would be told the owner's late answers to this one
+        number = self._numbers.get(sender)
+        if number is None:
+            number = self._numbers[sender] = next(self._next_number)
+            self._senders[number] = sender
+        return number
 
     def forget(self, conn: Connection) -> None:
         """A connection has closed: answers for it are dropped."""
-        self._senders.pop(id(conn), None)
+        number = self._numbers.pop(conn, None)
+        if number is not None:
+            del self._senders[number]
 
     def reply(self, node: str, conn_id: int, text: str) -> None:
         """Send an answer to a client of another node."""
