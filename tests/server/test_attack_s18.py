@@ -232,14 +232,14 @@ def _closed_with(transport: Transport) -> int:
 def test_compressed_messages_past_the_largest_waiting_close_the_connection() -> None:
     """Eight compressed messages of 60 KB each (110 bytes each on the wire) arrive in one read while the
     application takes none: once more than `ws_max_size` of them wait, what waits is dropped and the connection
-    closed with 1009 (all eight were inflated and queued, 480 KB; one read of 256 KB was 850 messages of 250 KB,
+    closed with 4429 (all eight were inflated and queued, 480 KB; one read of 256 KB was 850 messages of 250 KB,
     212 MB on one connection)."""
 
     async def scenario() -> None:
         websocket, transport, hold = await _accepted_websocket()
         websocket.data_received(_compressed_frame(_sync_of(60_000)) * 8)
         assert transport.closed
-        assert _closed_with(transport) == 1009
+        assert _closed_with(transport) == 4429
         assert _waiting(websocket) == []
         assert websocket.waiting == 0
         websocket.connection_lost(None)
@@ -275,7 +275,7 @@ def _masked(text: bytes) -> bytes:
 
 def test_many_empty_messages_waiting_close_the_connection() -> None:
     """Two thousand empty messages (6 bytes each on the wire) in one read: each counts what its event costs
-    (`WAITING_MESSAGE_BYTES`), so past `ws_max_size` the connection is closed with 1009 and what waits is
+    (`WAITING_MESSAGE_BYTES`), so past `ws_max_size` the connection is closed with 4429 and what waits is
     dropped (they counted nothing: a read of 256 KB was 43,000 messages, 50 MB of the server's memory and 0.2 s of
     its CPU before the application took one)."""
 
@@ -283,7 +283,7 @@ def test_many_empty_messages_waiting_close_the_connection() -> None:
         websocket, transport, hold = await _accepted_websocket(compressed=False)
         websocket.data_received(_masked(b"") * 2000)
         assert transport.closed
-        assert _closed_with(transport) == 1009
+        assert _closed_with(transport) == 4429
         assert _waiting(websocket) == []
         websocket.connection_lost(None)
         hold.set()

@@ -19,7 +19,8 @@ A connection upgraded to a WebSocket is served by `GuardedWebSocket`, uvicorn's 
 with two defects of its own mended: it answered every ping with a pong written to the socket whether or not the
 client read anything (a client that sends pings and never reads grew the server's memory without bound), and it
 logged a traceback for a text message that is not UTF-8 before closing the connection with 1007. It also closes
-with 1009 a connection whose messages waiting for the application pass `ws_max_size` (every message of a read
+with 4429 (a flood, as the application does) a connection whose messages waiting for the application pass
+`ws_max_size` (every message of a read
 was made and queued at once: 43,000 empty frames, or 850 compressed messages of 250 KB each).
 
 It also offers compression for large messages only (`LargeMessageDeflate`): a client that offers
@@ -58,6 +59,8 @@ CLOSE_INVALID_TEXT = 1007
 """RFC 6455's close code for a text message that is not UTF-8."""
 CLOSE_TOO_BIG = 1009
 """RFC 6455's close code for a message too big to process."""
+CLOSE_FLOOD = 4429
+"""The close code of a client sending more than the server takes (the application's, `play.CLOSE_FLOOD`)."""
 MAX_FRAGMENTS = 64
 """The most frames (fragments) one WebSocket message may come in: past it the connection is closed with 1009.
 Each frame costs the server about 5 µs however short it is, and the rate limits count whole messages: a 60 KB
@@ -229,7 +232,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         can pass 8 KiB).
 
         The messages the parser makes of the bytes read wait for the application, which takes one at a time: a
-        connection with more than `ws_max_size` of them waiting (`waiting`) is closed with 1009 (`swamped`). Once
+        connection with more than `ws_max_size` of them waiting (`waiting`) is closed with 4429 (`swamped`). Once
         the handshake is read the parser is handed `FEED_BYTES` at a time, so that it stops soon: with compression
         300 bytes inflate to a message of 250 KB, and one read of 256 KB was 850 such messages, 212 MB of text
         waiting on one connection; without, 43,000 empty messages (50 MB, 0.2 s of CPU)."""
@@ -327,9 +330,10 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def swamped(self) -> None:
         """More of the client's messages wait than the largest one may be: what waits is dropped, and the
-        connection closed with 1009 (the client sends faster than the server takes its messages)."""
+        connection closed with 4429, as the application closes a flood, its socket closed once the close frame is
+        written: the client sends faster than the server takes its messages."""
         self.logger.info("%s - WebSocket messages of over %d bytes waiting for the server: closed with %d",
-                         _peer(self.client), self.config.ws_max_size, CLOSE_TOO_BIG)
+                         _peer(self.client), self.config.ws_max_size, CLOSE_FLOOD)
         kept = []
         while not self.queue.empty():
             event = self.queue.get_nowait()
@@ -340,7 +344,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         self.waiting = 0
         self.frames = []
         try:
-            self.conn.send_close(CLOSE_TOO_BIG, "messages sent faster than the server takes them")
+            self.conn.send_close(CLOSE_FLOOD, "messages sent faster than the server takes them")
         except InvalidState:  # closing already
             self.transport.close()
             return
