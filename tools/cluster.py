@@ -358,8 +358,8 @@ defaults
 
 frontend games
     bind 127.0.0.1:{port}
-    stick-table type ip size 1m expire 60s store conn_cur
-    tcp-request connection track-sc0 src
+    stick-table type ipv6 size 1m expire 60s store conn_cur
+    tcp-request connection track-sc0 src,ipmask(32,64)
     tcp-request connection reject if {{ sc_conn_cur(0) gt {per_client} }}
     http-request set-header X-Forwarded-For %[src]
     http-request del-header X-Forwarded-Proto

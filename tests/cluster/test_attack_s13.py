@@ -20,7 +20,11 @@ def test_the_balancer_caps_each_clients_connections() -> None:
     `timeout http-request` closed them, 10 s later, and the address opened as many again in half a second. The
     balancer now holds at most `per_client` connections of one address (320 by default, a single server's
     `max_sockets_per_client`) and closes the next ones before reading a byte; other addresses are served."""
-    assert "tcp-request connection reject if { sc_conn_cur(0) gt 320 }" in haproxy_config(8000, [8001])
+    config = haproxy_config(8000, [8001])
+    assert "tcp-request connection reject if { sc_conn_cur(0) gt 320 }" in config
+    # counted as the nodes count an address (`security.client_key`): an IPv6 client by its /64 network, whose
+    # 2**64 addresses were each a client of its own; an IPv4 address whole (127.0.0.5 and .6 below stay apart)
+    assert "stick-table type ipv6 " in config and "track-sc0 src,ipmask(32,64)" in config
     running = LocalCluster(1, port=None, fsync=False, extra=("--bot-delay", "0"), per_client=PER_CLIENT)
     held: list[socket.socket] = []
     try:

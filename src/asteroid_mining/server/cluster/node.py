@@ -298,13 +298,15 @@ class ClusterHub(GameHub):
         goes on following the owner's updates meanwhile): a client reconnecting, or a spectator's reconnect loop,
         finds it here rather than loading it from the store again (44 ms of CPU a load on a `large` belt). One
         loaded only for a REST read (`LiveGame.passing`: nobody joined it) is let go at once, as before: each
-        such load is charged to its reader (`lobby.charge_load`)."""
+        such load is charged to its reader (`lobby.charge_load`). A lesson's game is kept as a followed game is,
+        read or joined: its player's browser asks for its goals after each move, through whichever node the
+        balancer picks, and pays for one load per node, not one per move."""
         if live.connections or self.games.get(live.id) is not live or live.id in self._loading:
             return
         game = shared(live)
         if game is not None and (game.owner or live.id in self.held) and live.running:
             return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
-        if (game is not None and live.running and not live.passing and not live.moved
+        if (game is not None and live.running and (not live.passing or live.meta.lesson) and not live.moved
                 and live.id not in self._taking and self.settings.follower_keep_seconds > 0):
             self._keep_followed(live)
             return
@@ -356,8 +358,10 @@ class ClusterHub(GameHub):
         of it says (a millisecond; a load is about 50 ms of CPU on a large belt): for a finished game, as on one
         server; for a game in play (another node plays it) a REST read or a spectator's WebSocket, but not a
         seat's WebSocket (`seat`), for which loading it is the normal path of serving it (every player
-        reconnecting after a node died), nor a lesson's goals, which its player's browser asks for after each of
-        its moves. A crowd watching one game through one node pays once: the node then follows it."""
+        reconnecting after a node died). A lesson's goals too, which its player's browser asks for after each of
+        its moves: the node keeps a lesson's game it loaded for a read (`release`), so its player pays once per
+        node, while one address reading lessons' games nobody plays, each loaded from the store and let go, was
+        charged nothing. A crowd watching one game through one node pays once: the node then follows it."""
         if game_id in self.games or game_id in self.damaged or len(game_id) > 64:
             return False
         try:
@@ -366,15 +370,10 @@ class ClusterHub(GameHub):
             return False
         if found is None:
             return False
-        record, progress = found
+        progress = found[1]
         if progress.status != "running":
             return True
-        if seat:
-            return False
-        try:
-            return not GameMeta.from_json(record.meta).lesson
-        except MetaError:
-            return True
+        return not seat
 
     async def token_refused(self, game_id: str, token: str) -> bool:
         """Whether `token` plays no seat of a game in play this node does not hold, as the store's one row of it
