@@ -407,3 +407,33 @@ def test_hand_checks_agree_with_the_full_schema_on_gates(item: Any) -> None:
         assert schema_ok == (not hand), (item, hand)
     if not schema_ok:
         assert hand, item
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("name", "\u202eevil", "name: must not hold control characters nor characters that change the direction "
+                               "of text (U+202E at character 1)"),
+        ("name", "a\x00b", "name: must not hold control characters nor characters that change the direction of "
+                           "text (U+0000 at character 2)"),
+        ("name", "two\nlines", "name: must not hold control characters nor characters that change the direction "
+                               "of text (U+000A at character 4)"),
+        ("name", "ends\n", "name: must not hold control characters nor characters that change the direction of "
+                           "text (U+000A at character 5)"),
+        ("description", "story\u2067isolated", "description: must not hold control characters nor characters "
+                                               "that change the direction of text (U+2067 at character 6)"),
+    ],
+)
+def test_names_that_would_disguise_themselves_are_refused(doc: dict[str, Any], field: str, text: str,
+                                                          message: str) -> None:
+    """A belt's name is listed in the lobby beside other players' games: a right-to-left override (U+202E) or a
+    NUL in it was stored and listed, so one game's name could pass for another's, or turn the text after it."""
+    doc[field] = text
+    assert only(doc) == message
+
+
+def test_names_in_any_script_and_descriptions_of_lines_are_taken(doc: dict[str, Any]) -> None:
+    doc["name"] = "Kisbolygóöv — Пояс — 小惑星帯 — حزام"
+    doc["description"] = "First line.\n\tSecond line, indented.\r\n"
+    assert problems(doc) == []
+    assert parse_belt(doc).name == doc["name"]

@@ -526,3 +526,21 @@ def test_a_query_of_too_many_parameters_is_414_and_closed() -> None:
         protocol.connection_lost(None)
 
     asyncio.run(scenario())
+
+
+# ----- names -----
+def test_a_belt_name_that_would_disguise_itself_is_refused(client: TestClient) -> None:
+    """A new game's belt named `"\\u202e\\u0000evil"` was stored and listed in the lobby, beside other players'
+    games: a right-to-left override turns the text after it, so one game's name could pass for another's. Control
+    characters and the characters that change the direction of text are refused in a belt's name and description
+    (`422 invalid` naming `belt.name` and the character), and nothing is stored."""
+    belt = {"format": "asteroid-mining/belt", "version": 1, "name": "\u202e\u0000evil", "start": "A",
+            "asteroids": [{"id": "A"}, {"id": "B"}], "links": [["A", "B"]]}
+    before = client.get("/api/games").json()["total"]
+    answer = client.post("/api/games", json={"seats": 1, "belt": belt})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "invalid" and error["message"].startswith("belt.name: ") and "U+202E" in error["message"]
+    assert client.get("/api/games").json()["total"] == before
+    belt["name"] = "Kisbolygóöv"
+    assert client.post("/api/games", json={"seats": 1, "belt": belt}).status_code == 201

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -109,6 +110,10 @@ def _explain(error: Any) -> list[Problem]:
         return [Problem(where, "must not be empty")]
     if kind in ("minItems", "maxItems"):
         return [Problem(where, f"must have {'at least' if kind == 'minItems' else 'at most'} {value} items")]
+    if kind == "pattern" and parts in (["name"], ["description"]) and isinstance(instance, str):
+        at = next(i for i, c in enumerate(instance) if not re.fullmatch(value, c))
+        return [Problem(where, f"must not hold control characters nor characters that change the direction of "
+                               f"text (U+{ord(instance[at]):04X} at character {at + 1})")]
     if kind == "maxLength":
         return [Problem(where, f"is too long (at most {value} characters)")]
     if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
