@@ -5,20 +5,17 @@ thresholds (`main.GC_THRESHOLDS`) run about once in millions of connections."""
 from __future__ import annotations
 
 import gc
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.sync.client import connect
 
 from asteroid_mining.server import Settings, transport
-from asteroid_mining.server.main import uvicorn_config
 from asteroid_mining.server.transport import GuardedWebSocket
-from tests.server.helpers import free_port
+from tests.server.helpers import free_port, served_in_thread
 
 DEADLINE = 60.0
 """Seconds a condition is waited for at most: a bound for a busy machine, never a measure."""
@@ -43,28 +40,21 @@ def test_a_closed_websocket_connection_is_freed_without_the_cyclic_collector(
     closed."""
     monkeypatch.setattr(transport, "CLOSING_GRACE", 0.0)  # the watch after the application: at once
     settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
-    server = uvicorn.Server(uvicorn_config(settings, ws_ping_interval=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     was_enabled = gc.isenabled()
     try:
-        deadline = time.monotonic() + DEADLINE
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.01)
-        url = f"127.0.0.1:{settings.port}"
-        game: dict[str, Any] = httpx.post(f"http://{url}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
-        gc.collect()
-        gc.disable()  # freed by their reference counts alone, or not at all
-        for _ in range(CONNECTIONS):
-            with connect(f"ws://{url}/api/games/{game['id']}/ws", open_timeout=DEADLINE) as spectator:
-                assert '"type":"state"' in str(spectator.recv(timeout=DEADLINE))
-        deadline = time.monotonic() + DEADLINE
-        while alive():  # each goes once the server has seen its close and its watch has run
-            assert time.monotonic() < deadline, f"{alive()} of {CONNECTIONS} closed connections are held still"
-            time.sleep(0.05)
+        with served_in_thread(settings, DEADLINE):
+            url = f"127.0.0.1:{settings.port}"
+            game: dict[str, Any] = httpx.post(f"http://{url}/api/games", json={"seats": 1},
+                                              timeout=DEADLINE).json()
+            gc.collect()
+            gc.disable()  # freed by their reference counts alone, or not at all
+            for _ in range(CONNECTIONS):
+                with connect(f"ws://{url}/api/games/{game['id']}/ws", open_timeout=DEADLINE) as spectator:
+                    assert '"type":"state"' in str(spectator.recv(timeout=DEADLINE))
+            deadline = time.monotonic() + DEADLINE
+            while alive():  # each goes once the server has seen its close and its watch has run
+                assert time.monotonic() < deadline, f"{alive()} of {CONNECTIONS} closed connections are held still"
+                time.sleep(0.05)
     finally:
         if was_enabled:
             gc.enable()
-        server.should_exit = True
-        thread.join(DEADLINE)

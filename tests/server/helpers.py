@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -19,9 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
+import uvicorn
 
 from asteroid_mining.maps import parse_belt
 from asteroid_mining.rules import CLASSIC, Game, action_from_json
+from asteroid_mining.server import Settings
+from asteroid_mining.server.main import uvicorn_config
 
 if TYPE_CHECKING:
     from starlette.testclient import WebSocketTestSession
@@ -301,3 +305,27 @@ def websocket_handshake(sock: socket.socket, path: str, extensions: str | None =
     head, *lines = answer.decode().strip().split("\r\n")
     assert head.startswith("HTTP/1.1 101"), answer
     return {name.strip().lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}
+
+
+@contextlib.contextmanager
+def in_thread(server: uvicorn.Server, deadline: float = 60.0) -> Iterator[uvicorn.Server]:
+    """`server` run in a thread of this process, so that the test reaches its objects and patches what it runs;
+    handed out once it takes connections (within `deadline` seconds: a bound on the wait only, a busy machine
+    starts it slowly), stopped after."""
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        until = time.monotonic() + deadline
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < until, "the server did not start"
+            time.sleep(0.01)
+        yield server
+    finally:
+        server.should_exit = True
+        thread.join(deadline)
+
+
+def served_in_thread(settings: Settings, deadline: float = 60.0) -> contextlib.AbstractContextManager[uvicorn.Server]:
+    """The game server of `settings` (on its `port`, its app at `server.config.loaded_app`) run `in_thread`, its
+    pings off: a test sends what it means to."""
+    return in_thread(uvicorn.Server(uvicorn_config(settings, ws_ping_interval=None)), deadline)

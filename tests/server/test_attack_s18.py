@@ -430,12 +430,12 @@ def test_reading_a_lessons_game_let_go_is_charged_as_any(tmp_path: Path, monkeyp
 
 
 # ----- request bodies -----
-def test_a_large_body_is_taken_by_the_new_games_endpoint_only(client: TestClient, monkeypatch: pytest.MonkeyPatch,
-                                                              two_seats: dict[str, Any]) -> None:
-    """A body past `OTHER_BODY_BYTES` sent anywhere but `POST /api/games` is answered `413 too_large` unparsed,
-    whether it declares its length or not (4 MB of arrays nested thirty deep, sent to `…/abandon`, was parsed and
-    checked: 2.5 s of CPU, the event loop held up to 0.33 s); a token's body is taken as before, and so is a new
-    game's belt of kilobytes."""
+NESTED = b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"
+"""An item of arrays nested thirty deep (within `limits.MAX_DEPTH`): bodies of them cost the most to parse."""
+
+
+def parsed_bodies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lengths of the bodies the server parses from now on (`limits.parse_strict`), as it parses them."""
     parsed: list[int] = []
     parse = limits.parse_strict
 
@@ -444,7 +444,17 @@ def test_a_large_body_is_taken_by_the_new_games_endpoint_only(client: TestClient
         return parse(body)
 
     monkeypatch.setattr(limits, "parse_strict", watched)
-    nested = b"[" + b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]," * 200 + b"0]"
+    return parsed
+
+
+def test_a_large_body_is_taken_by_the_new_games_endpoint_only(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                              two_seats: dict[str, Any]) -> None:
+    """A body past `OTHER_BODY_BYTES` sent anywhere but `POST /api/games` is answered `413 too_large` unparsed,
+    whether it declares its length or not (4 MB of arrays nested thirty deep, sent to `…/abandon`, was parsed and
+    checked: 2.5 s of CPU, the event loop held up to 0.33 s); a token's body is taken as before, and so is a new
+    game's belt of kilobytes."""
+    parsed = parsed_bodies(monkeypatch)
+    nested = b"[" + NESTED * 200 + b"0]"
     assert len(nested) > limits.OTHER_BODY_BYTES
     game = two_seats["id"]
     for path in (f"/api/games/{game}/abandon", f"/api/games/{game}/hint", "/api/lessons/fly/games", "/api/health"):
@@ -473,16 +483,9 @@ def test_a_large_new_games_body_is_charged_to_its_address_before_it_is_parsed(tm
     body is charged its belt's bytes or its body's, not both."""
     settings = Settings(data_dir=tmp_path / "data", static_dir=tmp_path / "static", create_bytes_per_second=0.0,
                         create_bytes_burst=100_000)
-    nested = b"[" + b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]," * 650 + b"0]"
+    nested = b"[" + NESTED * 650 + b"0]"
     assert limits.PARSE_INLINE < len(nested) < 41_000
-    parsed: list[int] = []
-    parse = limits.parse_strict
-
-    def watched(body: bytes) -> Any:
-        parsed.append(len(body))
-        return parse(body)
-
-    monkeypatch.setattr(limits, "parse_strict", watched)
+    parsed = parsed_bodies(monkeypatch)
     with TestClient(create_app(settings)) as client:
         codes = [client.post("/api/games", content=nested, headers={"content-type": "application/json"}).status_code
                  for _ in range(4)]

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import threading
-import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +32,8 @@ from asteroid_mining.server.direct import (
 from asteroid_mining.server.main import serve
 from asteroid_mining.server.messages import frame
 from asteroid_mining.server.outbox import Outbox
+
+from .helpers import in_thread
 
 TEXTS = ["{}", "x" * 125, "y" * 126, "z" * 65_535, "w" * 65_536, '{"name":"Ödön 🚀 ∑"}', "é" * 40_000]
 """Texts whose frames take each length form (7 bits, 16 bits, 64 bits), and characters beyond ASCII."""
@@ -104,19 +104,9 @@ def serving(app: Any, deflate: bool = False) -> Iterator[str]:
     # port 0: the system's free port at once (one picked ahead could be taken by another process meanwhile)
     config = uvicorn.Config(DirectSend(app), host="127.0.0.1", port=0, lifespan="off", log_config=None,
                             ws_per_message_deflate=deflate)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 60  # a bound on the wait only: a busy machine starts it slowly
-        while not server.started and thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert server.started, "the server did not start"
+    with in_thread(uvicorn.Server(config)) as server:
         port = server.servers[0].sockets[0].getsockname()[1]
         yield f"ws://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def received(url: str) -> list[str]:

@@ -11,20 +11,17 @@ import json
 import os
 import socket
 import struct
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.frames import Frame, Opcode
 
 from asteroid_mining.server import Settings
-from asteroid_mining.server.main import uvicorn_config
 
-from .helpers import ServerProcess, free_port, running_server, websocket_handshake
+from .helpers import ServerProcess, free_port, running_server, served_in_thread, websocket_handshake
 
 DEADLINE = 30.0
 """The most any condition below is waited for."""
@@ -146,14 +143,8 @@ def test_a_closing_connection_whose_client_takes_nothing_is_aborted(tmp_path: Pa
     settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port(),
                         send_buffer_bytes=256 * 1024 * 1024, send_buffer_total_bytes=512 * 1024 * 1024,
                         sync_per_second=100_000.0)
-    server = uvicorn.Server(uvicorn_config(settings, ws_ping_interval=None))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
+    with served_in_thread(settings, DEADLINE) as server:
         deadline = time.monotonic() + DEADLINE
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.01)
         url = f"http://127.0.0.1:{settings.port}"
         game = httpx.post(f"{url}/api/games", json={"seats": 1, "belt": "large"}, timeout=DEADLINE).json()
         app: Any = server.config.loaded_app
@@ -194,6 +185,3 @@ def test_a_closing_connection_whose_client_takes_nothing_is_aborted(tmp_path: Pa
             while on_loop(connections) != 0:  # it answers no ping: closed, and its socket aborted as it takes nothing
                 assert time.monotonic() < deadline, "a connection whose client takes nothing is held for ever"
                 time.sleep(0.1)
-    finally:
-        server.should_exit = True
-        thread.join(DEADLINE)
