@@ -169,6 +169,12 @@ class ClusterReplication(Replication):
             if stored is not None:
                 live.remember(stored.commands)
             await live.reload()
+            if stored is not None and stored.progress.status == "abandoned" and not live.abandoned:
+                # abandoned while this node followed it, the owner's `ended` lost on the bus (pub/sub drops, and
+                # so does `MAX_OUTGOING`): the seq stays where it was, so nothing showed a gap, and the game was
+                # played on over the abandon by this new owner. Over here too; the clients are told (by seat 0:
+                # the store keeps no word of who abandoned it).
+                live.finish(0, live.seq)
         finally:
             self._taking = False
         self.owner = True
