@@ -304,7 +304,8 @@ class ClusterHub(GameHub):
         if live.connections or self.games.get(live.id) is not live or live.id in self._loading:
             return
         game = shared(live)
-        if game is not None and (game.owner or live.id in self.held) and live.running:
+        if (game is not None and (game.owner or live.id in self.held) and live.running
+                and not self._only_read(live, game)):
             return  # the owner keeps it (other nodes' clients may be playing it), and so does one taking it over
         if (game is not None and live.running and (not live.passing or live.meta.lesson) and not live.moved
                 and live.id not in self._taking and self.settings.follower_keep_seconds > 0):
@@ -328,9 +329,19 @@ class ClusterHub(GameHub):
         if live.connections or live.id in self._loading or self._readers.get(live.id):
             return  # a client came back: kept again once its last client here leaves
         game = shared(live)
-        if game is not None and (game.owner or live.id in self.held) and live.running:
+        if (game is not None and (game.owner or live.id in self.held) and live.running
+                and not self._only_read(live, game)):
             return  # taken over meanwhile: the owner keeps it
         self._let_followed_go(live)
+
+    def _only_read(self, live: LiveGame, game: ClusterReplication) -> bool:
+        """Whether this node owns `live` only because a REST read loaded it (`_load` takes a running game nobody
+        owns): nobody joined it here (`LiveGame.passing`), no other node's clients watch it, nothing is in hand.
+        Such a game is let go as a follower's copy loaded for a read is (a lesson's kept a while): kept as an
+        owned game, it stayed in memory for `idle_game_seconds`, and one address reading the lobby's games that
+        nobody played held 1,200 of them on a node at its history rate."""
+        return (game.owner and live.passing and live.quiet and not game.remotely_watched()
+                and live.id not in self._taking and not self._readers.get(live.id))
 
     def _let_followed_go(self, live: LiveGame) -> None:
         """Let go of a game nobody here needs (its lease too, if this node holds one)."""
