@@ -10,6 +10,7 @@ import pytest
 
 from asteroid_mining.server.cluster.node import ClusterHub
 from asteroid_mining.server.cluster.replication import shared
+from asteroid_mining.server.errors import ServerError
 from asteroid_mining.server.live import Connection
 from asteroid_mining.server.outbox import Outbox
 from tests.cluster.in_process import node
@@ -96,3 +97,37 @@ def test_a_game_nobody_plays_read_through_a_node_is_not_held_there(services: tup
         live.leave(conn)
 
     asyncio.run(running([creator, reader], scenario))
+
+
+def test_creates_sent_at_once_to_several_nodes_keep_the_address_to_its_quota(services: tuple[Redis, str],
+                                                                              tmp_path: Path) -> None:
+    """Each node counted an address's running games in the store before creating one, and the store counts a game
+    once it is stored: creates sent at once through two nodes each saw the count before the others' (a quota of
+    3, 2 games held: 10 creates at once were 6 created, 8 games). The creates under way on every node count
+    now."""
+    redis, database = services
+    hubs = [node(redis, database, tmp_path, name, max_games_per_client=3) for name in ("a", "b")]
+
+    async def scenario() -> None:
+        for _ in range(2):
+            await hubs[0].create(new_game(), "10.0.0.9")
+
+        async def create(number: int) -> int:
+            try:
+                await hubs[number % 2].create(new_game(), "10.0.0.9")
+            except ServerError as refused:
+                assert refused.status == 429 and refused.code == "too_many_games"
+                return 0
+            return 1
+
+        created = sum(await asyncio.gather(*(create(number) for number in range(10))))
+        held = await hubs[0].store.running_games_of("10.0.0.9")  # type: ignore[attr-defined]
+        assert (created, held) == (1, 3), f"{created} created at once, {held} held by a quota of 3"
+        assert await redis_creating(hubs[0], "10.0.0.9") == 0  # every create done has said so
+
+    asyncio.run(running(hubs, scenario))
+
+
+async def redis_creating(hub: ClusterHub, client: str) -> int:
+    """How many creates of `client` the cluster counts as under way."""
+    return int(await hub.redis.get(f"am:creating:{client}") or 0)

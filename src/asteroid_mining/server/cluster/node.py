@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 LOAD_TRIES = 3
 """How many times a game let go while it was being loaded is loaded again before the client is told to try again."""
 
+CREATING_SECONDS = 60.0
+"""How long a create under way counts against its address's `max_games_per_client` on every node at most (a node
+that died while creating cannot say it is done)."""
+
 STORE_PROBE_SECONDS = 1.0
 """How often a node asks its store a trivial query, for `GET /api/health`."""
 
@@ -184,15 +188,41 @@ class ClusterHub(GameHub):
         (so that with a balancer that sends one game's clients to one node, that node owns the game and no other
         node needs a copy of it)."""
         count = getattr(self.store, "running_games_of", None)
-        if count is not None:  # the limit per address holds across the cluster, not per node
-            mine = await count(client, self.clock() - self.settings.open_game_ttl)  # (expired open games aside)
-            if mine >= self.settings.max_games_per_client:
-                raise ServerError(429, "too_many_games", f"you already have {mine} running games on this server "
-                                  f"(at most {self.settings.max_games_per_client})")
-        live, seats = await super().create(request, client, lesson)
+        creating = None
+        try:
+            if count is not None:  # the limit per address holds across the cluster, not per node
+                # the address's creates under way on every node count too: the store counts a game once it is
+                # stored, and creates sent at once to several nodes each saw the count before the others' (a
+                # quota of 3 with 2 games held 8 after 10 creates at once through two nodes). A create stored
+                # but not yet done counts twice for a moment: a refusal then, never a game past the quota.
+                creating = await self._creating(client)
+                mine = await count(client, self.clock() - self.settings.open_game_ttl)  # (expired open games aside)
+                mine += creating[1] if creating is not None else 0
+                if mine >= self.settings.max_games_per_client:
+                    raise ServerError(429, "too_many_games", f"you already have {mine} running games on this "
+                                      f"server (at most {self.settings.max_games_per_client})")
+            live, seats = await super().create(request, client, lesson)
+        finally:
+            if creating is not None:
+                with contextlib.suppress(Exception):
+                    await self.redis.decr(creating[0])
         self._created += 1  # listed from the store: this node's lobby is built again at once
         self._let_followed_go(live)  # (not kept as a followed game is: this copy follows nothing)
         return live, seats
+
+    async def _creating(self, client: str) -> tuple[str, int] | None:
+        """Count a create of `client`'s under way in the cluster (until `CREATING_SECONDS` at most, should this
+        node die meanwhile): its key and how many others are under way. None when Redis cannot be reached (the
+        store's count alone holds then)."""
+        key = f"am:creating:{client}"
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.incr(key)
+                pipe.pexpire(key, int(CREATING_SECONDS * 1000))
+                under_way, _ = await pipe.execute()
+        except Exception:
+            return None
+        return key, max(0, int(under_way) - 1)  # (below 0 once a key ran out before a create said it was done)
 
     async def take(self, game: ClusterReplication) -> bool:
         """Own the game when nobody does: lease, fence, catch up with the store. True when this node owns it."""
