@@ -22,6 +22,7 @@ first (`offload.BodyChecker`): one the server will refuse is then never parsed h
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import JSONResponse
@@ -80,9 +81,16 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await self._too_large(scope, receive, send, limit)
             return
+        charge = _new_game_charge(scope, limit) if new_game else None
         try:
+            if charge is not None:
+                charge(0)  # an address in debt is refused before a byte of its body is read
             async with asyncio.timeout(self.deadline):
-                body = await self._read(receive, limit)
+                body = await self._read(receive, limit, charge)
+        except ServerError as refused:  # (the rest of the body is not read: the connection is closed)
+            await JSONResponse(refused.body(), status_code=refused.status,
+                               headers={**(refused.headers or {}), "connection": "close"})(scope, receive, send)
+            return
         except TimeoutError:
             answer = error_body("request_timeout", f"the request body must arrive within {self.deadline:g} seconds")
             await JSONResponse(answer, status_code=408, headers={"connection": "close"})(scope, receive, send)
@@ -96,12 +104,7 @@ class BodyLimit:
             if len(body) <= PARSE_INLINE:
                 problem, document = parse_strict(body)
             else:
-                if new_game:  # charged before it is parsed (`_charge_new_game`)
-                    refused = _charge_new_game(scope, len(body))
-                    if refused is not None:
-                        await JSONResponse(refused.body(), status_code=refused.status,
-                                           headers=refused.headers)(scope, receive, send)
-                        return
+                if charge is not None:  # charged as it was read, before it is parsed (`_new_game_charge`)
                     scope = {**scope, CHARGED_KEY: len(body)}
                 verdict = None
                 if self.checker is not None and self.checker.wants(scope, len(body)):
@@ -115,8 +118,10 @@ class BodyLimit:
             scope = {**scope, SCOPE_KEY: document}
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read(self, receive: Receive, limit: int) -> bytes | int | None:
-        """The whole body; its size so far once it is past `limit`; None when the client went away."""
+    async def _read(self, receive: Receive, limit: int,
+                    charge: Callable[[int], None] | None = None) -> bytes | int | None:
+        """The whole body; its size so far once it is past `limit`; None when the client went away. `charge` is
+        told the size read so far after each chunk (it raises `ServerError` to stop the reading)."""
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -127,6 +132,8 @@ class BodyLimit:
             size += len(chunk)
             if size > limit:
                 return size
+            if charge is not None and chunk:
+                charge(size)
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -136,23 +143,35 @@ class BodyLimit:
         await JSONResponse(body, status_code=413, headers={"connection": "close"})(scope, receive, send)
 
 
-def _charge_new_game(scope: Scope, size: int) -> ServerError | None:
-    """Charge a new game's body of `size` bytes, larger than `PARSE_INLINE`, to its address's bucket of new
-    games' bytes (the app's `create_limiter`) before it is parsed, whatever comes of it; the refusal (`429
-    rate_limited`) when the bucket is in debt. Parsing and checking 4 MB of arrays nested thirty deep costs
-    1.9 s of CPU, and a body refused (`422`) was charged nothing: one address could send them at no rate."""
+def _new_game_charge(scope: Scope, limit: int) -> Callable[[int], None] | None:
+    """What charges a new game's body to its address's bucket of new games' bytes (the app's `create_limiter`)
+    as it is read, once it is past `PARSE_INLINE` bytes, whatever comes of it: told the size read so far, it
+    raises the refusal (`429 rate_limited`) when the address was in debt before its body (told 0) or, while it is
+    read, owes more than `limit` (one body's worth) beyond its bucket. Parsing and checking 4 MB of arrays nested
+    thirty deep costs 1.9 s of CPU, and a body refused (`422`) was charged nothing; the body was then read whole
+    before the bucket was looked at: 4 MB sent a byte a chunk cost 1 s of CPU to read, at no rate from an address
+    in debt, and as many at once as it opened connections."""
     app = scope.get("app")
     limiter = getattr(getattr(app, "state", None), "create_limiter", None)
     if limiter is None:
         return None
     client = scope.get("client")
     address = client_key(client[0]) if client else "unknown"
-    try:
-        limiter.check(address)
-    except ServerError as refused:
-        return refused
-    limiter.charge(address, size)
-    return None
+    charged = 0
+
+    def charge(size: int) -> None:
+        nonlocal charged
+        if size == 0:
+            limiter.check(address)
+            return
+        if size <= PARSE_INLINE:
+            return
+        limiter.charge(address, size - charged)
+        charged = size
+        if limiter.level(address) < -limit:
+            limiter.check(address)  # (refused: the refusal names the wait)
+
+    return charge
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

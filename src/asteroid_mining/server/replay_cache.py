@@ -154,6 +154,11 @@ class ReadLimiter:
                               f"{self.rate:g} a second from one address; try again in {wait} s",
                               headers={"retry-after": str(wait)})
 
+    def level(self, client: str) -> float:
+        """The tokens `client`'s bucket holds now (below 0: its debt); a full bucket for an address without one."""
+        bucket = self._buckets.get(client)
+        return bucket.level() if bucket is not None else float(self.burst)
+
     def charge(self, client: str, tokens: float) -> None:
         """Take `tokens` more from `client`'s bucket for a read that turned out costly (a history built), into
         debt if need be: it asks again once its bucket has refilled past the debt. An address without a bucket

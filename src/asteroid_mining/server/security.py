@@ -90,6 +90,10 @@ class TokenBucket:
             return True
         return False
 
+    def level(self) -> float:
+        """The tokens the bucket holds now, taking none (below 0: its debt)."""
+        return min(self.burst, self._level + (self._clock() - self._last) * self.rate)
+
     def owe(self, tokens: float) -> None:
         """Use `tokens` more, going into debt when the bucket holds fewer: it gives none until refilled past it
         (for work whose cost is known only once done)."""
