@@ -1,7 +1,9 @@
 """What the tenth fresh attack found on a single server: a new game's body was read whole before its address's
 bucket of new games' bytes was looked at, so an address in debt still had every body it sent read (4 MB sent a
 byte a chunk cost 1 s of CPU to read, refused `429` only then, at no rate), and an address with a full bucket had
-as many bodies read at once as it opened connections, each passing the bucket before any was charged."""
+as many bodies read at once as it opened connections, each passing the bucket before any was charged. And a
+request answered without its body being read went on being parsed for as long as its body came: a `GET` with an
+endless body of one-byte chunks held the event loop's core whole."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import orjson
 
 from asteroid_mining.server.limits import PARSE_INLINE, BodyLimit
 from asteroid_mining.server.replay_cache import ReadLimiter
+
+from .test_attack_s18 import _protocol
 
 CHUNK = 1024
 """The bytes of each part of a body sent in chunks here."""
@@ -117,10 +121,34 @@ def test_new_games_bodies_read_at_once_stop_once_their_address_owes_a_body_past_
 
 def test_a_new_games_body_of_the_inline_size_is_not_charged_while_read() -> None:
     """A body of at most `PARSE_INLINE` bytes is not charged as it is read (the game's belt is charged once it is
-    stored): only the look at the bucket before it, one byte."""
+    stored), nor the look at the bucket before it."""
     limiter = ReadLimiter(0.0, 100_000)
     body = _Body(PARSE_INLINE // CHUNK)
     status, _ = asyncio.run(_serve(BodyLimit(_created, limit=400 * 1024), _new_game(limiter, "192.0.2.9"), body))
     assert status == 422  # spaces only
     assert body.taken == body.parts
-    assert limiter.level("192.0.2.9") == 100_000 - 1
+    assert limiter.level("192.0.2.9") == 100_000
+
+
+def test_a_body_going_on_after_its_request_was_answered_closes_the_connection() -> None:
+    """A `GET` answered without its body being read, whose body goes on in chunks of one byte: the connection is
+    closed, the rest unparsed (uvicorn parsed every chunk to drop it until the header deadline: one socket
+    sending 496 MB of them in 10 s cost 10 s of CPU, the event loop's core whole, and again on every connection)."""
+
+    async def scenario() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        protocol, transport = _protocol(app)
+        protocol.data_received(b"GET /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n \r\n")
+        for _ in range(5):  # the answer is sent by the application's task
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 200 OK")
+        assert not transport.closed
+        protocol.data_received(b"1\r\n \r\n" * 1000)
+        assert transport.closed
+        assert transport.written.count(b"HTTP/1.1") == 1  # nothing more answered
+        protocol.connection_lost(None)
+
+    asyncio.run(scenario())

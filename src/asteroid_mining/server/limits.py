@@ -162,14 +162,15 @@ def _new_game_charge(scope: Scope, limit: int) -> Callable[[int], None] | None:
     def charge(size: int) -> None:
         nonlocal charged
         if size == 0:
-            limiter.check(address)
+            if limiter.level(address) < 1:  # (a look only: the game's creation takes its token)
+                limiter.check(address)  # (refused: the refusal names the wait)
             return
         if size <= PARSE_INLINE:
             return
         limiter.charge(address, size - charged)
         charged = size
         if limiter.level(address) < -limit:
-            limiter.check(address)  # (refused: the refusal names the wait)
+            limiter.check(address)
 
     return charge
 

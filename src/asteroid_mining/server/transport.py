@@ -9,6 +9,8 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
   its previous response), however slowly they trickle in;
 - answer `431` and close a connection whose request's target and headers pass `MAX_HEADER_BYTES` (httptools
   itself keeps all it is sent), and `414` one whose target alone passes `MAX_TARGET_BYTES`;
+- close a connection whose request's body goes on after the request was answered (uvicorn parsed it to drop it,
+  for as long as it came: a `GET` with an endless body of one-byte chunks kept the event loop's core busy);
 - close a connection with more than `MAX_PIPELINED` requests waiting behind the one being answered (HTTP/1.1
   pipelining), and read no more of one while any wait (uvicorn read on after each answer, queueing all it read);
 - refuse (close at once, before reading a byte) a connection from an address that already has
@@ -471,6 +473,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _headers_too_large = False
         _target_too_long = False
         _pipeline_too_long = False
+        _body_unwanted = False
 
         def on_message_begin(self) -> None:
             if len(self.pipeline) >= max_pipelined:
@@ -491,6 +494,14 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
             self._count(len(url))
             super().on_url(url)
 
+        def on_body(self, body: bytes) -> None:
+            if self.cycle is not None and self.cycle.response_complete and not self.parser.should_upgrade():
+                # answered, and uvicorn parsed the rest of the body only to drop it, for as long as it came (a
+                # `GET` with an endless body of one-byte chunks held the event loop's core whole)
+                self._body_unwanted = True
+                raise _HeadersTooLarge  # the parser stops here: nothing more of the connection is read
+            super().on_body(body)
+
         def on_header(self, name: bytes, value: bytes) -> None:
             self._count(len(name) + len(value))
             super().on_header(name, value)
@@ -502,6 +513,10 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                 raise _HeadersTooLarge  # the parser stops here: nothing more of the request is read
 
         def send_400_response(self, msg: str) -> None:
+            if self._body_unwanted:  # (answered already)
+                log.info("closing a connection from %s: its request's body went on after its answer", self._address)
+                self.transport.close()
+                return
             if self._pipeline_too_long:  # (no answer: it would come before those of the requests queued)
                 log.info("closing a connection from %s: more than %d requests pipelined", self._address,
                          max_pipelined)
