@@ -21,7 +21,7 @@ from asteroid_mining.server.outbox import Outbox
 from asteroid_mining.server.play import CLOSE_NO_GAME
 from tests.cluster.in_process import node, served_node
 from tests.cluster.test_bus import Listener
-from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, running, step, until
+from tests.cluster.test_takeover_races import DEADLINE, Told, owned_game, running, step, until
 from tests.server.hubs import refused
 from tests.services import Redis
 
@@ -60,12 +60,10 @@ def test_a_connection_gone_before_its_commands_were_relayed_is_not_kept(services
             return weakref.ref(live)
 
     async def scenario() -> None:
-        created, _ = await owner.create(new_game(), "127.0.0.1")
-        owned = await owner.get(created.id)
-        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
-        copy = await relayed_after_leaving(created.id)
+        owned = await owned_game(owner)
+        copy = await relayed_after_leaving(owned.id)
         assert owned.seq == 1
-        assert created.id not in follower.games  # let go: nobody is connected to it here
+        assert owned.id not in follower.games  # let go: nobody is connected to it here
         await until(letting_go_over, "the follower's letting the game go")
         gc.collect()
         assert follower._senders == {}, "a connection that had left is remembered still"

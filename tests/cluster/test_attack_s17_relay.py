@@ -15,7 +15,7 @@ from asteroid_mining.server.cluster.replication import shared
 from asteroid_mining.server.live import Connection
 from asteroid_mining.server.outbox import Outbox
 from tests.cluster.in_process import node
-from tests.cluster.test_takeover_races import Told, new_game, running, step, until
+from tests.cluster.test_takeover_races import Told, owned_game, running, step, until
 from tests.services import Redis
 
 
@@ -35,10 +35,8 @@ def test_an_owners_late_answer_reaches_no_newer_connection(services: tuple[Redis
     monkeypatch.setattr(owner, "reply", lambda node, conn_id, text: held.append((node, conn_id, text)))
 
     async def scenario() -> None:
-        created, _ = await owner.create(new_game(), "127.0.0.1")
-        owned = await owner.get(created.id)
-        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
-        async with follower.acquire(created.id) as live:
+        owned = await owned_game(owner)
+        async with follower.acquire(owned.id) as live:
             assert live is not None and not shared(live).owner  # type: ignore[union-attr]
             first_told, second_told = Told(), Told()
             first = Connection(live.seats[0], Outbox(100, first_told))

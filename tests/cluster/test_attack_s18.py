@@ -14,7 +14,7 @@ from asteroid_mining.server.errors import ServerError
 from asteroid_mining.server.live import Connection
 from asteroid_mining.server.outbox import Outbox
 from tests.cluster.in_process import node
-from tests.cluster.test_takeover_races import Told, new_game, running, step, until
+from tests.cluster.test_takeover_races import Told, new_game, owned_game, running, step, until
 from tests.services import Redis
 
 
@@ -46,22 +46,20 @@ def test_a_follower_that_missed_the_end_does_not_play_the_abandoned_game_on(
     monkeypatch.setattr(owner.bus, "publish", losing_the_end)
 
     async def scenario() -> None:
-        created, _ = await owner.create(new_game(), "127.0.0.1")
-        owned = await owner.get(created.id)
-        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
-        async with follower.acquire(created.id) as live:
+        owned = await owned_game(owner)
+        async with follower.acquire(owned.id) as live:
             assert live is not None and not shared(live).owner  # type: ignore[union-attr]
             told = Told()
             conn = Connection(live.seats[0], Outbox(100, told))
             live.join(conn)
             assert await owned.abandon(owned.seats[1])
             owner.release(owned)  # its last client there has gone: the owner lets it go, and its lease
-            await until(lambda: created.id not in owner.games, "the owner letting the game go")
-            await lease_gone(owner, created.id)
+            await until(lambda: owned.id not in owner.games, "the owner letting the game go")
+            await lease_gone(owner, owned.id)
             live.enqueue(conn, step("s1", 0), "after")
             await until(lambda: bool(told.of("ended")) or bool(told.of("update"))
                         or any(m.get("ref") == "after" for m in told.messages), "an answer to the command")
-            stored = await follower.stored_seq(created.id)
+            stored = await follower.stored_seq(owned.id)
             assert stored == 0, f"{stored} commands were stored after the game was abandoned"
             assert told.of("ended"), f"the follower's client was not told the game ended: {told.messages}"
             live.leave(conn)

@@ -21,7 +21,7 @@ from asteroid_mining.server.errors import ServerError
 from asteroid_mining.server.live import Connection, LiveGame
 from asteroid_mining.server.outbox import Outbox
 from tests.cluster.in_process import node
-from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, running, shut, step, until
+from tests.cluster.test_takeover_races import DEADLINE, Told, new_game, owned_game, running, shut, step, until
 from tests.services import Redis
 
 
@@ -55,25 +55,23 @@ def test_repeated_spectators_on_a_follower_load_the_game_once(services: tuple[Re
     owner, follower = node(redis, database, tmp_path, "a"), node(redis, database, tmp_path, "b")
 
     async def scenario() -> None:
-        created, _ = await owner.create(new_game(), "127.0.0.1")
-        owned = await owner.get(created.id)
-        assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
+        owned = await owned_game(owner)
         player = Connection(owned.seats[0], Outbox(100, Told()))
         owned.join(player)
         loads = CountedLoads(follower)
-        states = [await spectate(follower, created.id) for _ in range(8)]
-        assert loads.count == {created.id: 1}, "the follower loaded the game again for a spectator"
+        states = [await spectate(follower, owned.id) for _ in range(8)]
+        assert loads.count == {owned.id: 1}, "the follower loaded the game again for a spectator"
         assert [s["seq"] for s in states] == [0] * 8
-        kept = follower.games[created.id]
+        kept = follower.games[owned.id]
         assert not kept.connections and not shared(kept).owner  # type: ignore[union-attr]
         # kept, it follows the game: a command the owner plays reaches it without a load
         owned.enqueue(player, step("s1", 0), "s1-0")
         await until(lambda: kept.seq == 1, "the kept copy following the owner's command")
-        assert (await spectate(follower, created.id))["seq"] == 1 and loads.count == {created.id: 1}
+        assert (await spectate(follower, owned.id))["seq"] == 1 and loads.count == {owned.id: 1}
         # once the keeping is over (its timer fired), the copy is let go, and its lease is nobody's here
         follower._kept_over(kept)
-        assert created.id not in follower.games and created.id not in follower.held
-        assert (await spectate(follower, created.id))["seq"] == 1 and loads.count == {created.id: 2}
+        assert owned.id not in follower.games and owned.id not in follower.held
+        assert (await spectate(follower, owned.id))["seq"] == 1 and loads.count == {owned.id: 2}
 
     asyncio.run(running([owner, follower], scenario))
 

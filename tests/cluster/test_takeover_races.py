@@ -28,7 +28,7 @@ import pytest
 from asteroid_mining.rules import action_from_json
 from asteroid_mining.server.cluster.node import ClusterHub
 from asteroid_mining.server.cluster.replication import shared
-from asteroid_mining.server.live import Connection
+from asteroid_mining.server.live import Connection, LiveGame
 from asteroid_mining.server.outbox import Outbox
 from asteroid_mining.server.schemas import CreateGame
 from tests.cluster.in_process import node
@@ -85,6 +85,14 @@ async def shut(hub: ClusterHub) -> None:
 def new_game() -> CreateGame:
     return CreateGame.model_validate({"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
                                       "seed": winning_seed()})
+
+
+async def owned_game(hub: ClusterHub) -> LiveGame:
+    """A `new_game` created through `hub`, loaded there and owned by it."""
+    created, _ = await hub.create(new_game(), "127.0.0.1")
+    owned = await hub.get(created.id)
+    assert owned is not None and shared(owned).owner  # type: ignore[union-attr]
+    return owned
 
 
 def step(settler: str, index: int) -> Any:
