@@ -2,10 +2,13 @@
 application, whose rate limit counts messages, so one WebSocket sending empty pings as fast as it could had every
 one answered and was never closed (1.9 million in 10 s, 13 s of the server's CPU, `/api/health` answered in 7.3 s
 at the median). A connection now has `transport.CONTROL_BURST` of them at once, refilled at
-`transport.CONTROL_PER_SECOND`, and is closed with 4429 past them, as a flood of messages is."""
+`transport.CONTROL_PER_SECOND`, and is closed with 4429 past them, as a flood of messages is. And a chunked
+body's framing (chunk-size lines: leading zeros, extensions) was bounded by nothing but the body's deadline: one
+socket sent a chunk extension of 1.5 GB in 5 s."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -15,9 +18,10 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from asteroid_mining.server import Settings, transport
-from asteroid_mining.server.transport import CLOSE_FLOOD, CONTROL_BURST
+from asteroid_mining.server.transport import CLOSE_FLOOD, CONTROL_BURST, MAX_BODY_FRAMING_BYTES, MAX_BODY_FRAMING_SHARE
 
 from .helpers import free_port, served_in_thread, websocket_handshake
+from .test_attack_s18 import _protocol
 from .test_hardening_ws_process import DEADLINE, close_code, read_frames
 
 CLOSE = Frame(Opcode.CLOSE, (1000).to_bytes(2, "big")).serialize(mask=True)
@@ -84,3 +88,61 @@ def test_pings_within_the_burst_are_answered_and_the_connection_kept(spectator: 
     assert [payload for kind, payload in sent if kind == Opcode.PONG.value] == [b"x" * 125] * CONTROL_BURST
     spectator.sendall(CLOSE)
     assert close_code(read_frames(spectator)) == 1000  # the client's close answered: it was open until then
+
+
+POST = b"POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+PIECE = 1024
+"""The bytes of each read handed to the protocol here."""
+
+
+async def _read_body(scope: Any, receive: Any, send: Any) -> None:
+    """An application that reads the whole body, then answers with its length."""
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"%d" % size})
+
+
+async def _fed(wire: bytes) -> tuple[int, bytes, bool]:
+    """`wire` handed to a new connection's protocol `PIECE` bytes a read, the application reading the body: the
+    bytes handed over before it closed (all of them when it did not), what it wrote, whether it closed."""
+    protocol, transport = _protocol(_read_body)
+    fed = 0
+    while fed < len(wire) and not transport.closed:
+        protocol.data_received(wire[fed:fed + PIECE])
+        fed += PIECE
+        for _ in range(5):  # the application's task takes what was read
+            await asyncio.sleep(0)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    closed = transport.closed
+    protocol.connection_lost(None)
+    return min(fed, len(wire)), bytes(transport.written), closed
+
+
+@pytest.mark.parametrize("size_line", [b"1;" + b"e" * (4 * MAX_BODY_FRAMING_BYTES),  # an endless extension
+                                       b"0" * (4 * MAX_BODY_FRAMING_BYTES) + b"1"])  # endless leading zeros
+def test_a_chunked_bodys_framing_past_its_bound_is_400_and_closed(size_line: bytes) -> None:
+    fed, written, closed = asyncio.run(_fed(POST + size_line + b"\r\nx\r\n0\r\n\r\n"))
+    assert closed  # (before: read whole, to the end of the body)
+    assert fed <= len(POST) + MAX_BODY_FRAMING_BYTES + 2 * PIECE
+    assert written.startswith(b"HTTP/1.1 400 ") and b"framing" in written
+
+
+def test_chunked_bodies_of_ordinary_chunks_are_read_whole() -> None:
+    data = 8 * MAX_BODY_FRAMING_BYTES
+    for chunk in (100, 4096):  # (chunks of 100 bytes: 5 bytes of framing each, under an eighth of their data)
+        body = (b"%x\r\n" % chunk + b"d" * chunk + b"\r\n") * (data // chunk) + b"0\r\n\r\n"
+        fed, written, closed = asyncio.run(_fed(POST + body))
+        assert fed == len(POST + body) and not closed
+        assert written.startswith(b"HTTP/1.1 200 ") and b"\r\n%d\r\n" % (data // chunk * chunk) in written
+    # chunks of one byte (5 bytes of framing each) pass the bound once their framing is past it
+    fed, written, closed = asyncio.run(_fed(POST + b"1\r\nd\r\n" * MAX_BODY_FRAMING_BYTES))
+    assert closed and written.startswith(b"HTTP/1.1 400 ")
+    assert fed <= len(POST) + (MAX_BODY_FRAMING_BYTES + 2 * PIECE) * MAX_BODY_FRAMING_SHARE

@@ -121,6 +121,17 @@ nanoseconds however short it is (parsed, listed, read again by the framework): 1
 cost 15.4 ms of CPU a request to `/api/health`, 26 times a short one's, at no rate. Browsers send about twenty."""
 HEADERS_TOO_MANY = (b'{"error":{"code":"headers_too_large","message":"a request may have at most %d header '
                     b'lines"}}')
+MAX_BODY_FRAMING_BYTES = 65536
+"""The most bytes of a request's body on the wire besides its data (chunk-size lines, their extensions, line ends)
+beyond an eighth of its data (`MAX_BODY_FRAMING_SHARE`): past it the request is answered `400` (unless answered
+already) and its connection closed, nothing more of it read. A chunk-size line may have any number of leading
+zeros and any extension, which reach no bound counting a body's data: one socket sent `POST /api/games` a chunk
+whose extension went on for 1.5 GB in 5 s (or a size of 460 MB of zeros), 1.5 s of CPU, read until the body's
+deadline (`body_timeout`, 30 s) at no rate. A client's chunks of 100 bytes or more have far less framing."""
+MAX_BODY_FRAMING_SHARE = 8
+"""A body's framing may pass `MAX_BODY_FRAMING_BYTES` by one byte for each `MAX_BODY_FRAMING_SHARE` of its data."""
+BODY_FRAMING = (b'{"error":{"code":"invalid","message":"a chunked body\'s framing (chunk-size lines and their '
+                b'extensions) may be at most %d bytes and one byte in %d of its data"}}')
 CONTROL_BURST = 64
 """The most pings and pongs a WebSocket connection may send at once (`ControlLimitedProtocol`), refilled at
 `CONTROL_PER_SECOND`: past them the connection is closed with 4429, as a flood of messages is. Control frames never
@@ -528,6 +539,10 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _body_unwanted = False
         _header_count = 0
         _too_many_headers = False
+        _in_body = False
+        _framing = 0
+        """The bytes read of the body being read, less its data and an eighth of its data: past
+        `MAX_BODY_FRAMING_BYTES` the connection is closed."""
 
         def on_message_begin(self) -> None:
             if len(self.pipeline) >= max_pipelined:
@@ -554,7 +569,25 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                 # `GET` with an endless body of one-byte chunks held the event loop's core whole)
                 self._body_unwanted = True
                 raise _HeadersTooLarge  # the parser stops here: nothing more of the connection is read
+            self._framing -= len(body) + len(body) // MAX_BODY_FRAMING_SHARE
             super().on_body(body)
+
+        def on_message_complete(self) -> None:
+            self._in_body = False
+            super().on_message_complete()
+
+        def data_received(self, data: bytes) -> None:
+            if self._in_body:  # (a read that begins the body is not counted: one read more at most)
+                self._framing += len(data)
+            super().data_received(data)
+            if self._in_body and self._framing > MAX_BODY_FRAMING_BYTES and not self.transport.is_closing():
+                log.info("closing a connection from %s: its request's chunked body has over %d bytes of framing",
+                         self._address, MAX_BODY_FRAMING_BYTES)
+                if self.cycle is not None and self.cycle.response_started:
+                    self.transport.close()
+                else:
+                    self._refuse_and_close(b"400 Bad Request",
+                                           BODY_FRAMING % (MAX_BODY_FRAMING_BYTES, MAX_BODY_FRAMING_SHARE))
 
         def on_header(self, name: bytes, value: bytes) -> None:
             self._header_count += 1
@@ -645,6 +678,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_headers_complete(self) -> None:
             self._disarm()
+            self._in_body, self._framing = True, 0
             super().on_headers_complete()
 
         def on_response_complete(self) -> None:
