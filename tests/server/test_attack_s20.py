@@ -18,7 +18,14 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from asteroid_mining.server import Settings, transport
-from asteroid_mining.server.transport import CLOSE_FLOOD, CONTROL_BURST, MAX_BODY_FRAMING_BYTES, MAX_BODY_FRAMING_SHARE
+from asteroid_mining.server.transport import (
+    CLOSE_FLOOD,
+    CONTROL_BURST,
+    MAX_BODY_FRAMING_BYTES,
+    MAX_BODY_FRAMING_SHARE,
+    MAX_HEAD_WIRE_BYTES,
+    MAX_HEADER_BYTES,
+)
 
 from .helpers import free_port, served_in_thread, websocket_handshake
 from .test_attack_s18 import _protocol
@@ -146,3 +153,26 @@ def test_chunked_bodies_of_ordinary_chunks_are_read_whole() -> None:
     fed, written, closed = asyncio.run(_fed(POST + b"1\r\nd\r\n" * MAX_BODY_FRAMING_BYTES))
     assert closed and written.startswith(b"HTTP/1.1 400 ")
     assert fed <= len(POST) + (MAX_BODY_FRAMING_BYTES + 2 * PIECE) * MAX_BODY_FRAMING_SHARE
+
+
+SPACES = b" " * 2 * MAX_HEAD_WIRE_BYTES
+
+
+@pytest.mark.parametrize("head", [b"GET" + SPACES,  # a request line of endless spaces, before or after its target
+                                  b"GET /api/health" + SPACES,
+                                  b"GET /api/health HTTP/1.1\r\nX-A:" + SPACES])  # before a header's value
+def test_a_head_past_its_bound_on_the_wire_is_431_and_closed(head: bytes) -> None:
+    fed, written, closed = asyncio.run(_fed(head + b"/ HTTP/1.1\r\nHost: x\r\n\r\n"))
+    assert closed  # (before: read until the header deadline, the spaces skipped unseen)
+    assert fed <= MAX_HEAD_WIRE_BYTES + 2 * PIECE
+    assert written.startswith(b"HTTP/1.1 431 ") and b"whitespace included" in written
+
+
+def test_heads_within_the_bounds_are_served_one_after_another() -> None:
+    # a head whose target and headers are just within `MAX_HEADER_BYTES`, its whitespace within the wire's bound;
+    # then another on the same connection (each head is counted on its own)
+    value = b"v" * (MAX_HEADER_BYTES - 2000)
+    head = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-A:" + b" " * 30_000 + value + b"\r\n\r\n"
+    assert len(head) < MAX_HEAD_WIRE_BYTES
+    _, written, closed = asyncio.run(_fed(head * 2))
+    assert not closed and written.count(b"HTTP/1.1 200 ") == 2

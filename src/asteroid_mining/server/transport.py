@@ -9,7 +9,10 @@ descriptor of the process. `guarded_protocol` makes uvicorn's HTTP protocol (htt
   its previous response), however slowly they trickle in;
 - answer `431` and close a connection whose request's target and headers pass `MAX_HEADER_BYTES` (httptools
   itself keeps all it is sent), and `414` one whose target alone passes `MAX_TARGET_BYTES`;
-- answer `431` and close a connection whose request has more than `MAX_HEADER_COUNT` header lines;
+- answer `431` and close a connection whose request has more than `MAX_HEADER_COUNT` header lines, or whose
+  request's head takes more than `MAX_HEAD_WIRE_BYTES` on the wire (httptools skips whitespace unseen);
+- answer `400` and close a connection whose request's chunked body has more framing (chunk-size lines, their
+  leading zeros and extensions) than `MAX_BODY_FRAMING_BYTES` beyond a share of its data;
 - close a connection whose request's body goes on after the request was answered (uvicorn parsed it to drop it,
   for as long as it came: a `GET` with an endless body of one-byte chunks kept the event loop's core busy);
 - close a connection with more than `MAX_PIPELINED` requests waiting behind the one being answered (HTTP/1.1
@@ -87,6 +90,14 @@ the request is answered `431` and its connection closed. uvicorn's httptools pro
 headers sent within the header deadline were held whole, 50 MB of the server's memory for one socket."""
 HEADERS_TOO_LARGE = (b'{"error":{"code":"headers_too_large","message":"the request\'s target and headers may be at '
                      b'most %d bytes"}}')
+MAX_HEAD_WIRE_BYTES = 2 * MAX_HEADER_BYTES
+"""The most bytes a request's head may take on the wire (its request line and header lines whole, whitespace
+included): past it the request is answered `431` and its connection closed. `MAX_HEADER_BYTES` counts the target
+and the headers' names and values, and httptools skips the spaces around them unseen: a request line of endless
+spaces (`GET` then spaces) was read until the header deadline, 2 GB in 5 s on one socket, 2 s of CPU (spaces
+before a header's value: 1 GB, 1.3 s), at no rate."""
+HEAD_TOO_LARGE = (b'{"error":{"code":"headers_too_large","message":"the request\'s head (its request line and header '
+                  b'lines, whitespace included) may be at most %d bytes"}}')
 MAX_TARGET_BYTES = 8192
 """The most bytes a request's target (path and query) may have: past it the request is answered `414` and its
 connection closed, before it reaches the application or the log. A 60 KB query of 15,000 parameters cost 27 ms of
@@ -540,6 +551,9 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _header_count = 0
         _too_many_headers = False
         _in_body = False
+        _in_head = True
+        _head_wire = 0
+        """The bytes read of the request's head being read (the reads after the one it began in)."""
         _framing = 0
         """The bytes read of the body being read, less its data and an eighth of its data: past
         `MAX_BODY_FRAMING_BYTES` the connection is closed."""
@@ -574,12 +588,20 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_message_complete(self) -> None:
             self._in_body = False
+            self._in_head, self._head_wire = True, 0
             super().on_message_complete()
 
         def data_received(self, data: bytes) -> None:
             if self._in_body:  # (a read that begins the body is not counted: one read more at most)
                 self._framing += len(data)
+            if self._in_head:  # (nor one that begins a head)
+                self._head_wire += len(data)
             super().data_received(data)
+            if self._in_head and self._head_wire > MAX_HEAD_WIRE_BYTES and not self.transport.is_closing():
+                log.info("closing a connection from %s: its request's head is over %d bytes on the wire",
+                         self._address, MAX_HEAD_WIRE_BYTES)
+                self._refuse_and_close(b"431 Request Header Fields Too Large", HEAD_TOO_LARGE % MAX_HEAD_WIRE_BYTES)
+                return
             if self._in_body and self._framing > MAX_BODY_FRAMING_BYTES and not self.transport.is_closing():
                 log.info("closing a connection from %s: its request's chunked body has over %d bytes of framing",
                          self._address, MAX_BODY_FRAMING_BYTES)
@@ -679,6 +701,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         def on_headers_complete(self) -> None:
             self._disarm()
             self._in_body, self._framing = True, 0
+            self._in_head = False
             super().on_headers_complete()
 
         def on_response_complete(self) -> None:
