@@ -404,6 +404,16 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         if self.writable.is_set() and not self.transport.is_closing():
             self.transport.write(b"".join(output))
 
+    def _refuse(self, code: int, reason: str) -> None:
+        """Close the connection for what its client sent: the close frame with `code` and `reason` written, and
+        nothing more of it parsed (`handle_parser_exception`); a connection closing already is just closed."""
+        try:
+            self.conn.send_close(code, reason)
+        except InvalidState:  # closing already
+            self.transport.close()
+            return
+        self.handle_parser_exception()
+
     def swamped(self) -> None:
         """More of the client's messages wait than the largest one may be: what waits is dropped, and the
         connection closed with 4429, as the application closes a flood, its socket closed once the close frame is
@@ -419,12 +429,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self.queue.put_nowait(event)
         self.waiting = 0
         self.frames = []
-        try:
-            self.conn.send_close(CLOSE_FLOOD, "messages sent faster than the server takes them")
-        except InvalidState:  # closing already
-            self.transport.close()
-            return
-        self.handle_parser_exception()
+        self._refuse(CLOSE_FLOOD, "messages sent faster than the server takes them")
 
     async def receive(self) -> Any:
         """The application takes the next message: it waits no more (`waiting`)."""
@@ -441,12 +446,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self.logger.info("%s - a WebSocket message in more than %d fragments: closed with %d",
                              _peer(self.client), MAX_FRAGMENTS, CLOSE_TOO_BIG)
             self.frames = []
-            try:
-                self.conn.send_close(CLOSE_TOO_BIG, f"a message may come in at most {MAX_FRAGMENTS} fragments")
-            except InvalidState:  # closing already
-                self.transport.close()
-                return
-            self.handle_parser_exception()
+            self._refuse(CLOSE_TOO_BIG, f"a message may come in at most {MAX_FRAGMENTS} fragments")
             return
         super().handle_cont(event)
 
@@ -468,12 +468,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         except UnicodeDecodeError as bad:
             self.logger.info("%s - a WebSocket text message that is not UTF-8 (%s): closed with 1007",
                              _peer(self.client), bad.reason)
-            try:
-                self.conn.send_close(CLOSE_INVALID_TEXT, "invalid UTF-8")
-            except InvalidState:  # closing already
-                self.transport.close()
-                return
-            self.handle_parser_exception()
+            self._refuse(CLOSE_INVALID_TEXT, "invalid UTF-8")
             return
         self.queue.put_nowait({"type": "websocket.receive", "text": text})
         self.waiting += len(text) + WAITING_MESSAGE_BYTES
