@@ -151,8 +151,8 @@ def _new_game_charge(scope: Scope, limit: int) -> Callable[[int], None] | None:
     thirty deep costs 1.9 s of CPU, and a body refused (`422`) was charged nothing; the body was then read whole
     before the bucket was looked at: 4 MB sent a byte a chunk cost 1 s of CPU to read, at no rate from an address
     in debt, and as many at once as it opened connections."""
-    app = scope.get("app")
-    limiter = getattr(getattr(app, "state", None), "create_limiter", None)
+    app: Any = scope.get("app")  # (Starlette's application, which keeps the limiters on its state)
+    limiter = getattr(app.state, "create_limiter", None) if app is not None else None
     if limiter is None:
         return None
     client = scope.get("client")
