@@ -45,7 +45,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -538,13 +538,10 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _header_bytes = 0
         _target_bytes = 0
         _parameters = 0
-        _too_many_parameters = False
-        _headers_too_large = False
-        _target_too_long = False
-        _pipeline_too_long = False
-        _body_unwanted = False
         _header_count = 0
-        _too_many_headers = False
+        _refusal: tuple[str, bytes | None, bytes] | None = None
+        """Why the parser was stopped (`_stop`): what the log says, the status answered (None: closed unanswered)
+        and its body; `send_400_response` answers it."""
         _in_body = False
         _in_head = True
         _head_wire = 0
@@ -555,8 +552,8 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_message_begin(self) -> None:
             if len(self.pipeline) >= max_pipelined:
-                self._pipeline_too_long = True
-                raise _HeadersTooLarge  # the parser stops here: nothing more of the connection is read
+                # (no answer: it would come before those of the requests queued)
+                self._stop(f"more than {max_pipelined} requests pipelined", None)
             self._header_bytes = self._target_bytes = self._parameters = self._header_count = 0
             super().on_message_begin()
 
@@ -564,11 +561,11 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
             self._target_bytes += len(url)
             self._parameters += url.count(b"&")
             if self._target_bytes > max_target_bytes:
-                self._target_too_long = True
-                raise _HeadersTooLarge
+                self._stop(f"its request's target is over {max_target_bytes} bytes", b"414 URI Too Long",
+                           TARGET_TOO_LONG % max_target_bytes)
             if self._parameters >= MAX_QUERY_PARAMETERS:  # (n `&` separate n + 1 parameters)
-                self._too_many_parameters = True
-                raise _HeadersTooLarge
+                self._stop(f"its request's query has over {MAX_QUERY_PARAMETERS} parameters", b"414 URI Too Long",
+                           TOO_MANY_PARAMETERS % MAX_QUERY_PARAMETERS)
             self._count(len(url))
             super().on_url(url)
 
@@ -576,8 +573,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
             if self.cycle is not None and self.cycle.response_complete and not self.parser.should_upgrade():
                 # answered, and uvicorn parsed the rest of the body only to drop it, for as long as it came (a
                 # `GET` with an endless body of one-byte chunks held the event loop's core whole)
-                self._body_unwanted = True
-                raise _HeadersTooLarge  # the parser stops here: nothing more of the connection is read
+                self._stop("its request's body went on after its answer", None)  # (answered already)
             self._framing -= len(body) + len(body) // MAX_BODY_FRAMING_SHARE
             super().on_body(body)
 
@@ -609,48 +605,33 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         def on_header(self, name: bytes, value: bytes) -> None:
             self._header_count += 1
             if self._header_count > MAX_HEADER_COUNT:
-                self._too_many_headers = True
-                raise _HeadersTooLarge  # the parser stops here: nothing more of the request is read
+                self._stop(f"its request has over {MAX_HEADER_COUNT} header lines",
+                           b"431 Request Header Fields Too Large", HEADERS_TOO_MANY % MAX_HEADER_COUNT)
             self._count(len(name) + len(value))
             super().on_header(name, value)
 
         def _count(self, size: int) -> None:
             self._header_bytes += size
             if self._header_bytes > max_header_bytes:
-                self._headers_too_large = True
-                raise _HeadersTooLarge  # the parser stops here: nothing more of the request is read
+                self._stop(f"its request's headers are over {max_header_bytes} bytes",
+                           b"431 Request Header Fields Too Large", HEADERS_TOO_LARGE % max_header_bytes)
+
+        def _stop(self, why: str, status: bytes | None, body: bytes = b"") -> NoReturn:
+            """Stop the parser here, nothing more of the connection read: `send_400_response`, which the parser's
+            error leads to, answers `status` with `body` (or none) and closes the connection."""
+            self._refusal = (why, status, body)
+            raise _HeadersTooLarge
 
         def send_400_response(self, msg: str) -> None:
-            if self._body_unwanted:  # (answered already)
-                log.info("closing a connection from %s: its request's body went on after its answer", self._address)
-                self.transport.close()
-                return
-            if self._pipeline_too_long:  # (no answer: it would come before those of the requests queued)
-                log.info("closing a connection from %s: more than %d requests pipelined", self._address,
-                         max_pipelined)
-                self.transport.close()
-                return
-            if self._too_many_parameters:
-                log.info("closing a connection from %s: its request's query has over %d parameters", self._address,
-                         MAX_QUERY_PARAMETERS)
-                self._refuse_and_close(b"414 URI Too Long", TOO_MANY_PARAMETERS % MAX_QUERY_PARAMETERS)
-                return
-            if self._too_many_headers:
-                log.info("closing a connection from %s: its request has over %d header lines", self._address,
-                         MAX_HEADER_COUNT)
-                self._refuse_and_close(b"431 Request Header Fields Too Large", HEADERS_TOO_MANY % MAX_HEADER_COUNT)
-                return
-            if self._target_too_long:
-                log.info("closing a connection from %s: its request's target is over %d bytes", self._address,
-                         max_target_bytes)
-                self._refuse_and_close(b"414 URI Too Long", TARGET_TOO_LONG % max_target_bytes)
-                return
-            if not self._headers_too_large:
+            if self._refusal is None:  # malformed: uvicorn's own answer
                 super().send_400_response(msg)
                 return
-            log.info("closing a connection from %s: its request's headers are over %d bytes", self._address,
-                     max_header_bytes)
-            self._refuse_and_close(b"431 Request Header Fields Too Large", HEADERS_TOO_LARGE % max_header_bytes)
+            why, status, body = self._refusal
+            log.info("closing a connection from %s: %s", self._address, why)
+            if status is None:
+                self.transport.close()
+            else:
+                self._refuse_and_close(status, body)
 
         def _refuse_and_close(self, status: bytes, body: bytes, headers: dict[str, str] | None = None) -> None:
             """Answers `status` with a JSON `body` (and `headers`) and closes the connection (the request is not
