@@ -437,10 +437,7 @@ class GameHub:
     def connect(self, client: str) -> bool:
         """Count a new WebSocket connection of `client`; False (and not counted) when it has as many open as it
         may (`max_connections_per_client`)."""
-        if self._connected[client] >= self.settings.max_connections_per_client:
-            return False
-        self._connected[client] += 1
-        return True
+        return _take(self._connected, client, self.settings.max_connections_per_client)
 
     def disconnect(self, client: str) -> None:
         """A connection counted by `connect` has closed."""
@@ -451,10 +448,7 @@ class GameHub:
         `program_connections_per_client` of its connections have it already, so this one has a person's: each
         connection's own budget times the connections one address may open (256 × 200 a second) let one address
         hold the event loop's core whole."""
-        if self._programs[client] >= self.settings.program_connections_per_client:
-            return False
-        self._programs[client] += 1
-        return True
+        return _take(self._programs, client, self.settings.program_connections_per_client)
 
     def give_program_budget(self, client: str) -> None:
         """A connection counted by `take_program_budget` has closed."""
@@ -687,6 +681,14 @@ def _damaged_summary(stored: StoredGame, reason: str) -> dict[str, Any]:
             "asteroids": len(asteroids) if isinstance(asteroids, list) else 0,
             "turn_seconds": _seconds_or_none(meta.get("turn_seconds")), "created": record.created, "seats": seats,
             "reason": reason}
+
+
+def _take(counts: Counter[str], key: str, limit: int) -> bool:
+    """Count one more for `key`, unless it has `limit` already (then False, and not counted)."""
+    if counts[key] >= limit:
+        return False
+    counts[key] += 1
+    return True
 
 
 def _give_back(counts: Counter[str], key: str, amount: int = 1) -> None:
