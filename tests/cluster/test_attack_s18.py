@@ -128,4 +128,4 @@ def test_creates_sent_at_once_to_several_nodes_keep_the_address_to_its_quota(ser
 
 async def redis_creating(hub: ClusterHub, client: str) -> int:
     """How many creates of `client` the cluster counts as under way."""
-    return int(await hub.redis.get(f"am:creating:{client}") or 0)
+    return int(await hub.redis.zcard(f"am:creating:{client}"))

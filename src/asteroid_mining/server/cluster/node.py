@@ -53,7 +53,8 @@ LOAD_TRIES = 3
 
 CREATING_SECONDS = 60.0
 """How long a create under way counts against its address's `max_games_per_client` on every node at most (a node
-that died while creating cannot say it is done)."""
+that died while creating cannot say it is done), each from its own start: a later create of the address does not
+keep an earlier one counted."""
 
 STORE_PROBE_SECONDS = 1.0
 """How often a node asks its store a trivial query, for `GET /api/health`."""
@@ -91,6 +92,8 @@ class ClusterHub(GameHub):
         """The number of each connection of `_senders`."""
         self._next_number = itertools.count(1)
         """Numbers connections: never one given twice on this node (0 names no connection)."""
+        self._next_create = itertools.count(1)
+        """Numbers this node's creates under way (`_creating`)."""
         self._watchdog: asyncio.Task[None] | None = None
         self._prober: asyncio.Task[None] | None = None
         self.store_available = True
@@ -205,24 +208,34 @@ class ClusterHub(GameHub):
         finally:
             if creating is not None:
                 with contextlib.suppress(Exception):
-                    await self.redis.decr(creating[0])
+                    await self.redis.zrem(creating[0], creating[2])
         self._created += 1  # listed from the store: this node's lobby is built again at once
         self._let_followed_go(live)  # (not kept as a followed game is: this copy follows nothing)
         return live, seats
 
-    async def _creating(self, client: str) -> tuple[str, int] | None:
-        """Count a create of `client`'s under way in the cluster (until `CREATING_SECONDS` at most, should this
-        node die meanwhile): its key and how many others are under way. None when Redis cannot be reached (the
-        store's count alone holds then)."""
+    async def _creating(self, client: str) -> tuple[str, int, str] | None:
+        """Count a create of `client`'s under way in the cluster (until `CREATING_SECONDS` from now at most, should
+        this node die meanwhile): its key, how many others are under way, and its own entry there (removed when it
+        is done). None when Redis cannot be reached (the store's count alone holds then).
+
+        Each create is an entry of its own with its own deadline (by the nodes' clocks, as `open_game_ttl` is),
+        not one counter: a counter's expiry was pushed back by each later create, so that a create whose node
+        died stayed counted for as long as its address tried to create at least once a minute (its refused tries
+        included), and a create done after the counter had run out (Redis restarted, or lost the key) took it
+        below zero, for good, so that as many creates at once were counted as none."""
         key = f"am:creating:{client}"
+        entry = f"{self.node} {next(self._next_create)}"
+        now = self.clock()
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.incr(key)
-                pipe.pexpire(key, int(CREATING_SECONDS * 1000))
-                under_way, _ = await pipe.execute()
+                pipe.zremrangebyscore(key, "-inf", now)  # creates of nodes that died meanwhile: counted no more
+                pipe.zadd(key, {entry: now + CREATING_SECONDS})
+                pipe.zcard(key)
+                pipe.pexpire(key, int(CREATING_SECONDS * 1000))  # (the key itself goes with its last entry)
+                _, _, under_way, _ = await pipe.execute()
         except Exception:
             return None
-        return key, max(0, int(under_way) - 1)  # (below 0 once a key ran out before a create said it was done)
+        return key, int(under_way) - 1, entry
 
     async def take(self, game: ClusterReplication) -> bool:
         """Own the game when nobody does: lease, fence, catch up with the store. True when this node owns it."""

@@ -1,0 +1,86 @@
+"""Attacks on the cluster through its balancer (round 19)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asteroid_mining.server.cluster.node import CREATING_SECONDS, ClusterHub
+from asteroid_mining.server.errors import ServerError
+from tests.cluster.in_process import node
+from tests.cluster.test_takeover_races import new_game, running
+from tests.services import Redis
+
+CLIENT = "10.0.0.19"
+
+
+async def created(hub: ClusterHub) -> bool:
+    """Whether `hub` creates a game for `CLIENT` (False: refused as `too_many_games`)."""
+    try:
+        await hub.create(new_game(), CLIENT)
+    except ServerError as refused:
+        assert refused.status == 429 and refused.code == "too_many_games", refused
+        return False
+    return True
+
+
+def test_a_create_whose_node_died_counts_for_its_own_minute_only(services: tuple[Redis, str],
+                                                                  tmp_path: Path) -> None:
+    """A create under way was one counter of its address's in Redis, whose expiry (`CREATING_SECONDS`) each later
+    create of the address pushed back: the creates a node killed in the middle of them never said they were done,
+    and stayed counted for as long as the address tried to create at least once a minute, its refused tries
+    included (2 creates cut by a `kill -9` behind the balancer were still counted 2 minutes later, a create every
+    25 s). Each create is counted on its own now, until its own deadline."""
+    redis, database = services
+    dead, alive = (node(redis, database, tmp_path, name, max_games_per_client=1) for name in ("dead", "alive"))
+
+    async def scenario() -> None:
+        assert await dead._creating(CLIENT) is not None  # counted, then its node died: never said to be done
+        start = alive.clock()
+        alive.clock = lambda: start + CREATING_SECONDS / 2
+        assert not await created(alive)  # the create cut off counts still: the address is at its quota of 1
+        alive.clock = lambda: start + CREATING_SECONDS + 1
+        assert await created(alive), "a create cut off over a minute ago counts still"
+
+    asyncio.run(running([dead, alive], scenario))
+
+
+def test_a_create_done_after_its_count_ran_out_does_not_let_creates_past_the_quota(
+        services: tuple[Redis, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A create done once its address's counter had gone (Redis restarted and lost it, or the create outlasted
+    `CREATING_SECONDS`) took the counter below zero, with no expiry: the next creates at once through two nodes
+    were each counted as the only one under way, and a quota of 2 held 3 games. A create's being done now takes
+    away its own entry, or nothing."""
+    redis, database = services
+    first, second = (node(redis, database, tmp_path, name, max_games_per_client=2) for name in ("a", "b"))
+    storing = asyncio.Queue[asyncio.Event]()
+    """Each create `first` is storing: set its event to let it go on."""
+    store_create = first.store.create
+
+    async def held_create(*args: Any) -> None:
+        go_on = asyncio.Event()
+        storing.put_nowait(go_on)
+        await go_on.wait()
+        await store_create(*args)
+
+    monkeypatch.setattr(first.store, "create", held_create)
+
+    async def scenario() -> None:
+        one = asyncio.create_task(created(first))
+        stored = await storing.get()
+        await first.redis.delete(f"am:creating:{CLIENT}")  # Redis restarted meanwhile, its keys lost
+        stored.set()
+        assert await one
+        two = asyncio.create_task(created(first))  # under way (held as it is stored) while the next one comes
+        stored = await storing.get()
+        three = await created(second)
+        stored.set()
+        assert await two
+        held = await first.store.running_games_of(CLIENT)  # type: ignore[attr-defined]
+        assert (three, held) == (False, 2), f"a quota of 2 held {held} games"
+
+    asyncio.run(running([first, second], scenario))
+
