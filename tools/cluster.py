@@ -341,8 +341,11 @@ def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", mon
     (`--forwarded-allow-ips`). `monitor`: a path HAProxy answers itself (200), to know it is up. A client address
     has at most `per_client` connections open at once: the next ones are closed before a byte is read (the nodes
     count the balancer's sockets, not the clients', `max_sockets_per_client`)."""
-    servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2"
-                        for i, p in enumerate(nodes))
+    # a node marked down has its sessions closed (`on-marked-down shutdown-sessions`): a node paused (SIGSTOP, a
+    # machine that stalls) keeps its sockets open, and its clients' WebSockets stayed open to it, hearing nothing,
+    # for `timeout tunnel` (1 h) while another node played their games on; closed, they reconnect through here
+    servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2 "
+                        "on-marked-down shutdown-sessions" for i, p in enumerate(nodes))
     return f"""global
     maxconn {BALANCER_MAXCONN}
 

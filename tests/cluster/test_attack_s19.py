@@ -1,18 +1,25 @@
-"""Attacks on the cluster through its balancer (round 19)."""
+"""Attacks on the cluster through its balancer (round 19): the count of an address's creates under way, and a node
+paused behind HAProxy."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
+from websockets.sync.client import connect
 
 from asteroid_mining.server.cluster.node import CREATING_SECONDS, ClusterHub
 from asteroid_mining.server.errors import ServerError
+from tests.cluster.harness import Cluster, open_ws, owner_of, receive
 from tests.cluster.in_process import node
 from tests.cluster.test_takeover_races import new_game, running
-from tests.services import Redis
+from tests.services import Redis, haproxy_config
 
 CLIENT = "10.0.0.19"
 
@@ -84,3 +91,42 @@ def test_a_create_done_after_its_count_ran_out_does_not_let_creates_past_the_quo
 
     asyncio.run(running([first, second], scenario))
 
+
+def test_the_clients_of_a_node_paused_behind_the_balancer_are_closed_to_reconnect() -> None:
+    """A node paused (SIGSTOP; a machine that stalls) keeps its sockets open: the balancer marked it down within
+    a second and sent it no new client, but the WebSockets it had stayed open to it, hearing nothing, for
+    `timeout tunnel` (an hour) while its lease ran out and another node played their games on (a seat's socket
+    still open and silent after 20 s, the game owned by the other node). The balancer now closes the sessions of
+    a node it marks down (`on-marked-down shutdown-sessions`), and the client reconnects to a node that serves it."""
+    for line in haproxy_config(8000, [8001, 8002]).splitlines():
+        if line.strip().startswith("server "):
+            assert line.endswith(" on-marked-down shutdown-sessions"), line
+    running = Cluster(nodes=2)
+    try:
+        made = running.create({"seats": 2, "settlers_per_seat": 1, "belt": "tutorial", "seed": 7})
+        game, token = made["id"], made["seats"][0]["token"]
+        # no pings from this client, as from a browser (a client's own pings would find the node silent, and close)
+        with connect(running.ws_url(game, token), open_timeout=30, close_timeout=5, ping_interval=None) as seat:
+            assert receive(seat, 30)["type"] == "state"
+            name = owner_of(running, game)  # the node the balancer sent the seat to took the game's lease
+            paused = next(n for n in running.nodes if n.name == name)
+            assert paused.proc is not None
+            os.kill(paused.proc.pid, signal.SIGSTOP)
+            try:
+                with pytest.raises(websockets.exceptions.ConnectionClosed):
+                    # a bound only: the balancer closes it once it has marked the node down (about 1.5 s)
+                    while True:
+                        seat.recv(timeout=30)
+                state = None
+                give_up = time.monotonic() + 60  # a bound only: the other node serves it at once
+                while state is None and time.monotonic() < give_up:
+                    try:
+                        with open_ws(running.ws_url(game, token)) as again:
+                            state = receive(again, 30)
+                    except (OSError, websockets.exceptions.WebSocketException):
+                        time.sleep(0.2)
+                assert state is not None and state["type"] == "state"
+            finally:
+                os.kill(paused.proc.pid, signal.SIGCONT)
+    finally:
+        running.close()
