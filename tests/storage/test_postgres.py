@@ -155,4 +155,5 @@ def test_a_database_brought_up_to_date_has_the_layout_of_a_new_one(postgres: Pos
     assert layouts[0] == layouts[1] and indexes[0] == indexes[1]
     assert "games.epoch bigint NO 0" in layouts[0] and "commands.status text NO -" in layouts[0]
     assert "games_running" in indexes[0] and "games_by_status" not in indexes[0]
-    assert len(create_statements("postgresql")) == 4  # three tables and an index
+    assert "games_running_by_client" in indexes[0]
+    assert len(create_statements("postgresql")) == 6  # three tables, a function and two indexes

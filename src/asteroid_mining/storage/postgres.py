@@ -60,7 +60,7 @@ from .base import (
     read_record,
     read_snapshot,
 )
-from .schema import create_statements
+from .schema import GAME_CLIENT, RUNNING_BY_CLIENT, create_statements
 
 try:
     import psycopg
@@ -69,10 +69,11 @@ try:
 except ImportError:  # the cluster extra is not installed: the store says so when it is made
     psycopg = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The layout this code writes, kept in the `schema_version` table. Version 1 had no fence (no `epoch` in the
 games' rows) and an index of every game by status; version 2 has the epoch, the number of asteroids of each
-game's belt (so that the lobby need not read belt documents) and indexes only running games."""
+game's belt (so that the lobby need not read belt documents) and indexes only running games; version 3 indexes
+the running games by the address that created them too (`GAME_CLIENT`, `RUNNING_BY_CLIENT`)."""
 
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (
@@ -83,6 +84,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "DROP INDEX games_by_status",
         "CREATE INDEX games_running ON games (created, id) WHERE status = 'running'",
     ),
+    3: (GAME_CLIENT, RUNNING_BY_CLIENT.sql()),
 }
 """The statements that bring a database of the version before to each version (a new database is made at the
 latest version at once, from `schema`)."""
@@ -522,14 +524,15 @@ class PostgresStore(GameStore):
     async def running_games_of(self, client: str, open_since: float | None = None) -> int:
         """How many running games `client` (an address) has created, on every node; with `open_since`, an open
         game (nobody has acted in it) created before then is not counted: it has expired (`open_game_ttl`), and
-        counting it held its creator's quota for ever (on one server an expired open game counts no more)."""
+        counting it held its creator's quota for ever (on one server an expired open game counts no more). Read
+        through the index of running games by creator (`RUNNING_BY_CLIENT`); a damaged row is nobody's."""
         async def work(conn: Any) -> int:
             if open_since is None:
                 cur = await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
-                                         "meta::json ->> 'client' = %s", (client,))
+                                         "game_client(meta) = %s", (client,))
             else:  # (a game's own seq is where it was created: its commands say whether it has been played)
                 cur = await conn.execute(
-                    "SELECT count(*) FROM games AS g WHERE g.status = 'running' AND g.meta::json ->> 'client' = %s "
+                    "SELECT count(*) FROM games AS g WHERE g.status = 'running' AND game_client(g.meta) = %s "
                     "AND (g.created >= %s OR EXISTS (SELECT 1 FROM commands AS c WHERE c.game = g.id))",
                     (client, open_since))
             row = await cur.fetchone()
