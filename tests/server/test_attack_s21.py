@@ -1,0 +1,127 @@
+"""What the twelfth fresh attack found on a single server's endpoints: a request for a file of the client naming
+100 ranges was sent as 100 parts, each read from the file in a thread of its own (26.8 ms of CPU a request,
+fourteen times the whole file's, at no rate), and a WebSocket message holding integers of thousands of digits was
+read digit by digit by parsers whose time grows with an integer's digits squared (2.3 ms of CPU a message,
+fourteen times a refused `act`'s). A file is now sent in one range at most, the whole of it for a header naming
+several, and a message with many digits is read by a parser that reads at most `MAX_INTEGER_CHARS` of an
+integer."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from asteroid_mining.server import Settings, messages
+from asteroid_mining.server.messages import MessageError, parse
+from asteroid_mining.server.schemas import CLIENT_MESSAGE, SyncMessage
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+FILE = bytes(range(256)) * 64
+"""A file of the client (16 KB)."""
+
+
+@pytest.fixture
+def asset(settings: Settings) -> str:
+    """A built client holding one hashed file; its path."""
+    static = settings.static_dir
+    (static / "assets").mkdir(parents=True)
+    (static / "index.html").write_bytes(b"<!doctype html><title>Asteroid Mining</title>")
+    (static / "assets" / "main-ABCD1234.js").write_bytes(FILE)
+    (static / ".built").write_text("")
+    return "/assets/main-ABCD1234.js"
+
+
+def test_a_file_asked_for_in_many_ranges_is_sent_whole(client: TestClient, asset: str) -> None:
+    many = "bytes=" + ",".join(f"{at}-{at}" for at in range(0, 100 * 100, 100))
+    answer = client.get(asset, headers={"range": many})
+    # (before: 206, multipart/byteranges of 100 parts, each read from the file in a thread of its own)
+    assert answer.status_code == 200 and answer.content == FILE
+    assert answer.headers["content-length"] == str(len(FILE))
+    assert not answer.headers["content-type"].startswith("multipart/")
+
+
+def test_a_file_asked_for_in_one_range_is_sent_in_it(client: TestClient, asset: str) -> None:
+    answer = client.get(asset, headers={"range": "bytes=100-199"})
+    assert answer.status_code == 206 and answer.content == FILE[100:200]
+    assert answer.headers["content-range"] == f"bytes 100-199/{len(FILE)}"
+    overlapping = client.get(asset, headers={"range": "bytes=0-9, 5-19"})  # several, however they overlap
+    assert overlapping.status_code == 200 and overlapping.content == FILE
+
+
+@pytest.fixture
+def parsed_digits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The digits of each integer `messages.parse` reads, by either of its parsers (a text with as many digits as
+    pydantic-core's parser is handed: it reads each)."""
+    seen: list[int] = []
+    fast, slow = CLIENT_MESSAGE, json.loads
+
+    class Watched:
+        def validate_json(self, text: str) -> Any:
+            seen.append(sum(char.isdigit() for char in text))
+            return fast.validate_json(text)
+
+        def validate_python(self, data: Any) -> Any:
+            return fast.validate_python(data)
+
+    def loads(text: str, **options: Any) -> Any:
+        read = options.get("parse_int", int)
+
+        def counted(digits: str) -> Any:
+            value = read(digits)
+            seen.append(len(str(abs(value))))
+            return value
+
+        return slow(text, **{**options, "parse_int": counted})
+
+    monkeypatch.setattr("asteroid_mining.server.messages.CLIENT_MESSAGE", Watched())
+    monkeypatch.setattr(json, "loads", loads)  # (the module `messages` reads it from)
+    return seen
+
+
+HUGE = "9" * 4299
+"""Python's longest integer (4,300 digits) less one: read in time that grows with its digits squared."""
+
+
+def test_a_message_of_huge_integers_has_none_read_whole(parsed_digits: list[int]) -> None:
+    text = '{"type":"act","action":"move","settler":"s1","target":"a1","x":[' + ",".join([HUGE] * 14) + "]}"
+    with pytest.raises(MessageError) as refused:
+        parse(text, 64 * 1024)
+    assert (refused.value.code, refused.value.field) == ("invalid", "x")
+    assert parsed_digits and max(parsed_digits) <= messages.MAX_DIGITS  # (before: 60,188, then 4,299)
+    parsed_digits.clear()
+
+    with pytest.raises(MessageError) as refused:  # a field's huge integer: out of its range, named
+        parse('{"type":"sync","after":' + HUGE + "}", 64 * 1024)
+    assert (refused.value.code, refused.value.field) == ("invalid", "after")
+    assert "less than or equal to" in refused.value.message
+    assert max(parsed_digits) <= messages.MAX_INTEGER_CHARS  # (before: 4,299)
+    parsed_digits.clear()
+
+    with pytest.raises(MessageError) as refused:
+        parse('{"type":"sync","after":-' + HUGE + "}", 64 * 1024)
+    assert refused.value.field == "after" and "greater than or equal to" in refused.value.message
+
+
+def test_messages_with_few_digits_are_read_as_they_were(parsed_digits: list[int]) -> None:
+    sync = parse('{"type":"sync","after":9223372036854775807}', 64 * 1024)
+    assert isinstance(sync, SyncMessage) and sync.after == 2**63 - 1
+    digits = "1" * 64  # a settler named by its digits, the longest name: still the usual path
+    usual = {"type": "act", "action": "move", "settler": digits, "target": digits, "ref": digits}
+    assert parse(json.dumps(usual), 64 * 1024).ref == digits
+    assert parsed_digits[-1] == 3 * 64
+    more = json.dumps({**usual, "x": digits + "1"})  # past MAX_DIGITS: the slower path, which says the same
+    assert sum(char.isdigit() for char in more) > messages.MAX_DIGITS
+    with pytest.raises(MessageError) as refused:
+        parse(more, 64 * 1024)
+    assert (refused.value.code, refused.value.field) == ("invalid", "x")
+
+
+def test_a_file_the_build_did_not_compress_is_sent_as_it_is(client: TestClient, asset: str) -> None:
+    answer = client.get(asset, headers={"accept-encoding": "gzip"})  # (a source map: no .gz nor .br beside it)
+    assert answer.status_code == 200 and answer.content == FILE
+    assert "content-encoding" not in answer.headers  # (before: gzipped again at every request)
+    assert answer.headers["content-length"] == str(len(FILE))
