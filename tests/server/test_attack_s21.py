@@ -8,14 +8,23 @@ integer."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 
 from asteroid_mining.server import Settings, messages
 from asteroid_mining.server.messages import MessageError, parse
 from asteroid_mining.server.schemas import CLIENT_MESSAGE, SyncMessage
+from asteroid_mining.server.transport import MAX_NEGOTIATION_BYTES
+
+from .helpers import free_port, served_in_thread
+from .test_hardening_ws_process import DEADLINE
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -125,3 +134,41 @@ def test_a_file_the_build_did_not_compress_is_sent_as_it_is(client: TestClient, 
     assert answer.status_code == 200 and answer.content == FILE
     assert "content-encoding" not in answer.headers  # (before: gzipped again at every request)
     assert answer.headers["content-length"] == str(len(FILE))
+
+
+def _handshake_answer(port: int, path: str, headers: str) -> tuple[bytes, bytes]:
+    """The head of the answer to a WebSocket handshake carrying `headers`, and what follows until the server
+    closes the connection (read within `DEADLINE`)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE) as sock:
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(1 << 16)
+            assert chunk, f"closed unanswered after {answer!r}"
+            answer += chunk
+        head, _, rest = answer.partition(b"\r\n\r\n")
+        if head.startswith(b"HTTP/1.1 101"):
+            return head, rest
+        while chunk := sock.recv(1 << 16):  # (a refusal: read until the server closes)
+            rest += chunk
+        return head, rest
+
+
+def test_a_handshake_offering_many_extensions_or_subprotocols_is_431_and_closed(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE):
+        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
+        path = f"/api/games/{game['id']}/ws"
+        names = ", ".join(["x"] * 2600)  # (8 KB a line: `websockets`' bound on one; seven of them cost 30 ms)
+        for header in ("Sec-WebSocket-Extensions", "Sec-WebSocket-Protocol"):
+            head, body = _handshake_answer(settings.port, path, f"{header}: {names}\r\n" * 7)
+            assert head.startswith(b"HTTP/1.1 431"), head  # (before: 101, each name parsed)
+            assert json.loads(body)["error"]["code"] == "headers_too_large"
+        within = "x, " * ((MAX_NEGOTIATION_BYTES - len("permessage-deflate")) // 3) + "permessage-deflate"
+        assert len(within) <= MAX_NEGOTIATION_BYTES
+        head, _ = _handshake_answer(settings.port, path, f"Sec-WebSocket-Extensions: {within}\r\n")
+        assert head.startswith(b"HTTP/1.1 101") and b"permessage-deflate" in head
+        browser = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+        assert _handshake_answer(settings.port, path, browser)[0].startswith(b"HTTP/1.1 101")
