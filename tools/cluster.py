@@ -343,7 +343,10 @@ def haproxy_config(port: int, nodes: list[int], balance: str = "roundrobin", mon
     count the balancer's sockets, not the clients', `max_sockets_per_client`)."""
     # a node marked down has its sessions closed (`on-marked-down shutdown-sessions`): a node paused (SIGSTOP, a
     # machine that stalls) keeps its sockets open, and its clients' WebSockets stayed open to it, hearing nothing,
-    # for `timeout tunnel` (1 h) while another node played their games on; closed, they reconnect through here
+    # for `timeout tunnel` (1 h) while another node played their games on; closed, they reconnect through here.
+    # So a node is marked down only when it does not answer its check for `timeout check` (3 s) twice, not for
+    # half a second (`inter`): a node slowed by load (a flood of cheap requests took a check past 500 ms twice)
+    # would have had every session closed, and its clients' reconnecting would have loaded the others
     servers = "\n".join(f"    server node{i + 1} 127.0.0.1:{p} check inter 500 fall 2 rise 2 "
                         "on-marked-down shutdown-sessions" for i, p in enumerate(nodes))
     return f"""global
@@ -356,6 +359,7 @@ defaults
     timeout server 60s
     timeout tunnel 1h
     timeout http-request 10s
+    timeout check 3s
     option redispatch
     retries 2
 

@@ -100,9 +100,12 @@ def test_the_clients_of_a_node_paused_behind_the_balancer_are_closed_to_reconnec
     `timeout tunnel` (an hour) while its lease ran out and another node played their games on (a seat's socket
     still open and silent after 20 s, the game owned by the other node). The balancer now closes the sessions of
     a node it marks down (`on-marked-down shutdown-sessions`), and the client reconnects to a node that serves it."""
-    for line in haproxy_config(8000, [8001, 8002]).splitlines():
+    config = haproxy_config(8000, [8001, 8002])
+    for line in config.splitlines():
         if line.strip().startswith("server "):
             assert line.endswith(" on-marked-down shutdown-sessions"), line
+    # a node slowed by load is not marked down, its sessions closed, for a check slower than half a second
+    assert "    timeout check 3s\n" in config
     running = Cluster(nodes=2)
     try:
         made = running.create({"seats": 2, "settlers_per_seat": 1, "belt": "tutorial", "seed": 7})
@@ -116,7 +119,8 @@ def test_the_clients_of_a_node_paused_behind_the_balancer_are_closed_to_reconnec
             os.kill(paused.proc.pid, signal.SIGSTOP)
             try:
                 with pytest.raises(websockets.exceptions.ConnectionClosed):
-                    # a bound only: the balancer closes it once it has marked the node down (about 1.5 s)
+                    # a bound only: the balancer closes it once it has marked the node down (about 7 s: two
+                    # checks unanswered for `timeout check`)
                     while True:
                         seat.recv(timeout=30)
                 state = None
