@@ -540,19 +540,25 @@ class PostgresStore(GameStore):
 
         return await self._run(work)
 
-    async def summaries(self, game_ids: list[str] | None = None) -> list[tuple[GameRecord, Progress]]:
+    async def summaries(self, game_ids: list[str] | None = None,
+                        open_since: float | None = None) -> list[tuple[GameRecord, Progress]]:
         """The records (belts left out) and progress of running games (or of `game_ids`), newest first: what a
-        node's lobby lists of the games other nodes own."""
+        node's lobby lists of the games other nodes own. With `open_since`, not the open games (nobody has acted
+        in them) created before then: they have expired (`open_game_ttl`), and stay running in the store for good
+        (as `running_games_of` leaves them out)."""
         if game_ids is not None:
             game_ids = [game_id for game_id in game_ids if _storable(game_id)]
         async def work(conn: Any) -> list[tuple[GameRecord, Progress]]:
             where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
+            params: tuple[Any, ...] = () if game_ids is None else (game_ids,)
+            if open_since is not None:
+                where += " AND (g.created >= %s OR EXISTS (SELECT 1 FROM commands AS p WHERE p.game = g.id))"
+                params += (open_since,)
             cur = await conn.execute(
                 "SELECT g.id, g.created, g.options, g.seed, g.settlers, g.meta, g.seq, g.status, g.round, g.turn, "
                 "g.updated, c.seq, c.status, c.round, c.turn, c.at, g.asteroids FROM games AS g "
                 "LEFT JOIN LATERAL (SELECT seq, status, round, turn, at FROM commands WHERE game = g.id "
-                f"ORDER BY seq DESC LIMIT 1) AS c ON true WHERE {where} ORDER BY g.created DESC, g.id",
-                () if game_ids is None else (game_ids,))
+                f"ORDER BY seq DESC LIMIT 1) AS c ON true WHERE {where} ORDER BY g.created DESC, g.id", params)
             out = []
             for row in await cur.fetchall():
                 belt = {"asteroids": [None] * row[16]}  # only the count is used by summaries
