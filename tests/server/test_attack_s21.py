@@ -17,14 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+from websockets.frames import Frame, Opcode
 
-from asteroid_mining.server import Settings, messages
+from asteroid_mining.server import Settings, messages, transport
 from asteroid_mining.server.messages import MessageError, parse
 from asteroid_mining.server.schemas import CLIENT_MESSAGE, SyncMessage
-from asteroid_mining.server.transport import MAX_NEGOTIATION_BYTES
+from asteroid_mining.server.transport import CLOSE_POLICY, MAX_NEGOTIATION_BYTES
 
-from .helpers import free_port, served_in_thread
-from .test_hardening_ws_process import DEADLINE
+from .helpers import free_port, served_in_thread, websocket_handshake
+from .test_attack_s20 import CLOSE
+from .test_hardening_ws_process import DEADLINE, close_code, read_frames
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -172,3 +174,35 @@ def test_a_handshake_offering_many_extensions_or_subprotocols_is_431_and_closed(
         assert head.startswith(b"HTTP/1.1 101") and b"permessage-deflate" in head
         browser = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
         assert _handshake_answer(settings.port, path, browser)[0].startswith(b"HTTP/1.1 101")
+
+
+def _spectator_socket(settings: Settings) -> socket.socket:
+    """A spectator's WebSocket on the server of `settings` (a game of its own), its handshake read."""
+    game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
+    sock = socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE)
+    websocket_handshake(sock, f"/api/games/{game['id']}/ws")
+    return sock
+
+
+def test_a_message_whose_fragments_come_too_slowly_closes_the_connection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(transport, "MESSAGE_SECONDS", 0.0)  # (its first fragment is late as soon as it is read)
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE), _spectator_socket(settings) as sock:
+        sock.sendall(Frame(Opcode.TEXT, b'{"type":"sync",', fin=False).serialize(mask=True))
+        assert close_code(read_frames(sock)) == CLOSE_POLICY  # (before: kept for as long as it answered pings)
+
+
+def test_a_message_in_fragments_within_its_deadline_is_served(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE), _spectator_socket(settings) as sock:
+        act = b'{"type":"act","action":"wait","settler":"s1"}'
+        sock.sendall(Frame(Opcode.TEXT, act[:20], fin=False).serialize(mask=True))
+        sock.sendall(Frame(Opcode.CONT, act[20:]).serialize(mask=True))
+        read = b""
+        while b'"read_only"' not in read:  # (a spectator's act, whole, answered)
+            chunk = sock.recv(1 << 16)
+            assert chunk, f"closed before the act was answered: {read[-300:]!r}"
+            read += chunk
+        sock.sendall(CLOSE)
+        assert close_code(read_frames(sock)) == 1000

@@ -77,6 +77,15 @@ MAX_FRAGMENTS = 64
 Each frame costs the server about 5 µs however short it is, and the rate limits count whole messages: a 60 KB
 message sent a byte a frame cost 290 ms of CPU, twenty of them a second within the rate limit, and a message
 never finished was never counted. Browsers send a message in one frame."""
+CLOSE_POLICY = 1008
+"""RFC 6455's close code for a message that breaks the server's rules (here: one whose fragments come too slowly)."""
+MESSAGE_SECONDS = 20.0
+"""Seconds a WebSocket message sent in fragments may take from its first fragment to its last: past them the
+connection is closed with 1008 (`GuardedWebSocket`). The rate limits count whole messages, and between fragments
+a client may answer the server's pings: 40 connections each holding a message of 63 fragments (252 KB) never
+finished, answering every ping, were kept for as long as they were open (75 s measured, 7 MB of the server's
+memory), `max_connections_per_client` of them a quarter of a gigabyte-second each minute. A message in one frame
+cannot outlast the pings' deadline (no pong can come in the middle of a frame); browsers send each in one."""
 CLOSING_GRACE = 5.0
 """Seconds a closing connection's client may take nothing of what it has not read before its socket is aborted."""
 SHUT_OUT_CODES = frozenset({4400, 4401, 4403, 4429})
@@ -291,7 +300,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     a message in more than `MAX_FRAGMENTS` fragments with 1009, aborts the
     socket of a closing connection whose client takes nothing (uvicorn closes it the polite way, which waits until
     the socket's buffer has been written: for ever, when the client reads nothing), and compresses large messages
-    only (`LargeMessageDeflate`) for a client that offers permessage-deflate. A connection the application
+    only (`LargeMessageDeflate`) for a client that offers permessage-deflate, and closes one whose message's
+    fragments take over `MESSAGE_SECONDS` with 1008. A connection the application
     closes for what its client did (`SHUT_OUT_CODES`: a flood told `4429`) is shut out: nothing more of it is
     parsed, and its socket is aborted `SHUT_OUT_SECONDS` later."""
 
@@ -303,6 +313,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
                                            max_size=self.config.ws_max_size, logger=self.conn.logger)
         self.shut = False
         """The connection is shut out (`shut_out`): what its client sends is dropped unparsed."""
+        self.message_timer: asyncio.TimerHandle | None = None
+        """The deadline of the message whose fragments are arriving (`MESSAGE_SECONDS`)."""
         self.waiting = 0
         """The messages received and not yet taken by the application, as their characters (bytes of a binary
         message) and `WAITING_MESSAGE_BYTES` each: past `ws_max_size` the connection is closed (`swamped`)."""
@@ -421,6 +433,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def _refuse(self, code: int, reason: str) -> None:
         """Close the connection for what its client sent: the close frame with `code` and `reason` written, and
         nothing more of it parsed (`handle_parser_exception`); a connection closing already is just closed."""
+        self._untime_message()
         try:
             self.conn.send_close(code, reason)
         except InvalidState:  # closing already
@@ -452,6 +465,41 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self.waiting -= len(message.get("text") or message.get("bytes") or "") + WAITING_MESSAGE_BYTES
         return message
 
+    def handle_text(self, event: Frame) -> None:
+        """uvicorn's; the first fragment of a message in several starts its deadline (`MESSAGE_SECONDS`)."""
+        super().handle_text(event)
+        self._time_message(event)
+
+    def handle_bytes(self, event: Frame) -> None:
+        """uvicorn's; the first fragment of a message in several starts its deadline (`MESSAGE_SECONDS`)."""
+        super().handle_bytes(event)
+        self._time_message(event)
+
+    def _time_message(self, first: Frame) -> None:
+        if not first.fin and self.message_timer is None and not self.close_sent:
+            self.message_timer = self.loop.call_later(MESSAGE_SECONDS, self._message_late)
+
+    def _untime_message(self) -> None:
+        # (the handle holds this object's method: cancelled, it lets it go)
+        if self.message_timer is not None:
+            self.message_timer.cancel()
+            self.message_timer = None
+
+    def _message_late(self) -> None:
+        """A message's fragments took over `MESSAGE_SECONDS`: the connection is closed with 1008."""
+        self.message_timer = None
+        if not self.frames or self.close_sent or self.shut or self.disconnected:
+            return
+        self.logger.info("%s - a WebSocket message's fragments took over %gs: closed with %d", _peer(self.client),
+                         MESSAGE_SECONDS, CLOSE_POLICY)
+        self.frames = []
+        self._refuse(CLOSE_POLICY, f"a message's fragments must arrive within {MESSAGE_SECONDS:g} seconds")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """uvicorn's; a message's deadline goes with the connection."""
+        self._untime_message()
+        super().connection_lost(exc)
+
     def handle_cont(self, event: Frame) -> None:
         """Add a fragment to the message being received; past `MAX_FRAGMENTS` close the connection with 1009."""
         if self.close_sent:  # closing: what follows is dropped
@@ -467,6 +515,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def send_receive_event_to_app(self) -> None:
         """Hand a whole message to the application; a text message that is not UTF-8 closes the connection with
         1007 instead (uvicorn logged a traceback for it)."""
+        self._untime_message()
         if self.curr_msg_data_type != "text":
             size = sum(map(len, self.frames))
             if not self.close_sent:
