@@ -8,6 +8,7 @@ integer."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -25,6 +26,7 @@ from asteroid_mining.server.schemas import CLIENT_MESSAGE, SyncMessage
 from asteroid_mining.server.transport import CLOSE_POLICY, MAX_NEGOTIATION_BYTES
 
 from .helpers import free_port, served_in_thread, websocket_handshake
+from .test_attack_s18 import WS_MAX_SIZE, _accepted_websocket, _waiting
 from .test_attack_s20 import CLOSE
 from .test_hardening_ws_process import DEADLINE, close_code, read_frames
 
@@ -206,3 +208,19 @@ def test_a_message_in_fragments_within_its_deadline_is_served(tmp_path: Path) ->
             read += chunk
         sock.sendall(CLOSE)
         assert close_code(read_frames(sock)) == 1000
+
+
+def test_one_message_of_the_largest_frame_waits_alone() -> None:
+    """A message as large as a frame may be (`ws_max_size` less a few bytes), alone, waits for the application,
+    which answers it `too_large`: it is no flood (it was closed 4429, its client told it sent too fast)."""
+
+    async def scenario() -> None:
+        websocket, transport, hold = await _accepted_websocket(compressed=False)
+        text = b'"' + b"a" * (WS_MAX_SIZE - 100) + b'"'
+        websocket.data_received(Frame(Opcode.TEXT, text).serialize(mask=True))
+        assert not transport.closed  # (before: closed with 4429)
+        assert _waiting(websocket) == [text.decode()]
+        websocket.connection_lost(None)
+        hold.set()
+
+    asyncio.run(scenario())

@@ -317,7 +317,9 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         """The deadline of the message whose fragments are arriving (`MESSAGE_SECONDS`)."""
         self.waiting = 0
         """The messages received and not yet taken by the application, as their characters (bytes of a binary
-        message) and `WAITING_MESSAGE_BYTES` each: past `ws_max_size` the connection is closed (`swamped`)."""
+        message) and `WAITING_MESSAGE_BYTES` each: past `ws_max_size` and one message's `WAITING_MESSAGE_BYTES`
+        the connection is closed (`swamped`), so that one message of the largest frame waits alone (it was closed
+        as a flood, 4429, rather than answered `too_large`)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """uvicorn's, and the parser told the client's address for its log."""
@@ -343,14 +345,14 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         if self.handshake_initiated and len(data) > FEED_BYTES:
             for start in range(0, len(data), FEED_BYTES):
                 super().data_received(data[start:start + FEED_BYTES])
-                if self.waiting > self.config.ws_max_size:
+                if self.waiting > self.config.ws_max_size + WAITING_MESSAGE_BYTES:
                     self.swamped()
                     return
                 if self.shut or self.transport.is_closing():
                     return
             return
         super().data_received(data)
-        if self.waiting > self.config.ws_max_size:
+        if self.waiting > self.config.ws_max_size + WAITING_MESSAGE_BYTES:
             self.swamped()
             return
         if self.conn.handshake_exc is not None and not self.handshake_complete and not self.transport.is_closing():
