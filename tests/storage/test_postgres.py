@@ -156,4 +156,5 @@ def test_a_database_brought_up_to_date_has_the_layout_of_a_new_one(postgres: Pos
     assert "games.epoch bigint NO 0" in layouts[0] and "commands.status text NO -" in layouts[0]
     assert "games_running" in indexes[0] and "games_by_status" not in indexes[0]
     assert "games_running_by_client" in indexes[0]
-    assert len(create_statements("postgresql")) == 6  # three tables, a function and two indexes
+    assert "games_playing" in indexes[0]
+    assert len(create_statements("postgresql")) == 7  # three tables, a function and three indexes

@@ -60,7 +60,7 @@ from .base import (
     read_record,
     read_snapshot,
 )
-from .schema import GAME_CLIENT, RUNNING_BY_CLIENT, create_statements
+from .schema import GAME_CLIENT, PLAYING, RUNNING_BY_CLIENT, create_statements
 
 try:
     import psycopg
@@ -69,11 +69,13 @@ try:
 except ImportError:  # the cluster extra is not installed: the store says so when it is made
     psycopg = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The layout this code writes, kept in the `schema_version` table. Version 1 had no fence (no `epoch` in the
 games' rows) and an index of every game by status; version 2 has the epoch, the number of asteroids of each
 game's belt (so that the lobby need not read belt documents) and indexes only running games; version 3 indexes
-the running games by the address that created them too (`GAME_CLIENT`, `RUNNING_BY_CLIENT`)."""
+the running games by the address that created them too (`GAME_CLIENT`, `RUNNING_BY_CLIENT`); version 4 marks the
+games somebody has acted in (`played`), indexes the running ones (`PLAYING`) and indexes an address's running games
+by it and by their date too."""
 
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (
@@ -84,7 +86,15 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "DROP INDEX games_by_status",
         "CREATE INDEX games_running ON games (created, id) WHERE status = 'running'",
     ),
-    3: (GAME_CLIENT, RUNNING_BY_CLIENT.sql()),
+    3: (GAME_CLIENT, "CREATE INDEX games_running_by_client ON games (game_client(meta)) WHERE status = 'running'"),
+    4: (  # (IF [NOT] EXISTS: a database set back to an older version by hand has them already)
+        "ALTER TABLE games ADD COLUMN IF NOT EXISTS played INTEGER NOT NULL DEFAULT 0",
+        "DROP INDEX IF EXISTS games_running_by_client",
+        "DROP INDEX IF EXISTS games_playing",
+        "UPDATE games AS g SET played = 1 WHERE EXISTS (SELECT 1 FROM commands AS c WHERE c.game = g.id)",
+        RUNNING_BY_CLIENT.sql(),
+        PLAYING.sql(),
+    ),
 }
 """The statements that bring a database of the version before to each version (a new database is made at the
 latest version at once, from `schema`)."""
@@ -356,6 +366,9 @@ class PostgresStore(GameStore):
             "INSERT INTO commands (game, seq, action, author, at, status, round, turn) SELECT * FROM "
             "unnest(%s::text[], %s::int4[], %s::text[], %s::text[], %s::float8[], %s::text[], %s::int4[], "
             "%s::text[])", _columns([w.command for w in accepted], 8))  # type: ignore[misc]
+        first = [w.game for w in accepted if w.seq == 1]
+        if first:  # played from now on: listed and counted through `PLAYING`, never again as an open game
+            await conn.execute("UPDATE games SET played = 1 WHERE id = ANY(%s)", (first,))
         async with conn.cursor() as many:
             ended = [w.ended for w in accepted if w.ended is not None]
             if ended:
@@ -530,11 +543,10 @@ class PostgresStore(GameStore):
             if open_since is None:
                 cur = await conn.execute("SELECT count(*) FROM games WHERE status = 'running' AND "
                                          "game_client(meta) = %s", (client,))
-            else:  # (a game's own seq is where it was created: its commands say whether it has been played)
+            else:  # (`played`: a command of it is stored; each part a range of `RUNNING_BY_CLIENT`)
                 cur = await conn.execute(
                     "SELECT count(*) FROM games AS g WHERE g.status = 'running' AND game_client(g.meta) = %s "
-                    "AND (g.created >= %s OR EXISTS (SELECT 1 FROM commands AS c WHERE c.game = g.id))",
-                    (client, open_since))
+                    "AND (g.played = 1 OR (g.played = 0 AND g.created >= %s))", (client, open_since))
             row = await cur.fetchone()
             return int(row[0])
 
@@ -552,7 +564,9 @@ class PostgresStore(GameStore):
             where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
             params: tuple[Any, ...] = () if game_ids is None else (game_ids,)
             if open_since is not None:
-                where += " AND (g.created >= %s OR EXISTS (SELECT 1 FROM commands AS p WHERE p.game = g.id))"
+                # the played games and the young ones, each read through an index of its own (`PLAYING`,
+                # `games_running`): the rows of the open games that expired are never visited
+                where += " AND (g.created >= %s OR g.played = 1)"
                 params += (open_since,)
             cur = await conn.execute(
                 "SELECT g.id, g.created, g.options, g.seed, g.settlers, g.meta, g.seq, g.status, g.round, g.turn, "
