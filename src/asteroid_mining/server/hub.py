@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -110,6 +111,13 @@ class GameHub:
         """id -> a running game not held in memory (let go while idle, or not loaded at start-up)."""
         self._rest_version = 0
         """Counts the changes of `resting` (part of the lobby's version)."""
+        self._open_resting: set[str] = set()
+        """The ids of `resting` that are open games (seq 0): the only ones that expire (`expire`), looked at
+        without reading every game let go (tens of thousands on a server that has run for long)."""
+        self._resting_of: Counter[str] = Counter()
+        """address -> its games in `resting`, as its `max_games_per_client` counts them (`_games_of`)."""
+        self._resting_kept: tuple[int, list[tuple[float, dict[str, Any]]]] | None = None
+        """The lobby's games let go, sorted, at the `_rest_version` they were sorted at (`_resting_listed`)."""
         self._readers: Counter[str] = Counter()
         """id -> the requests and connections using the game now (`acquire`): it is not let go meanwhile."""
         self._waking = 0
@@ -135,8 +143,8 @@ class GameHub:
             record, progress, meta = found
             if progress.seq == 0 and now - record.created > settings.open_game_ttl:
                 continue  # an expired open game: not loaded (its link still opens it)
-            self.resting[game_id] = Resting(_stored_summary(record, progress, meta), meta.client,
-                                            bool(meta.lesson), meta.seats)
+            self._keep_resting(game_id, Resting(_stored_summary(record, progress, meta), meta.client,
+                                                bool(meta.lesson), meta.seats))
             if (progress.round > settings.max_game_rounds
                     or now - progress.updated < settings.idle_game_seconds):
                 wanted[game_id] = progress.updated
@@ -385,13 +393,24 @@ class GameHub:
     def _rest(self, live: LiveGame) -> None:
         """Let go of a running game nobody is connected to, its summary kept (`Resting`)."""
         del self.games[live.id]
-        self.resting[live.id] = Resting(live.summary(), live.client, bool(live.meta.lesson), live.meta.seats)
-        self._rest_version += 1
+        self._keep_resting(live.id, Resting(live.summary(), live.client, bool(live.meta.lesson), live.meta.seats))
         asyncio.get_running_loop().create_task(live.stop())
+
+    def _keep_resting(self, game_id: str, resting: Resting) -> None:
+        """List `game_id` as let go (`resting`), counted for its creator and, open, among those that expire."""
+        self._unrest(game_id)  # (its counts are taken once, however often it is let go)
+        self.resting[game_id] = resting
+        self._resting_of[resting.client] += 1
+        if resting.seq == 0:
+            self._open_resting.add(game_id)
+        self._rest_version += 1
 
     def _unrest(self, game_id: str) -> None:
         """`game_id` is held again, ended, damaged or gone: no longer listed as let go."""
-        if self.resting.pop(game_id, None) is not None:
+        resting = self.resting.pop(game_id, None)
+        if resting is not None:
+            _give_back(self._resting_of, resting.client)
+            self._open_resting.discard(game_id)
             self._rest_version += 1
 
     def _make_room(self, client: str, need: int) -> None:
@@ -421,8 +440,7 @@ class GameHub:
         """The running games `client` has created here, as its `max_games_per_client` counts them: those of
         `running` (`_held_running`), those being created, and those let go while idle (so that an address's
         running games stay bounded in number in the store too)."""
-        return (sum(1 for g in running if g.client == client) + self._pending[client]
-                + sum(1 for r in self.resting.values() if r.client == client))
+        return sum(1 for g in running if g.client == client) + self._pending[client] + self._resting_of[client]
 
     def _held_running(self) -> list[LiveGame]:
         """The running games held in memory: what the limits of running games count. An expired open game is
@@ -505,10 +523,23 @@ class GameHub:
         ones (no tokens); expired open games are not listed."""
         self.expire()
         listed = [(g.created, g.summary()) for g in self.games.values() if g.running and not g.meta.lesson]
-        listed += [(r.created, dict(r.summary)) for r in self.resting.values() if not r.lesson]
-        listed.sort(key=lambda pair: -pair[0])
+        listed += self._resting_listed()
+        listed.sort(key=itemgetter(0), reverse=True)  # (two runs sorted already: merged, not sorted again)
         damaged = sorted(self.damaged.values(), key=lambda d: -d["created"])
         return [summary for _, summary in listed] + [{k: v for k, v in d.items() if k != "reason"} for d in damaged]
+
+    def _resting_listed(self) -> list[tuple[float, dict[str, Any]]]:
+        """The games let go that the lobby lists, newest first, as (created, summary): sorted again only when
+        `resting` has changed. Each is the game's own summary, not a copy: it never changes while it rests, and
+        the lobby keeps its checked text by it (`lobby._listing`). A server that has run for long lets go of tens
+        of thousands of games nobody finished (they stay running, and listed, for good): reading, copying and
+        sorting them all at each building of the lobby was 25 ms of its CPU with 50,000 of them."""
+        kept = self._resting_kept
+        if kept is None or kept[0] != self._rest_version:
+            pairs = [(r.created, r.summary) for r in self.resting.values() if not r.lesson]
+            pairs.sort(key=itemgetter(0), reverse=True)
+            kept = self._resting_kept = (self._rest_version, pairs)
+        return kept[1]
 
     # ----- open games expire -----
     def expired(self, live: LiveGame) -> bool:
@@ -526,7 +557,7 @@ class GameHub:
         for live in gone:
             del self.games[live.id]
             asyncio.get_running_loop().create_task(live.stop())
-        old = [game_id for game_id, resting in self.resting.items() if self._expired_resting(resting)]
+        old = [game_id for game_id in self._open_resting if self._expired_resting(self.resting[game_id])]
         for game_id in old:
             self._unrest(game_id)
         return len(gone) + len(old)

@@ -136,6 +136,9 @@ class LobbyCache:
         self._built_at = 0.0
         self._held_until = 0.0
         self._listed = 0
+        self.listed: dict[int, tuple[dict[str, Any], tuple[LobbyKey, bytes]]] = {}
+        """The summaries the last listing was built from, by their id(), each with its place and checked text
+        (`lobby._listing`): a summary that is the same object at the next building is not checked again."""
 
     async def get(self, version: Callable[[], Hashable], build: Callable[[], Awaitable[Listing]]) -> Listing:
         """The listing: the kept one while it is held after the last check, or while `version()` (None: unknown)

@@ -1,0 +1,118 @@
+"""What the thirteenth fresh attack found on a single server holding many games: the running games nobody finished
+stay running, let go (`Resting`) and listed, for good, and a server that had run for long held tens of thousands
+of them. Each building of the lobby (once a second at most, whoever asks) checked and encoded every one of them
+again on the event loop, 0.56 s of CPU with 50,000; each create, refused ones too (at no rate), and each check of
+the lobby's version read every one of them to find the open games that expired and to count its address's
+games. A game let go's checked text is now kept with its summary, the open ones are the only ones looked at for
+expiry, and each address's games let go are counted as they are let go."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asteroid_mining.server import lobby as lobby_module
+from asteroid_mining.server.app import create_app
+from asteroid_mining.server.config import Settings
+from asteroid_mining.server.hub import GameHub, Resting
+from asteroid_mining.storage.sqlite import DATABASE_NAME
+
+from .helpers import two_loops_belt, winning_seed
+from .hubs import hub_of, on_loop
+
+LET_GO = 300
+"""Games acted in once and left, let go at start-up: listed from their summaries."""
+MINE = 19
+"""Of them, the games of the test client's address (with the game it created: `max_games_per_client`, 20)."""
+
+
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
+
+
+def _many_games_stored(tmp_path: Path) -> str:
+    """A store holding one open game created by the test client and `LET_GO` games acted in once a quarter of an
+    hour ago (their stored rows copied from it: `MINE` of them the test client's, the others each another
+    address's); the open game's id."""
+    with TestClient(create_app(_settings(tmp_path))) as client:
+        answer = client.post("/api/games", json={"seats": 2, "settlers_per_seat": 1, "belt": two_loops_belt(),
+                                                 "seed": winning_seed()})
+        assert answer.status_code == 201, answer.text
+        template: str = answer.json()["id"]
+    db = sqlite3.connect(tmp_path / "data" / DATABASE_NAME)
+    row = db.execute("SELECT * FROM games WHERE id = ?", (template,)).fetchone()
+    played = time.time() - 1_000  # (past `idle_game_seconds`, 600: let go at start-up, not loaded)
+    with db:
+        for n in range(LET_GO):
+            copy = list(row)
+            meta: dict[str, Any] = json.loads(copy[6])
+            if n >= MINE:
+                meta["client"] = f"10.1.{n // 250}.{n % 250}"
+            copy[0], copy[1], copy[6] = f"played{n:05d}", played - n, json.dumps(meta)
+            db.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(copy))})", copy)
+            db.execute("INSERT INTO commands (game, seq, action, author, at, status, round, turn) "
+                       "VALUES (?, 1, '{}', '{}', ?, 'running', 1, '1')", (copy[0], played))
+    db.close()
+    return template
+
+
+def test_a_lobby_building_checks_again_no_game_let_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby is built again (its listing's second second): the summaries of the games let go, unchanged, are
+    not checked against their model and encoded again, only the games held (the open one); the pages list every
+    game as before."""
+    _many_games_stored(tmp_path)
+    with TestClient(create_app(_settings(tmp_path))) as client:
+        hub = hub_of(client)
+        assert len(hub.resting) == LET_GO and len(hub.games) == 1
+        cache = client.app.state.lobby_cache  # type: ignore[attr-defined]
+        now = [0.0]
+        cache.clock = lambda: now[0]
+        first = client.get("/api/games", params={"limit": 200}).json()
+        checked: list[str] = []
+        listed = lobby_module._listed
+
+        def counted(game: dict[str, Any]) -> Any:
+            checked.append(str(game["id"]))
+            return listed(game)
+
+        monkeypatch.setattr(lobby_module, "_listed", counted)
+        builds = cache.builds
+        now[0] += 2 * client.app.state.settings.lobby_cache_seconds  # type: ignore[attr-defined]
+        again = client.get("/api/games", params={"limit": 200}).json()
+        assert cache.builds == builds + 1
+        assert len(checked) == 1 and checked[0] not in hub.resting  # 301 before
+        assert again == first and again["total"] == LET_GO + 1
+
+
+def test_expiry_and_an_address_s_count_read_no_game_let_go_that_was_acted_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check of the lobby's version and a create refused at the quota look at no game let go that was acted in
+    (only open games expire); the address's games let go are counted all the same, as often as one is loaded and
+    let go again."""
+    template = _many_games_stored(tmp_path)
+    with TestClient(create_app(_settings(tmp_path))) as client:
+        hub: GameHub = hub_of(client)
+        looked: list[Resting] = []
+        expired = hub._expired_resting
+
+        def counted(resting: Resting) -> bool:
+            looked.append(resting)
+            return expired(resting)
+
+        monkeypatch.setattr(hub, "_expired_resting", counted)
+        on_loop(client, lambda: hub._rest(hub.games[template]))  # the open game let go too
+        on_loop(client, hub.lobby_version)
+        body = {"seats": 1, "settlers_per_seat": 1, "belt": two_loops_belt(), "seed": 1}
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 429 and "20 running games" in refused.json()["error"]["message"]
+        assert [r.summary["id"] for r in looked] == [template] * 2  # 301 a time before
+        assert client.get(f"/api/games/{template}").status_code == 200  # loaded for the read, let go after it
+        assert template in hub.resting and template not in hub.games
+        again = client.post("/api/games", json=body)
+        assert again.status_code == 429 and "20 running games" in again.json()["error"]["message"]
