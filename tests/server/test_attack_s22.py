@@ -116,3 +116,15 @@ def test_expiry_and_an_address_s_count_read_no_game_let_go_that_was_acted_in(
         assert template in hub.resting and template not in hub.games
         again = client.post("/api/games", json=body)
         assert again.status_code == 429 and "20 running games" in again.json()["error"]["message"]
+
+
+def test_a_head_of_an_api_path_is_answered_as_its_get_without_the_body(client: TestClient) -> None:
+    """`HEAD /api/health` and of the lobby: the status and headers of their `GET`, no body (a `404` before); a
+    path of the API that is none is `404` to both."""
+    for path in ("/api/health", "/api/games"):
+        got, head = client.get(path), client.head(path)
+        assert (head.status_code, got.status_code) == (200, 200), head.text
+        assert head.content == b"" and got.content
+        assert head.headers["content-type"] == got.headers["content-type"] == "application/json"
+        assert head.headers["content-length"] == str(len(got.content))
+    assert client.head("/api/nothing").status_code == client.get("/api/nothing").status_code == 404

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.telemetry import TelemetryConfig
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..storage import GameStore
@@ -49,6 +49,31 @@ class AnswerGZip(GZipMiddleware):
             await self.app(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+class HeadOfApi:
+    """ASGI middleware: a `HEAD` of an API path is answered as its `GET` is, headers and all, without the body (RFC
+    9110, 9.3.2). The API's routes answer `GET` only, and a `HEAD` of one fell through to the client's files,
+    which answered `404` (a monitor asking `HEAD /api/health` saw the server as broken)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a `HEAD` of `/api/…` on as a `GET` whose answer's body is left out; anything else as it is."""
+        if scope["type"] != "http" or scope["method"] != "HEAD" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return  # (the body's parts are dropped; its end is sent, empty)
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        # a copy of the scope: the server's own still says HEAD (uvicorn then sends no body either)
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 def create_app(settings: Settings | None = None, store: GameStore | None = None) -> FastAPI:
@@ -103,6 +128,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     # are precompressed at build time). Level 6: most of level 9's saving for a fraction of its time. Between
     # DirectSend (outermost) and BodyLimit, which reads the request.
     app.add_middleware(AnswerGZip, minimum_size=GZIP_MINIMUM, compresslevel=6)
+    app.add_middleware(HeadOfApi)  # (outside the gzip: a HEAD's headers are its GET's)
     app.add_middleware(DirectSend)  # added last: outermost of the application's own
     app.mount("/", ClientFiles(settings.static_dir), name="client")
     return app
