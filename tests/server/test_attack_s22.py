@@ -128,3 +128,23 @@ def test_a_head_of_an_api_path_is_answered_as_its_get_without_the_body(client: T
         assert head.headers["content-type"] == got.headers["content-type"] == "application/json"
         assert head.headers["content-length"] == str(len(got.content))
     assert client.head("/api/nothing").status_code == client.get("/api/nothing").status_code == 404
+
+
+@pytest.mark.parametrize("text", [r'{"type":"sync","after":0,"\ud800":1}',
+                                  r'{"type":"act","settler":"s1","action":"wait","ref":1,"x\udfffy":1}'])
+def test_a_message_member_named_with_a_lone_surrogate_is_refused_naming_it(client: TestClient, text: str) -> None:
+    """A member's name of valid JSON escapes that is no text (a lone surrogate) is `error invalid` naming it,
+    escaped (the name as it is cannot be sent back): pydantic says it of the whole message, and no field was
+    named; the connection reads on."""
+    game = client.post("/api/games", json={"belt": "tutorial"}).json()
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['seats'][0]['token']}") as session:
+        assert session.receive_json()["type"] == "state"
+        session.send_text(text)
+        answer = session.receive_json()
+        name = "\\ud800" if "ud800" in text else "x\\udfffy"
+        assert (answer["type"], answer["code"], answer.get("field")) == ("error", "invalid", name), answer
+        assert answer["message"].startswith(f"unknown field '{name}'")
+        session.send_text(json.dumps({"type": "act", "settler": "s1", "action": "wait", "ref": 1}))
+        while (update := session.receive_json())["type"] != "update":
+            assert update["type"] != "error", update
+        assert update["seq"] == 1

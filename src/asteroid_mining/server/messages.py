@@ -120,6 +120,13 @@ def _problem(data: dict[str, Any], errors: list[Any]) -> MessageError:
     """The MessageError for the first of pydantic's errors about a client message."""
     first = errors[0] if errors else {}
     kind, loc = first.get("type", ""), tuple(first.get("loc", ()))
+    name = first.get("input")
+    if kind == "string_unicode" and isinstance(name, str) and name in data:
+        # a member's name holding a lone surrogate (`{"\ud800": 1}`) is reported by pydantic at the message, no
+        # field named; it is named here escaped (the name as it is cannot be sent back: it is no UTF-8)
+        escaped = name.encode("utf-8", "backslashreplace").decode()
+        return MessageError("invalid", f"unknown field '{escaped}': a member's name must be text (a lone "
+                            "surrogate is none)", escaped)
     if kind == "union_tag_invalid" and not loc:
         return MessageError("unknown_type", f"unknown message type {data.get('type')!r} (known: act, sync)", "type")
     if kind == "union_tag_not_found" and not loc:
