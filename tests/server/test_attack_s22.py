@@ -8,14 +8,19 @@ expiry, and each address's games let go are counted as they are let go."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from asteroid_mining.server import lobby as lobby_module
 from asteroid_mining.server.app import create_app
@@ -23,8 +28,9 @@ from asteroid_mining.server.config import Settings
 from asteroid_mining.server.hub import GameHub, Resting
 from asteroid_mining.storage.sqlite import DATABASE_NAME
 
-from .helpers import two_loops_belt, winning_seed
+from .helpers import free_port, served_in_thread, two_loops_belt, winning_seed
 from .hubs import hub_of, on_loop
+from .test_hardening_ws_process import DEADLINE
 
 LET_GO = 300
 """Games acted in once and left, let go at start-up: listed from their summaries."""
@@ -148,3 +154,38 @@ def test_a_message_member_named_with_a_lone_surrogate_is_refused_naming_it(clien
         while (update := session.receive_json())["type"] != "update":
             assert update["type"] != "error", update
         assert update["seq"] == 1
+
+
+def test_a_websocket_whose_handshake_follows_a_request_in_the_same_read_is_not_timed_out_as_idle_http(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request and a WebSocket handshake sent in one write: the request is answered, the connection upgraded,
+    and once the request's answer is complete neither uvicorn's keep-alive timer nor the header deadline is
+    armed on the connection (the keep-alive timer closed the WebSocket `keep_alive_seconds`, 5 s, after its
+    101)."""
+    upgraded: list[HttpToolsProtocol] = []
+    upgrade = HttpToolsProtocol.handle_websocket_upgrade
+
+    def recorded(self: HttpToolsProtocol) -> None:
+        upgraded.append(self)
+        upgrade(self)
+
+    monkeypatch.setattr(HttpToolsProtocol, "handle_websocket_upgrade", recorded)
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE):
+        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
+        key = base64.b64encode(os.urandom(16)).decode()
+        with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
+            sock.sendall((f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                          f"GET /api/games/{game['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                          ).encode())
+            got = b""
+            while b'"type":"state"' not in got:  # (sent after the request's answer is complete, on the same loop)
+                chunk = sock.recv(65536)
+                assert chunk, got
+                got += chunk
+            assert got.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 101" in got
+            assert len(upgraded) == 1
+            protocol: Any = upgraded[0]
+            assert protocol.timeout_keep_alive_task is None  # (armed before: it closed the WebSocket)
+            assert protocol._deadline is None

@@ -609,6 +609,8 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         and its body; `send_400_response` answers it."""
         _in_body = False
         _in_head = True
+        _upgraded = False
+        """The connection was handed to a WebSocket (`handle_websocket_upgrade`): no longer this protocol's."""
         _head_wire = 0
         """The bytes read of the request's head being read (the reads after the one it began in)."""
         _framing = 0
@@ -728,6 +730,7 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                                            refused.headers or {})
                     return
             super().handle_websocket_upgrade()
+            self._upgraded = True
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer: Any = transport.get_extra_info("peername")
@@ -754,6 +757,12 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            if self._upgraded:
+                # the connection was upgraded to a WebSocket while this answer was under way (a request sent before
+                # the handshake in the same read): it is the WebSocket's now, not an idle HTTP connection to time
+                # out (uvicorn's keep-alive timer, armed above, closed it `keep_alive_seconds` after the 101)
+                self._unset_keepalive_if_required()
+                return
             if self.pipeline and not self.transport.is_closing():
                 # uvicorn reads on after each answer, queued requests or not: read no more until they are answered
                 self.flow.pause_reading()
