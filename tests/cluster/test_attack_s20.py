@@ -1,5 +1,5 @@
 """Attacks on the cluster's store at scale (round 20): what each query of PostgreSQL passes over, and what a node
-reads of its answers, with tens of thousands of games in the store."""
+reads of its answers, with tens of thousands of games in the store; and what Redis keeps of each game."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from asteroid_mining.server.cluster.node import ClusterHub
+from asteroid_mining.server.cluster.leases import EPOCH_SECONDS, Leases
+from asteroid_mining.server.cluster.node import ClusterHub, connect_redis
 from asteroid_mining.server.meta import GameMeta
 from asteroid_mining.storage.base import read_record
 from asteroid_mining.storage.postgres import SCHEMA_VERSION, PostgresStore
@@ -166,3 +167,26 @@ def test_a_lobby_building_reads_again_only_the_games_that_changed(services: tupl
         assert listed["copy7"]["seq"] == 1 and listed["copy7"]["status"] == "running" and listed["copy8"]["seq"] == 0
 
     asyncio.run(running([hub], scenario))
+
+
+def test_a_games_epoch_counter_does_not_stay_in_redis_for_good(services: tuple[Redis, str]) -> None:
+    """Each game ever owned left its epoch counter (`am:epoch:{game}`) in Redis for good, after its lease was
+    given up: 300 games opened left 300 keys without an expiry, Redis's memory growing with every game created and
+    opened for as long as the cluster ran. The counter expires `EPOCH_SECONDS` after its last lease now; a lease
+    taken once it has gone is above the store's epoch all the same (the floor it is given)."""
+    redis, _ = services
+
+    async def scenario() -> None:
+        client = connect_redis(redis.url)
+        try:
+            leases = Leases(client, "a", 3.0)
+            assert await leases.acquire("g20", floor=5) == 6
+            ttl = await client.pttl("am:epoch:g20")
+            assert 0 < ttl <= EPOCH_SECONDS * 1000, ttl
+            await leases.release("g20", 6)
+            await client.delete("am:epoch:g20")  # as when it has expired
+            assert await leases.acquire("g20", floor=6) == 7  # (the store's epoch, claimed with 6, the floor)
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())

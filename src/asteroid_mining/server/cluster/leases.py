@@ -4,7 +4,8 @@ A game's lease is the key `am:lease:{game}` holding `"{node} {epoch}"`, set only
 `ttl` unless its holder renews it. Each new lease of a game gets a higher epoch (`am:epoch:{game}`, never lower
 than the epoch the store last saw, so that a Redis that lost its data cannot hand out an old one); the node writes
 that epoch into the store (`GameStore.claim`), which from then on refuses commands of the game from anyone else.
-The lease says who should play a game; the store's fence makes sure nobody else can.
+The lease says who should play a game; the store's fence makes sure nobody else can. A game's epoch counter
+expires `EPOCH_SECONDS` after its last lease was taken: the store's epoch is its floor, as after Redis lost it.
 """
 
 from __future__ import annotations
@@ -19,9 +20,18 @@ if epoch <= tonumber(ARGV[3]) then
   redis.call('SET', KEYS[2], epoch)
 end
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. epoch, 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return epoch
 """
-"""KEYS: lease, epoch counter; ARGV: node, ttl in ms, the lowest epoch allowed minus one. The new epoch, or nil."""
+"""KEYS: lease, epoch counter; ARGV: node, ttl in ms, the lowest epoch allowed minus one, the counter's life in ms.
+The new epoch, or nil."""
+
+EPOCH_SECONDS = 86_400
+"""How long a game's epoch counter (`am:epoch:{game}`) is kept in Redis after its last lease was taken. It was
+kept for good: one key for every game ever played on the cluster, 300 games left 300 counters once their leases
+were given up, Redis's memory growing with every game created and opened, for as long as the cluster ran. Once it
+has gone, the next lease's epoch is the store's plus one (the floor `acquire` is given, as when Redis has lost its
+data); a day is far past any lease and any pause between taking a lease and claiming the game in the store."""
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -55,7 +65,7 @@ class Leases:
     async def acquire(self, game_id: str, floor: int = 0) -> int | None:
         """A new lease of the game for this node, with an epoch above `floor`; None when another holds it."""
         epoch = await self._acquire(keys=[lease_key(game_id), f"am:epoch:{game_id}"],
-                                    args=[self.node, self.ttl_ms, floor])
+                                    args=[self.node, self.ttl_ms, floor, EPOCH_SECONDS * 1000])
         return None if epoch is None else int(epoch)
 
     async def renew(self, held: dict[str, int]) -> dict[str, bool]:
