@@ -18,7 +18,8 @@ from ..rules import Event, Game
 from ..storage import Command, GameRecord, Progress
 from .diff import ViewTracker
 from .errors import ServerError
-from .lobby import client_of
+from .lobby import client_of, encoded_response
+from .read_cache import Encoded
 from .rebuild import read_meta, rebuild
 from .replay_cache import History, ReplayCache
 from .schemas import ErrorBody
@@ -90,4 +91,5 @@ async def game_history(request: Request, game_id: str) -> History:
 async def game_replay(game_id: str, request: Request) -> Response:
     """The view before the first command and every step after it (action, events, diff)."""
     history = await game_history(request, game_id)
-    return Response(history.replay, media_type="application/json")
+    # sent as kept, gzipped too (the middleware leaves an encoded answer alone): never compressed per request
+    return encoded_response(request, Encoded(history.replay, history.replay_gzipped))
