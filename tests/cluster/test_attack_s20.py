@@ -4,6 +4,7 @@ reads of its answers, with tens of thousands of games in the store; and what Red
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -130,18 +131,24 @@ def test_a_lobby_building_reads_again_only_the_games_that_changed(services: tupl
     """Each building of a node's lobby (once a second for anyone asking) checked and parsed the row of every
     running game of the cluster, then read each one's meta and made its summary, all on the node's event loop:
     with 10,651 running games in the store, 0.55 s of a node's CPU a building (65 ms now), and each damaged row
-    logged again at each. A row unchanged since the last building is listed as it was now, unread."""
+    logged again at each. A row unchanged since the last building is listed as it was now, unread, and the others
+    are read off the event loop."""
     redis, database = services
     hub = node(redis, database, tmp_path, "a")
     parsed: list[str] = []
     from_json = GameMeta.from_json
 
+    threads: set[int] = set()
+    """The threads the rows were parsed in."""
+
     def counted_record(row: Any, belt: Any = None) -> Any:
         parsed.append("record")
+        threads.add(threading.get_ident())
         return read_record(row, belt)
 
     def counted_meta(data: Any) -> GameMeta:
         parsed.append("meta")
+        threads.add(threading.get_ident())
         return from_json(data)
 
     async def scenario() -> None:
@@ -156,6 +163,7 @@ def test_a_lobby_building_reads_again_only_the_games_that_changed(services: tupl
         monkeypatch.setattr(GameMeta, "from_json", staticmethod(counted_meta))
         first = await hub.lobby_games()
         assert len(first) == COPIES + 1 and parsed.count("record") == parsed.count("meta") == COPIES + 1
+        assert threading.get_ident() not in threads  # (off the event loop)
         parsed.clear()
         assert await hub.lobby_games() == first and parsed == []
         with psycopg.connect(database, autocommit=True) as conn:  # a command played in one of them

@@ -563,7 +563,7 @@ class PostgresStore(GameStore):
         (as `running_games_of` leaves them out)."""
         if game_ids is not None:
             game_ids = [game_id for game_id in game_ids if _storable(game_id)]
-        async def work(conn: Any) -> list[tuple[GameRecord, Progress]]:
+        async def work(conn: Any) -> list[tuple[Any, ...]]:
             where = "g.status = 'running'" if game_ids is None else "g.id = ANY(%s)"
             params: tuple[Any, ...] = () if game_ids is None else (game_ids,)
             if open_since is not None:
@@ -576,24 +576,29 @@ class PostgresStore(GameStore):
                 "g.updated, c.seq, c.status, c.round, c.turn, c.at, g.asteroids FROM games AS g "
                 "LEFT JOIN LATERAL (SELECT seq, status, round, turn, at FROM commands WHERE game = g.id "
                 f"ORDER BY seq DESC LIMIT 1) AS c ON true WHERE {where} ORDER BY g.created DESC, g.id", params)
-            rows = await cur.fetchall()
-            if game_ids is not None:
-                return [found for row in rows if (found := _summary_of(row)) is not None]
-            # every running game, for the lobby, once a second a node: a row read before, unchanged (most are), is
-            # not checked and parsed again, nor a damaged one logged again. Parsing every row was 0.3 s of a node's
-            # CPU on its event loop at 10,651 games (the lobby's whole building 0.55 s), at each building.
-            before, kept = self._listed, {}
-            out = []
-            for row in rows:
-                seen = before.get(row[0])
-                found = seen[1] if seen is not None and seen[0] == row else _summary_of(row)
-                kept[row[0]] = (row, found)
-                if found is not None:
-                    out.append(found)
-            self._listed = kept  # (what this read returned, no more)
-            return out
+            rows: list[tuple[Any, ...]] = await cur.fetchall()
+            return rows
 
-        return await self._run(work, repeatable=True)
+        rows = await self._run(work, repeatable=True)
+        if game_ids is not None:
+            return [found for row in rows if (found := _summary_of(row)) is not None]
+        # every running game, for the lobby, once a second a node: a row read before, unchanged (most are), is not
+        # checked and parsed again, nor a damaged one logged again; the others are parsed off the event loop.
+        # Parsing every row was 0.3 s of a node's CPU on its event loop at 10,651 games (the lobby's whole
+        # building 0.55 s), at each building.
+        before, kept = self._listed, {}
+        changed = [row for row in rows if (seen := before.get(row[0])) is None or seen[0] != row]
+        parsed = dict(zip([row[0] for row in changed],
+                          await asyncio.to_thread(lambda: [_summary_of(row) for row in changed]), strict=True)) \
+            if changed else {}
+        out = []
+        for row in rows:
+            found = parsed[row[0]] if row[0] in parsed else before[row[0]][1]
+            kept[row[0]] = (row, found)
+            if found is not None:
+                out.append(found)
+        self._listed = kept  # (what this read returned, no more)
+        return out
 
 
 async def _in_transaction(conn: Any, work: Callable[[Any], Awaitable[T]], mode: str | None,
