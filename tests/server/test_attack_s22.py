@@ -8,12 +8,14 @@ expiry, and each address's games let go are counted as they are let go."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import json
 import os
 import socket
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -209,3 +211,48 @@ def test_a_kept_replay_is_sent_gzipped_as_kept_not_compressed_again(
     again = [client.get(path, headers={"accept-encoding": "gzip"}) for _ in range(3)]
     assert gzipped[0] == 0 and compressed[0] == 0  # (3 and 0 before: the middleware's, once a request)
     assert all(a.headers["content-encoding"] == "gzip" and a.content == plain.content for a in again)
+
+
+def test_a_websocket_handshake_waits_for_the_answer_of_the_request_sent_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lobby request and a WebSocket handshake in one write, the lobby held until the test lets it go: the
+    handshake reaches no application meanwhile, and the 101 follows the lobby's whole answer (it came before, and
+    the answer then inside the WebSocket's stream)."""
+    started, release, arrived = threading.Event(), threading.Event(), threading.Event()
+
+    async def held(self: GameHub) -> list[dict[str, Any]]:
+        started.set()
+        await asyncio.to_thread(release.wait, DEADLINE)
+        return []
+
+    connect = GameHub.connect
+
+    def counted(self: GameHub, client: str) -> bool:
+        arrived.set()
+        return connect(self, client)
+
+    monkeypatch.setattr(GameHub, "lobby_games", held)
+    monkeypatch.setattr(GameHub, "connect", counted)
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE):
+        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
+        key = base64.b64encode(os.urandom(16)).decode()
+        with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
+            sock.sendall((f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                          f"GET /api/games/{game['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                          ).encode())
+            assert started.wait(DEADLINE)
+            # (the handshake was read with the request: the WebSocket, were it let through, reaches the
+            # application within this second; before, it did at once)
+            assert not arrived.wait(1.0)
+            release.set()
+            got = b""
+            while b'"type":"state"' not in got:
+                chunk = sock.recv(65536)
+                assert chunk, got
+                got += chunk
+        head_end = got.index(b"\r\n\r\n") + 4
+        length = int(got[:head_end].lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        assert got.startswith(b"HTTP/1.1 200") and got[head_end + length:].startswith(b"HTTP/1.1 101"), got[:400]
+        assert json.loads(got[head_end:head_end + length])["games"] == []

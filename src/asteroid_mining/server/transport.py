@@ -610,6 +610,8 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
         _in_body = False
         _in_head = True
         _upgraded = False
+        _upgrade_waiting = False
+        """A WebSocket handshake waits for the answers of the requests sent before it (`handle_websocket_upgrade`)."""
         """The connection was handed to a WebSocket (`handle_websocket_upgrade`): no longer this protocol's."""
         _head_wire = 0
         """The bytes read of the request's head being read (the reads after the one it began in)."""
@@ -729,6 +731,16 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
                     self._refuse_and_close(b"429 Too Many Requests", orjson.dumps(refused.body()),
                                            refused.headers or {})
                     return
+            if self.cycle is not None and not self.cycle.response_complete:
+                # a request sent before the handshake is being answered: the upgrade waits for its answer (and
+                # those queued after it), nothing more read meanwhile; upgraded at once, the 101 and the
+                # WebSocket's messages went out before that answer, which then came inside the WebSocket's stream
+                self._upgrade_waiting = True
+                self.flow.pause_reading()
+                return
+            self._upgrade()
+
+        def _upgrade(self) -> None:
             super().handle_websocket_upgrade()
             self._upgraded = True
 
@@ -757,8 +769,12 @@ def guarded_protocol(header_timeout: float, counter: SocketCounter, max_header_b
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            if self._upgrade_waiting and not self.transport.is_closing() and self.cycle is not None \
+                    and self.cycle.response_complete:
+                self._upgrade_waiting = False
+                self._upgrade()
             if self._upgraded:
-                # the connection was upgraded to a WebSocket while this answer was under way (a request sent before
+                # the connection was upgraded to a WebSocket once this answer was complete (a request sent before
                 # the handshake in the same read): it is the WebSocket's now, not an idle HTTP connection to time
                 # out (uvicorn's keep-alive timer, armed above, closed it `keep_alive_seconds` after the 101)
                 self._unset_keepalive_if_required()
