@@ -51,6 +51,24 @@ def _settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
 
 
+def _send_request_then_handshake(sock: socket.socket, path: str, game: str) -> None:
+    """Send `GET path` and a WebSocket handshake to `game`'s seat-less connection in one write."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                  f"GET /api/games/{game}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+
+
+def _read_to_state(sock: socket.socket) -> bytes:
+    """What `sock` receives up to and including the start of the WebSocket's first `state` message."""
+    got = b""
+    while b'"type":"state"' not in got:
+        chunk = sock.recv(65536)
+        assert chunk, got
+        got += chunk
+    return got
+
+
 def _many_games_stored(tmp_path: Path) -> str:
     """A store holding one open game created by the test client and `LET_GO` games acted in once a quarter of an
     hour ago (their stored rows copied from it: `MINE` of them the test client's, the others each another
@@ -182,17 +200,9 @@ def test_a_websocket_whose_handshake_follows_a_request_in_the_same_read_is_not_t
     settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
     with served_in_thread(settings, DEADLINE):
         game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
-        key = base64.b64encode(os.urandom(16)).decode()
         with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
-            sock.sendall((f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                          f"GET /api/games/{game['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                          ).encode())
-            got = b""
-            while b'"type":"state"' not in got:  # (sent after the request's answer is complete, on the same loop)
-                chunk = sock.recv(65536)
-                assert chunk, got
-                got += chunk
+            _send_request_then_handshake(sock, "/api/health", game["id"])
+            got = _read_to_state(sock)  # (sent after the request's answer is complete, on the same loop)
             assert got.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 101" in got
             assert len(upgraded) == 1
             protocol: Any = upgraded[0]
@@ -240,22 +250,14 @@ def test_a_websocket_handshake_waits_for_the_answer_of_the_request_sent_before_i
     settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
     with served_in_thread(settings, DEADLINE):
         game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
-        key = base64.b64encode(os.urandom(16)).decode()
         with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
-            sock.sendall((f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                          f"GET /api/games/{game['id']}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                          ).encode())
+            _send_request_then_handshake(sock, "/api/games", game["id"])
             assert started.wait(DEADLINE)
             # (the handshake was read with the request: the WebSocket, were it let through, reaches the
             # application within this second; before, it did at once)
             assert not arrived.wait(1.0)
             release.set()
-            got = b""
-            while b'"type":"state"' not in got:
-                chunk = sock.recv(65536)
-                assert chunk, got
-                got += chunk
+            got = _read_to_state(sock)
         head_end = got.index(b"\r\n\r\n") + 4
         length = int(got[:head_end].lower().split(b"content-length: ")[1].split(b"\r\n")[0])
         assert got.startswith(b"HTTP/1.1 200") and got[head_end + length:].startswith(b"HTTP/1.1 101"), got[:400]
