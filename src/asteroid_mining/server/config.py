@@ -142,8 +142,9 @@ class Settings:
     """The largest `limit` a lobby page may ask for (`422 invalid` naming `limit` past it): a page of 200 games is
     about 65 KB of JSON, where the whole listing of 5,000 games was 1.6 MB."""
     finished_cache_bytes: int = 16 * 1024 * 1024
-    """Bytes of finished games' summaries and views (`GET /api/games/{id}/summary`, `GET /api/games/{id}`) kept
-    as JSON text, so that asking again loads nothing; the least recently asked for is dropped first."""
+    """Bytes of finished games' summaries, views and logs (`GET /api/games/{id}/summary`, `GET /api/games/{id}`,
+    `GET /api/games/{id}/log`) kept as JSON text, so that asking again loads nothing; the least recently asked for
+    is dropped first."""
     max_live_games: int = 5_000
     """Running games the server holds at most."""
     max_live_bytes: int = 4 * 1024**3

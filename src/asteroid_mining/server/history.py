@@ -13,7 +13,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 
 from .live import LiveGame
-from .lobby import finished_or_live
+from .lobby import encoded_response, finished_or_live
+from .read_cache import GZIP_MINIMUM, Encoded
 from .replay import game_history
 from .schemas import ErrorBody, GameSummary
 
@@ -40,4 +41,10 @@ async def game_events(
 ) -> Response:
     """Every accepted command's events (seq, by, events), oldest first."""
     history = await game_history(request, game_id)  # cached with the replay, by game and seq
-    return Response(history.events(after), media_type="application/json")
+    text = history.events(after)
+    # gzipped mostly from the blocks kept with the history (`History.events_gzip`), not by the middleware: it
+    # compressed a long game's events again at every request on the event loop (the middleware leaves an answer
+    # encoded already alone, and one this short too)
+    if len(text) < GZIP_MINIMUM or "gzip" not in request.headers.get("accept-encoding", ""):
+        return encoded_response(request, Encoded(text, None))
+    return encoded_response(request, Encoded(text, history.events_gzip(after, text)))

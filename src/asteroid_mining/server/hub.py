@@ -510,6 +510,14 @@ class GameHub:
         resting = self.resting.get(game_id)
         return None if resting is None else dict(resting.summary)
 
+    async def in_play(self, game_id: str) -> bool:
+        """Whether `game_id` is known to be in play without reading its log: a game held here that is running, or
+        one let go (`Resting`: a running game). False when it cannot be told so (a finished game, a damaged one,
+        none): reading its log tells. `GET /log` refuses a game in play with this, before reading and parsing
+        its whole log (16-31 ms of CPU at 5,000 commands, for a refusal)."""
+        live = self.games.get(game_id)
+        return live.running if live is not None else game_id in self.resting
+
     def lobby_version(self) -> Hashable:
         """What the lobby's listing depends on, cheaper to compute than the listing (0.8 ms of CPU with 400 games,
         where the listing's answer is 20 ms): while it is the same, the listing is too (`LobbyCache`). None when

@@ -453,6 +453,28 @@ class ClusterHub(GameHub):
             return False  # loading it finds the game damaged and answers so
         return seat_for_token(list(seats), token) is None
 
+    async def in_play(self, game_id: str) -> bool:
+        """Whether `game_id` is in play, as this node has it when it plays it or, else, as the store's one row of
+        it says (its commands not read: a copy this node follows may lag behind the owner's end of it). False when
+        it cannot be told so: a damaged game (its seats may read its log), a row whose metadata cannot be read
+        (reading the log says it is damaged), the store away (reading the log answers for it), none."""
+        live = self.games.get(game_id)
+        if live is not None and live.replication.plays_here:
+            return live.running
+        if game_id in self.damaged or len(game_id) > 64:
+            return False
+        try:
+            found = await self._stored(game_id)
+        except (StorageError, OSError):
+            return False
+        if found is None or found[1].status != "running":
+            return False
+        try:
+            GameMeta.from_json(found[0].meta)
+        except MetaError:
+            return False
+        return True
+
     async def _refuse_expired_past_quota(self, game_id: str) -> None:
         """Refuse (`503 server_full`) to load an open game that expired when its creator has as many running games
         as it may (`max_games_per_client`), as on one server: an expired open game counts no more for its
