@@ -49,15 +49,20 @@ def create_from(client: TestClient, address: str, seats: int = 1) -> dict[str, A
 
 def counted_loads(hub: GameHub, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the games `hub` loads from its store from now on, in order (a list the test reads as it goes)."""
-    loads: list[str] = []
-    load = hub.store.load
+    return counted_reads(hub, monkeypatch, "load")
+
+
+def counted_reads(hub: GameHub, monkeypatch: pytest.MonkeyPatch, method: str) -> list[str]:
+    """The ids of the games `hub` reads from its store with `method` (`load`, `log`) from now on, in order."""
+    reads: list[str] = []
+    read = getattr(hub.store, method)
 
     async def counted(game_id: str) -> Any:
-        loads.append(game_id)
-        return await load(game_id)
+        reads.append(game_id)
+        return await read(game_id)
 
-    monkeypatch.setattr(hub.store, "load", counted)
-    return loads
+    monkeypatch.setattr(hub.store, method, counted)
+    return reads
 
 
 def refused(session: WebSocketTestSession, code: str, close: int) -> None:

@@ -20,7 +20,7 @@ from asteroid_mining.server.app import create_app
 from asteroid_mining.server.config import Settings
 from asteroid_mining.server.hub import GameHub
 
-from .hubs import hub_of, on_loop
+from .hubs import counted_reads, hub_of, on_loop
 from .test_attack_s11 import _count_calls
 from .test_hardening_rest import played_games
 
@@ -38,15 +38,7 @@ def _settings(tmp_path: Path) -> Settings:
 
 def counted_logs(hub: GameHub, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the games whose whole log `hub` reads from its store from now on (`store.log`), in order."""
-    reads: list[str] = []
-    read = hub.store.log
-
-    async def counted(game_id: str) -> Any:
-        reads.append(game_id)
-        return await read(game_id)
-
-    monkeypatch.setattr(hub.store, "log", counted)
-    return reads
+    return counted_reads(hub, monkeypatch, "log")
 
 
 def test_the_log_of_a_game_in_play_is_refused_without_reading_its_commands(

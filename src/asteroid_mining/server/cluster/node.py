@@ -439,19 +439,10 @@ class ClusterHub(GameHub):
         again at once, uncharged (loading for a WebSocket is the normal path of serving a game), 117 ms of CPU a
         connection on the largest accepted belt. False when it cannot be told so (a game held here, whose token
         is checked once acquired; a finished game, whose load is charged; the store away: loading answers)."""
-        if game_id in self.games or game_id in self.damaged or len(game_id) > 64:
+        if game_id in self.games:
             return False
-        try:
-            found = await self._stored(game_id)
-        except (StorageError, OSError):
-            return False
-        if found is None or found[1].status != "running":
-            return False
-        try:
-            seats = GameMeta.from_json(found[0].meta).seats
-        except MetaError:
-            return False  # loading it finds the game damaged and answers so
-        return seat_for_token(list(seats), token) is None
+        meta = await self._running_meta(game_id)
+        return meta is not None and seat_for_token(list(meta.seats), token) is None
 
     async def in_play(self, game_id: str) -> bool:
         """Whether `game_id` is in play, as this node has it when it plays it or, else, as the store's one row of
@@ -461,19 +452,24 @@ class ClusterHub(GameHub):
         live = self.games.get(game_id)
         if live is not None and live.replication.plays_here:
             return live.running
+        return await self._running_meta(game_id) is not None
+
+    async def _running_meta(self, game_id: str) -> GameMeta | None:
+        """The metadata of a game in play as the store's one row of it says (its commands not read), or None when
+        it cannot be told so: a damaged game, an id no game has, a game not running, the store away, metadata that
+        cannot be read (loading the game finds it damaged and answers so)."""
         if game_id in self.damaged or len(game_id) > 64:
-            return False
+            return None
         try:
             found = await self._stored(game_id)
         except (StorageError, OSError):
-            return False
+            return None
         if found is None or found[1].status != "running":
-            return False
+            return None
         try:
-            GameMeta.from_json(found[0].meta)
+            return GameMeta.from_json(found[0].meta)
         except MetaError:
-            return False
-        return True
+            return None
 
     async def _refuse_expired_past_quota(self, game_id: str) -> None:
         """Refuse (`503 server_full`) to load an open game that expired when its creator has as many running games
