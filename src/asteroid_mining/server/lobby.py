@@ -309,8 +309,8 @@ async def finished_or_live(request: Request, game_id: str, part: str,
         kept = kept_answers.answer(game_id, part, version)
         if kept is None:
             text = orjson.dumps(answer(live))  # the view of a large belt: 2 ms (validated by a model: 30 ms)
-            # gzipping a large belt's view is 20 ms: off the event loop (a summary is too short to gzip)
-            kept = await asyncio.to_thread(Encoded.of, text) if len(text) >= GZIP_MINIMUM else Encoded(text, None)
+            # gzipping a large belt's view is 20 ms: off the event loop (a summary is too short to gzip: no thread)
+            kept = await asyncio.to_thread(Encoded.of, text) if len(text) >= GZIP_MINIMUM else Encoded.of(text)
             kept_answers.keep(game_id, part, kept, version)
         return encoded_response(request, kept)
 
@@ -424,8 +424,7 @@ def _log_running() -> ServerError:
 def _log_answer(game_id: str, document: dict[str, Any]) -> Encoded:
     """The log's JSON text (and the same gzipped, unless it is short), once `GameLog` has taken it; DamagedGame
     naming the first field it does not."""
-    text = _log_text(game_id, document)
-    return Encoded.of(text) if len(text) >= GZIP_MINIMUM else Encoded(text, None)
+    return Encoded.of(_log_text(game_id, document))
 
 
 def _log_text(game_id: str, document: dict[str, Any]) -> bytes:

@@ -44,8 +44,9 @@ class Encoded:
 
     @classmethod
     def of(cls, text: bytes) -> Encoded:
-        """`text` and its gzipped form (at the level of the server's other answers)."""
-        return cls(text, gzip.compress(text, LOBBY_GZIP_LEVEL, mtime=0))
+        """`text` and its gzipped form (at the level of the server's other answers), none when it is shorter than
+        `GZIP_MINIMUM` (the GZip middleware leaves an answer that short alone too)."""
+        return cls(text, gzip.compress(text, LOBBY_GZIP_LEVEL, mtime=0) if len(text) >= GZIP_MINIMUM else None)
 
     @property
     def size(self) -> int:
@@ -110,7 +111,7 @@ class Listing:
         following = cursor(self.keys[end - 1]) if end < high else None
         text = b"".join((b'{"games":[', b",".join(self.texts[start:end]), b'],"total":',
                          str(high - low).encode(), b',"next":', orjson.dumps(following), b"}"))
-        kept = Encoded.of(text) if len(text) >= GZIP_MINIMUM else Encoded(text, None)
+        kept = Encoded.of(text)
         if len(self._pages) >= PAGES_KEPT:
             self._pages.clear()
         self._pages[asked] = kept

@@ -29,7 +29,7 @@ import orjson
 
 from .errors import ServerError
 from .lru import BytesLRU
-from .read_cache import GZIP_MINIMUM, LOBBY_GZIP_LEVEL, Encoded
+from .read_cache import LOBBY_GZIP_LEVEL, Encoded
 from .rebuild import DamagedGame
 from .security import TokenBucket
 
@@ -76,7 +76,7 @@ class History:
         steps = tuple(orjson.dumps({"seq": s["seq"], "by": s["by"], "events": s["events"]}) for s in replay["steps"])
         head = orjson.dumps({"id": replay["id"], "status": replay["status"], "seq": replay["seq"]})[:-1]
         text = orjson.dumps(replay)
-        gzipped = Encoded.of(text).gzipped if len(text) >= GZIP_MINIMUM else None
+        gzipped = Encoded.of(text).gzipped
         blocks: list[int] = []
         size = EVENTS_BLOCK_BYTES
         for index, step in enumerate(steps):
