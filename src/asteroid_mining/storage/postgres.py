@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import operator
 import os
 import socket
 from collections.abc import Awaitable, Callable
@@ -60,6 +61,7 @@ from .base import (
     read_record,
     read_snapshot,
 )
+from .reread import made_again
 from .schema import GAME_CLIENT, PLAYING, RUNNING_BY_CLIENT, create_statements
 
 try:
@@ -586,19 +588,8 @@ class PostgresStore(GameStore):
         # checked and parsed again, nor a damaged one logged again; the others are parsed off the event loop.
         # Parsing every row was 0.3 s of a node's CPU on its event loop at 10,651 games (the lobby's whole
         # building 0.55 s), at each building.
-        before, kept = self._listed, {}
-        changed = [row for row in rows if (seen := before.get(row[0])) is None or seen[0] != row]
-        parsed = dict(zip([row[0] for row in changed],
-                          await asyncio.to_thread(lambda: [_summary_of(row) for row in changed]), strict=True)) \
-            if changed else {}
-        out = []
-        for row in rows:
-            found = parsed[row[0]] if row[0] in parsed else before[row[0]][1]
-            kept[row[0]] = (row, found)
-            if found is not None:
-                out.append(found)
-        self._listed = kept  # (what this read returned, no more)
-        return out
+        self._listed = await made_again(rows, operator.itemgetter(0), self._listed, operator.eq, _summary_of)
+        return [found for _, found in self._listed.values() if found is not None]
 
 
 async def _in_transaction(conn: Any, work: Callable[[Any], Awaitable[T]], mode: str | None,

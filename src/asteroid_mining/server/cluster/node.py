@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import operator
 import os
 import socket
 import time
@@ -31,6 +32,7 @@ from typing import Any
 
 from ...rules import Action, Game, action_from_json
 from ...storage import GameRecord, GameStore, Progress, StorageError, StoredGame
+from ...storage.reread import made_again
 from ..bots import BotPlayer
 from ..config import Settings
 from ..errors import ServerError
@@ -105,9 +107,9 @@ class ClusterHub(GameHub):
         """The games this node is taking over (`take`) at the moment."""
         self._kept: dict[str, asyncio.TimerHandle] = {}
         """The followed games nobody here is connected to, kept for `follower_keep_seconds` (`release`)."""
-        self._listed: dict[str, tuple[GameRecord, Progress, dict[str, Any] | None]] = {}
+        self._listed: dict[str, tuple[tuple[GameRecord, Progress], dict[str, Any] | None]] = {}
         """The games of other nodes the lobby listed at its last building, each with the record and progress it
-        was listed from and its summary (None: not listed): one the store gives as the same objects (its row
+        was listed from and its summary (None: not listed): one the store gives as the same pair (its row
         unchanged) is not read again (`lobby_games`)."""
 
     # ----- life -----
@@ -545,34 +547,22 @@ class ClusterHub(GameHub):
         # not changed: most have not) is listed with the same summary, not read again, and those new or changed are
         # read off the event loop: reading each game's meta and making its summary was 0.17 s of a node's CPU on
         # its event loop at 10,651 games, at each building
-        before, kept = self._listed, {}
         found = await summaries(open_since=self.clock() - self.settings.open_game_ttl)
-
-        def same(record: GameRecord, progress: Progress) -> bool:
-            seen = before.get(record.id)
-            return seen is not None and seen[0] is record and seen[1] is progress
-
-        todo = [(record, progress) for record, progress in found
-                if record.id not in self.games and not same(record, progress)]
-        made = dict(zip([record.id for record, _ in todo],
-                        await asyncio.to_thread(lambda: [_listed_summary(*game) for game in todo]), strict=True)) \
-            if todo else {}
+        # (the store gives a row unchanged since its last read as the same pair: `is` tells it unchanged)
+        self._listed = await made_again([game for game in found if game[0].id not in self.games],
+                                        lambda game: game[0].id, self._listed, operator.is_,
+                                        lambda game: _listed_summary(*game))
         for record, progress in found:
             live = self.games.get(record.id)
             if live is not None:
                 if not live.meta.lesson:  # a lesson's game is one person's practice, not listed
                     out.append(live.summary())
                 continue
-            if record.id in made:
-                summary = made[record.id]
-            elif same(record, progress):
-                summary = before[record.id][2]
-            else:  # (let go here while the others were read)
-                summary = _listed_summary(record, progress)
-            kept[record.id] = (record, progress, summary)
+            listed = self._listed.get(record.id)
+            # (a game let go here while the others were read is read now)
+            summary = listed[1] if listed is not None else _listed_summary(record, progress)
             if summary is not None:
                 out.append(summary)
-        self._listed = kept  # (what this building listed, no more)
         return out
 
     # ----- relaying -----
