@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import gzip
 import json
 import os
@@ -21,6 +22,7 @@ import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,17 @@ MINE = 19
 def _settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", bot_delay=0.0, static_dir=tmp_path / "static")
 
+
+@contextlib.contextmanager
+def _request_then_handshake(tmp_path: Path, path: str) -> Iterator[socket.socket]:
+    """A server in a thread with a game of one seat, and a socket to it that has sent `GET path` and that game's
+    WebSocket handshake in one write (`_send_request_then_handshake`)."""
+    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
+    with served_in_thread(settings, DEADLINE):
+        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
+        with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
+            _send_request_then_handshake(sock, path, game["id"])
+            yield sock
 
 def _send_request_then_handshake(sock: socket.socket, path: str, game: str) -> None:
     """Send `GET path` and a WebSocket handshake to `game`'s seat-less connection in one write."""
@@ -197,17 +210,13 @@ def test_a_websocket_whose_handshake_follows_a_request_in_the_same_read_is_not_t
         upgrade(self)
 
     monkeypatch.setattr(HttpToolsProtocol, "handle_websocket_upgrade", recorded)
-    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
-    with served_in_thread(settings, DEADLINE):
-        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
-        with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
-            _send_request_then_handshake(sock, "/api/health", game["id"])
-            got = _read_to_state(sock)  # (sent after the request's answer is complete, on the same loop)
-            assert got.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 101" in got
-            assert len(upgraded) == 1
-            protocol: Any = upgraded[0]
-            assert protocol.timeout_keep_alive_task is None  # (armed before: it closed the WebSocket)
-            assert protocol._deadline is None
+    with _request_then_handshake(tmp_path, "/api/health") as sock:
+        got = _read_to_state(sock)  # (sent after the request's answer is complete, on the same loop)
+        assert got.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 101" in got
+        assert len(upgraded) == 1
+        protocol: Any = upgraded[0]
+        assert protocol.timeout_keep_alive_task is None  # (armed before: it closed the WebSocket)
+        assert protocol._deadline is None
 
 
 def test_a_kept_replay_is_sent_gzipped_as_kept_not_compressed_again(
@@ -247,18 +256,14 @@ def test_a_websocket_handshake_waits_for_the_answer_of_the_request_sent_before_i
 
     monkeypatch.setattr(GameHub, "lobby_games", held)
     monkeypatch.setattr(GameHub, "connect", counted)
-    settings = Settings(data_dir=tmp_path, static_dir=tmp_path / "static", port=free_port())
-    with served_in_thread(settings, DEADLINE):
-        game = httpx.post(f"http://127.0.0.1:{settings.port}/api/games", json={"seats": 1}, timeout=DEADLINE).json()
-        with socket.create_connection(("127.0.0.1", settings.port), timeout=DEADLINE) as sock:
-            _send_request_then_handshake(sock, "/api/games", game["id"])
-            assert started.wait(DEADLINE)
-            # (the handshake was read with the request: the WebSocket, were it let through, reaches the
-            # application within this second; before, it did at once)
-            assert not arrived.wait(1.0)
-            release.set()
-            got = _read_to_state(sock)
-        head_end = got.index(b"\r\n\r\n") + 4
-        length = int(got[:head_end].lower().split(b"content-length: ")[1].split(b"\r\n")[0])
-        assert got.startswith(b"HTTP/1.1 200") and got[head_end + length:].startswith(b"HTTP/1.1 101"), got[:400]
-        assert json.loads(got[head_end:head_end + length])["games"] == []
+    with _request_then_handshake(tmp_path, "/api/games") as sock:
+        assert started.wait(DEADLINE)
+        # (the handshake was read with the request: the WebSocket, were it let through, reaches the
+        # application within this second; before, it did at once)
+        assert not arrived.wait(1.0)
+        release.set()
+        got = _read_to_state(sock)
+    head_end = got.index(b"\r\n\r\n") + 4
+    length = int(got[:head_end].lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    assert got.startswith(b"HTTP/1.1 200") and got[head_end + length:].startswith(b"HTTP/1.1 101"), got[:400]
+    assert json.loads(got[head_end:head_end + length])["games"] == []
